@@ -1,0 +1,60 @@
+/**
+ * The `svc` command: global flags, then one command.
+ *
+ * @module
+ */
+import process from "node:process";
+import { VERSION } from "../version.ts";
+import { CliError, UsageError } from "./errors.ts";
+import { serveCommand } from "./serve.ts";
+
+/** The top-level help text. */
+export const MAIN_HELP = `Usage: svc <command> [options]
+
+Commands:
+  serve        serve a store over HTTP (svc serve --help)
+
+Global options:
+  --version    print the release and exit
+  -h, --help   show this help
+`;
+
+/**
+ * Runs the command line `args` and resolves with the exit code: 0 done,
+ * 1 failed (`error: ...` on stderr), 2 usage error.
+ *
+ * @example
+ * ```ts ignore
+ * const code = await main(["--version"]);
+ * ```
+ */
+export async function main(args: string[]): Promise<number> {
+  try {
+    const [command, ...rest] = args;
+    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+      process.stdout.write(MAIN_HELP);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === "--version" || command === "-V") {
+      process.stdout.write(`svc ${VERSION}\n`);
+      return 0;
+    }
+    if (command === "serve") return await serveCommand(rest);
+    throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`error: ${e.message}\n`);
+      return 2;
+    }
+    const message = e instanceof CliError ? e.message : describe(e);
+    process.stderr.write(`error: ${message}\n`);
+    return 1;
+  }
+}
+
+function describe(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  if (err?.code === "EADDRINUSE") return `the address is already in use (${err.message})`;
+  if (err?.code === "EACCES") return `permission denied (${err.message})`;
+  return err?.message ?? String(e);
+}

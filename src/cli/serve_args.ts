@@ -1,0 +1,199 @@
+/**
+ * The flags of `svc serve`, parsed and checked before anything starts.
+ *
+ * @module
+ */
+import { isIP } from "node:net";
+import { parseArgs } from "node:util";
+import { isLoopback } from "../node/guards/host.ts";
+import { DEFAULT_STORE } from "../store/layout.ts";
+import { isSlug } from "../wire/slug.ts";
+import { CliError, UsageError } from "./errors.ts";
+
+/** The default port of a node. */
+export const DEFAULT_PORT = 8686;
+/** The default seconds between follow syncs. */
+export const DEFAULT_INTERVAL = 600;
+
+/** `svc serve`'s settings. */
+export interface ServeSettings {
+  /** Store directory. */
+  store: string;
+  /** Address to bind. */
+  host: string;
+  /** Port to bind. */
+  port: number;
+  /** Node token, or null. */
+  token: string | null;
+  /** Refuse every write. */
+  readOnly: boolean;
+  /** No request log. */
+  quiet: boolean;
+  /** Host names answered besides the node's own address. */
+  allowHosts: string[];
+  /** Projects to follow. */
+  follow: string[];
+  /** Seconds between follow syncs. */
+  interval: number;
+  /** Accept only signed versions when following. */
+  verify: boolean;
+  /** Node to follow instead of the origin. */
+  upstream: string | null;
+  /** The upstream node's token. */
+  upstreamToken: string | null;
+  /** Whether `--help` was asked. */
+  help: boolean;
+}
+
+/** The help text of `svc serve`. */
+export const SERVE_HELP = `Usage: svc serve [options]
+
+Serve a store over HTTP: the read API, on the same paths as the origin.
+
+Options:
+  --store DIR             store directory (default: ${DEFAULT_STORE})
+  --host ADDR             address to bind (default: 127.0.0.1); anything but
+                          loopback needs --token
+  --port N                port (default: ${DEFAULT_PORT})
+  --token TOKEN           require Authorization: Bearer TOKEN
+                          (default: env SVC_NODE_TOKEN)
+  --read-only             refuse every write
+  --quiet                 no request log
+  --allow-host NAME       also answer to Host NAME (repeatable; env
+                          SVC_ALLOWED_HOSTS, space separated)
+  --follow SLUG ...       keep these projects current from the origin
+  --interval SECONDS      seconds between follow syncs (default: ${DEFAULT_INTERVAL})
+  --verify                with --follow, take only versions signed by a
+                          trusted origin
+  --upstream URL          follow from this node instead of the origin
+  --upstream-token TOKEN  the upstream node's token
+  -h, --help              show this help
+`;
+
+function intIn(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
+function hostOk(host: string): boolean {
+  return isIP(host) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(host);
+}
+
+/**
+ * Parses and checks `svc serve` arguments. `env` supplies `SVC_NODE_TOKEN`
+ * and `SVC_ALLOWED_HOSTS`.
+ *
+ * @example
+ * ```ts
+ * import { parseServeArgs } from "./serve_args.ts";
+ * parseServeArgs(["--port", "9000"], {}).port; // 9000
+ * ```
+ */
+export function parseServeArgs(args: string[], env: Record<string, string | undefined>): ServeSettings {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+      options: {
+        store: { type: "string" },
+        host: { type: "string" },
+        port: { type: "string" },
+        token: { type: "string" },
+        "read-only": { type: "boolean" },
+        quiet: { type: "boolean" },
+        "allow-host": { type: "string", multiple: true },
+        follow: { type: "string", multiple: true },
+        interval: { type: "string" },
+        verify: { type: "boolean" },
+        upstream: { type: "string" },
+        "upstream-token": { type: "string" },
+        "base-url": { type: "string" },
+        "api-key": { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, tokens } = parsed;
+  const follow = [...(values.follow ?? [])];
+  let last = "";
+  for (const t of tokens ?? []) {
+    if (t.kind === "option") last = t.name;
+    else if (t.kind === "positional" && last === "follow") follow.push(t.value);
+    else if (t.kind === "positional") throw new UsageError(`svc serve takes no argument ${JSON.stringify(t.value)}`);
+  }
+  const host = values.host ?? "127.0.0.1";
+  if (!hostOk(host)) throw new UsageError(`--host must be an IP address or host name, not ${JSON.stringify(host)}`);
+  const token = values.token ?? env.SVC_NODE_TOKEN ?? null;
+  if (token !== null && !/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError("the node token must be printable ASCII without spaces");
+  }
+  for (const slug of follow) {
+    if (!isSlug(slug)) throw new UsageError(`--follow: ${JSON.stringify(slug)} is not a project slug`);
+  }
+  const upstream = values.upstream ?? null;
+  if (upstream !== null) {
+    let url: URL | null = null;
+    try {
+      url = new URL(upstream);
+    } catch { /* refused below */ }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new UsageError(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
+    }
+  }
+  if (values["upstream-token"] !== undefined && upstream === null) {
+    throw new UsageError("--upstream-token needs --upstream");
+  }
+  if (values.verify && follow.length === 0) throw new UsageError("--verify needs --follow");
+  if (values.interval !== undefined && follow.length === 0) throw new UsageError("--interval needs --follow");
+  if (upstream !== null && follow.length === 0) throw new UsageError("--upstream needs --follow");
+  const allowHosts = [...(values["allow-host"] ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)]
+    .filter((h) => h !== "");
+  for (const h of allowHosts) {
+    if (!hostOk(h)) throw new UsageError(`--allow-host: ${JSON.stringify(h)} is not a host name`);
+  }
+  return {
+    store: values.store ?? DEFAULT_STORE,
+    host,
+    port: values.port === undefined ? DEFAULT_PORT : intIn("port", values.port, 0, 65535),
+    token,
+    readOnly: values["read-only"] ?? false,
+    quiet: values.quiet ?? false,
+    allowHosts,
+    follow,
+    interval: values.interval === undefined ? DEFAULT_INTERVAL : intIn("interval", values.interval, 1, 31_536_000),
+    verify: values.verify ?? false,
+    upstream,
+    upstreamToken: values["upstream-token"] ?? null,
+    help: values.help ?? false,
+  };
+}
+
+/**
+ * Refuses settings the node cannot run with: a non-loopback address without
+ * a token, and following, which this release does not have yet.
+ *
+ * @example
+ * ```ts
+ * import { checkServeSettings, parseServeArgs } from "./serve_args.ts";
+ * checkServeSettings(parseServeArgs([], {}));
+ * ```
+ */
+export function checkServeSettings(s: ServeSettings): void {
+  if (!isLoopback(s.host) && s.token === null) {
+    throw new CliError(
+      `refusing to listen on ${s.host} without a token: anything but loopback needs --token or SVC_NODE_TOKEN`,
+    );
+  }
+  if (s.follow.length > 0) {
+    throw new CliError(
+      "following (--follow, --interval, --verify, --upstream, --upstream-token) is not yet available in this release",
+    );
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * What every handler needs: the store, the readers over it, the node's
+ * settings and a clock.
+ *
+ * @module
+ */
+import type { PageReader, ReadEngine } from "../parquet/mod.ts";
+import type { Store } from "../store/mod.ts";
+
+/** The node's settings and services, passed to every handler. */
+export interface NodeContext {
+  /** The store, read side. */
+  store: Store;
+  /** The node's own DuckDB for pages and exports. */
+  engine: ReadEngine;
+  /** Pages of records by row range. */
+  pages: PageReader;
+  /** The node token, or null when the node has none. */
+  token: string | null;
+  /** Whether every write is refused. */
+  readOnly: boolean;
+  /** The store directory as the operator named it (shown in `/healthz`). */
+  storeLabel: string;
+  /** When the node started. */
+  since: Date;
+  /** The address the node is bound to, for the Host guard. */
+  bindHost: string;
+  /** Extra host names the node answers to besides its own address. */
+  allowedHosts: readonly string[];
+  /** The clock, in milliseconds since the epoch. */
+  now(): number;
+}

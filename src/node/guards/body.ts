@@ -1,0 +1,77 @@
+/**
+ * Request body hygiene: declared sizes, the 1 MiB cap and JSON only.
+ *
+ * @module
+ */
+import { HttpError } from "../response.ts";
+
+/** The largest request body the node reads: 1 MiB. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Methods whose requests carry a body the node would read. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/**
+ * Refuses a request whose `Content-Length` is malformed or negative (400),
+ * whose declared body is over `limit` (413), or, for POST/PUT/PATCH, whose
+ * body is not `application/json` (415).
+ *
+ * @example
+ * ```ts
+ * import { checkBodyHeaders } from "./body.ts";
+ * checkBodyHeaders(new Request("http://x/", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
+ * ```
+ */
+export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES): void {
+  const length = req.headers.get("content-length");
+  if (length !== null) {
+    if (!/^\s*\d+\s*$/.test(length)) {
+      throw new HttpError(400, "Content-Length must be a non-negative integer");
+    }
+    if (Number(length) > limit) throw new HttpError(413, `request body is over ${limit} bytes`);
+  }
+  if (!BODY_METHODS.has(req.method)) return;
+  const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new HttpError(415, "request bodies must be JSON: send Content-Type: application/json");
+  }
+}
+
+/**
+ * Reads and parses a JSON body, stopping at `limit` bytes (413) whatever the
+ * request declared; 400 when the body is not JSON.
+ *
+ * @example
+ * ```ts
+ * import { readJsonBody } from "./body.ts";
+ * await readJsonBody(new Request("http://x/", { method: "POST", body: '{"a":1}' })); // { a: 1 }
+ * ```
+ */
+export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw new HttpError(413, `request body is over ${limit} bytes`);
+      }
+      chunks.push(value);
+    }
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw new HttpError(400, "body is not valid JSON");
+  }
+}

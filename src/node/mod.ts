@@ -1,0 +1,10 @@
+/**
+ * The node: routing, guards, handlers and health.
+ *
+ * @module
+ */
+export type { NodeContext } from "./context.ts";
+export { type ConnInfo, createHandler, type Handler, type LogSink } from "./handler.ts";
+export { hostAllowed, isLoopback } from "./guards/host.ts";
+export { createNode, type NodeOptions, type SvcNode } from "./node.ts";
+export { PART_URL_LIFETIME_S, partSignature } from "./part_url.ts";

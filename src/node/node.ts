@@ -1,0 +1,72 @@
+/**
+ * A node over a store: its context, handler and resources.
+ *
+ * @module
+ */
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { openReadEngine, pageReader } from "../parquet/mod.ts";
+import { openStore } from "../store/mod.ts";
+import type { NodeContext } from "./context.ts";
+import { createHandler, type Handler, type LogSink } from "./handler.ts";
+
+/** How to run a node. */
+export interface NodeOptions {
+  /** The store directory. */
+  store: string;
+  /** The address the node is bound to (for the Host guard). */
+  host: string;
+  /** The node token, or null for none. */
+  token: string | null;
+  /** Refuse every write. */
+  readOnly?: boolean;
+  /** Host names the node answers to besides its own address. */
+  allowedHosts?: string[];
+  /** Where request log lines go; null for none. */
+  log?: LogSink;
+  /** The clock (tests move it). */
+  now?: () => number;
+}
+
+/** A node: the handler to serve and how to release what it holds. */
+export interface SvcNode {
+  /** The Web-standard request handler. */
+  handler: Handler;
+  /** The node's context (store, settings). */
+  context: NodeContext;
+  /** Releases the node's DuckDB; call after the server has stopped. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a node over `options.store`.
+ *
+ * @example
+ * ```ts ignore
+ * const node = await createNode({ store: "svc-data", host: "127.0.0.1", token: null });
+ * const res = await node.handler(new Request("http://127.0.0.1:8686/projects"));
+ * await node.close();
+ * ```
+ */
+export async function createNode(options: NodeOptions): Promise<SvcNode> {
+  const root = resolve(options.store);
+  await mkdir(root, { recursive: true });
+  const engine = await openReadEngine(root);
+  const context: NodeContext = {
+    store: openStore(root),
+    engine,
+    pages: pageReader(engine),
+    token: options.token,
+    readOnly: options.readOnly ?? false,
+    storeLabel: options.store,
+    since: new Date(),
+    bindHost: options.host,
+    allowedHosts: options.allowedHosts ?? [],
+    now: options.now ?? Date.now,
+  };
+  return {
+    handler: createHandler(context, options.log ?? null),
+    context,
+    close: () => engine.close(),
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * Answers: JSON with the node's headers, and errors as `{"error": "..."}`.
+ *
+ * @module
+ */
+
+/** Headers every JSON answer carries. */
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+  "x-svc-node": "1",
+};
+
+/** An error that becomes an answer with its status and message. */
+export class HttpError extends Error {
+  /** HTTP status. */
+  readonly status: number;
+  /** Extra headers for the answer (`allow`, `retry-after`, ...). */
+  readonly headers: Record<string, string>;
+
+  /**
+   * @example
+   * ```ts
+   * import { HttpError } from "./response.ts";
+   * throw new HttpError(404, "project \"x\" is not on this node");
+   * ```
+   */
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = "HttpError";
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+/**
+ * A JSON answer from prebuilt JSON text.
+ *
+ * @example
+ * ```ts
+ * import { jsonText } from "./response.ts";
+ * jsonText('{"ok":true}');
+ * ```
+ */
+export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/**
+ * A JSON answer.
+ *
+ * @example
+ * ```ts
+ * import { json } from "./response.ts";
+ * json({ ok: true });
+ * ```
+ */
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return jsonText(JSON.stringify(body), status, headers);
+}
+
+/**
+ * An error answer: `{"error": message}` with `status`.
+ *
+ * @example
+ * ```ts
+ * import { errorResponse } from "./response.ts";
+ * errorResponse(404, "no such path");
+ * ```
+ */
+export function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return json({ error: message }, status, headers);
+}

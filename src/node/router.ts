@@ -1,0 +1,76 @@
+/**
+ * Which handler answers a path, and with which methods. Paths are matched on
+ * their raw segments; a segment that is not a valid slug never reaches a
+ * handler.
+ *
+ * @module
+ */
+import { isSlug } from "../wire/slug.ts";
+import type { NodeContext } from "./context.ts";
+import { HttpError } from "./response.ts";
+import { getData } from "./routes/data.ts";
+import { getExport } from "./routes/export.ts";
+import { getHealth } from "./routes/healthz.ts";
+import { getManifest } from "./routes/manifest.ts";
+import { getPart } from "./routes/parts.ts";
+import { getProject, listProjects } from "./routes/projects.ts";
+
+/** A matched route: the methods it takes and how it answers. */
+export interface Match {
+  /** Methods the path answers to (HEAD goes with GET). */
+  methods: readonly string[];
+  /** Whether the route answers without the node token (it guards itself). */
+  public: boolean;
+  /** Answers the request; `authed` says whether it carried the node token. */
+  run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response>;
+}
+
+const READ = ["GET", "HEAD"];
+
+function refuse(status: number, message: string): Match["run"] {
+  return () => Promise.reject(new HttpError(status, message));
+}
+
+const PUSH_REFUSED = "push is not available on a node: send batches with POST /projects/{slug}/contribute";
+
+/**
+ * The route for `pathname`, or null when the node does not serve it.
+ *
+ * @example
+ * ```ts
+ * import { match } from "./router.ts";
+ * match("/projects/cities/data")?.methods; // ["GET", "HEAD"]
+ * match("/etc/passwd"); // null
+ * ```
+ */
+export function match(pathname: string): Match | null {
+  const s = pathname.split("/").slice(1);
+  if (s.length === 1 && s[0] === "healthz") {
+    return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getHealth(ctx, authed) };
+  }
+  if (s[0] === "parts" && s.length === 3 && isSlug(s[1])) {
+    return { methods: READ, public: true, run: (ctx, req) => getPart(ctx, req, s[1], s[2]) };
+  }
+  if (s[0] !== "projects") return null;
+  if (s.length === 1) {
+    return {
+      methods: READ,
+      public: false,
+      run: (ctx) => listProjects(ctx),
+    };
+  }
+  const slug = s[1];
+  if (!isSlug(slug)) return null;
+  if (s.length === 2) return { methods: READ, public: false, run: (ctx) => getProject(ctx, slug) };
+  if (s[2] === "push" || s[2] === "uploads") return { methods: [], public: false, run: refuse(405, PUSH_REFUSED) };
+  if (s.length !== 3) return null;
+  switch (s[2]) {
+    case "data":
+      return { methods: READ, public: false, run: (ctx, _req, url) => getData(ctx, slug, url) };
+    case "manifest":
+      return { methods: READ, public: false, run: (ctx, _req, url) => getManifest(ctx, slug, url) };
+    case "export":
+      return { methods: READ, public: false, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
+  }
+  return null;
+}

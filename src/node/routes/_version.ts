@@ -1,0 +1,36 @@
+/**
+ * Finding the project and version a read asks for, with the messages a
+ * client can act on.
+ *
+ * @module
+ */
+import type { ProjectState, StoredVersion } from "../../store/mod.ts";
+import type { NodeContext } from "../context.ts";
+import { HttpError } from "../response.ts";
+
+/** The project `slug`, or 404. */
+export async function requireProject(ctx: NodeContext, slug: string): Promise<ProjectState> {
+  const project = await ctx.store.project(slug);
+  if (!project) throw new HttpError(404, `project ${slug} is not on this node`);
+  return project;
+}
+
+/**
+ * Version `wanted` of `slug` (the newest whole one when null), or 404 naming
+ * the versions this node holds.
+ */
+export async function requireVersion(
+  ctx: NodeContext,
+  slug: string,
+  wanted: number | null,
+): Promise<{ project: ProjectState; version: StoredVersion }> {
+  const project = await requireProject(ctx, slug);
+  const local = project.versions;
+  if (local.length === 0) throw new HttpError(404, `project ${slug} has no whole version on this node yet`);
+  const n = wanted ?? local[0];
+  const version = local.includes(n) ? await ctx.store.version(slug, n) : null;
+  if (!version) {
+    throw new HttpError(404, `version ${n} is not on this node (local versions: ${local.join(", ")})`);
+  }
+  return { project, version };
+}

@@ -1,0 +1,25 @@
+/**
+ * `GET /projects/{slug}/data`: a page of records.
+ *
+ * @module
+ */
+import type { NodeContext } from "../context.ts";
+import { jsonText } from "../response.ts";
+import { intParam } from "./_params.ts";
+import { requireVersion } from "./_version.ts";
+
+/** Largest page of `GET /data`. */
+export const MAX_PAGE = 1000;
+/** Page size when `limit` is absent. */
+export const DEFAULT_PAGE = 200;
+
+/** `GET /projects/{slug}/data?version&limit&offset`. */
+export async function getData(ctx: NodeContext, slug: string, url: URL): Promise<Response> {
+  const wanted = intParam(url, "version", { min: 1, fallback: null });
+  const limit = intParam(url, "limit", { min: 1, max: MAX_PAGE, fallback: DEFAULT_PAGE })!;
+  const offset = intParam(url, "offset", { min: 0, fallback: 0 })!;
+  const { version } = await requireVersion(ctx, slug, wanted);
+  const records = await ctx.pages.page(version, offset, limit);
+  const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.length}`;
+  return jsonText(`${head},"records":[${records.join(",")}]}`);
+}

@@ -1,0 +1,35 @@
+/**
+ * `GET /projects/{slug}/manifest`: the published manifest with part URLs on
+ * this node, at the address the client used.
+ *
+ * @module
+ */
+import { publishManifest } from "../../store/mod.ts";
+import type { NodeContext } from "../context.ts";
+import { signPartQuery } from "../part_url.ts";
+import { json } from "../response.ts";
+import { intParam } from "./_params.ts";
+import { requireVersion } from "./_version.ts";
+
+/** An ISO 8601 time in the origin's form, `2026-11-22T04:00:00+00:00`. */
+function isoSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
+}
+
+/** `GET /projects/{slug}/manifest?version`. */
+export async function getManifest(ctx: NodeContext, slug: string, url: URL): Promise<Response> {
+  const wanted = intParam(url, "version", { min: 1, fallback: null });
+  const { version } = await requireVersion(ctx, slug, wanted);
+  const base = `${url.origin}/parts/${slug}/`;
+  const now = ctx.now() / 1000;
+  let expires: number | null = null;
+  const manifest = publishManifest(version.manifest, slug, version.version, (sha) => {
+    if (!ctx.token) return `${base}${sha}.parquet`;
+    const signed = signPartQuery(ctx.token, slug, sha, now);
+    expires = signed.exp;
+    return `${base}${sha}.parquet${signed.query}`;
+  });
+  delete manifest.urlExpiresAt;
+  if (expires !== null) manifest.urlExpiresAt = isoSeconds(expires);
+  return json(manifest);
+}

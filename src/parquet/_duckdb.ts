@@ -1,0 +1,79 @@
+/**
+ * The node's own DuckDB: an in-process instance for trusted, fixed queries
+ * (data pages, exports) over parts of one store. User SQL never runs here.
+ *
+ * @module
+ */
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, sep } from "node:path";
+
+/** A small pool of connections to one locked-down in-process DuckDB. */
+export interface ReadEngine {
+  /** Runs `fn` on a free connection. */
+  use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** A connection of its own, for a long stream; the caller closes it. */
+  connect(): Promise<DuckDBConnection>;
+  /** Closes every connection and the instance. */
+  close(): Promise<void>;
+}
+
+/** SQL text for a string literal. */
+export function sqlString(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Opens an engine that can read files under `root` and nothing else.
+ */
+export async function openReadEngine(root: string, size = 4): Promise<ReadEngine> {
+  const realRoot = await realpath(root).catch(() => root);
+  const temp = await mkdtemp(join(tmpdir(), "svc-read-"));
+  const db = await DuckDBInstance.create(":memory:", {
+    threads: "2",
+    memory_limit: "512MB",
+    autoload_known_extensions: "false",
+    autoinstall_known_extensions: "false",
+  });
+  const setup = await db.connect();
+  await setup.run(`SET temp_directory = ${sqlString(temp)}`);
+  await setup.run(`SET max_temp_directory_size = '1GB'`);
+  await setup.run(`SET parquet_metadata_cache = true`);
+  await setup.run(`SET allowed_directories = [${sqlString(realRoot + sep)}, ${sqlString(root + sep)}]`);
+  await setup.run(`SET enable_external_access = false`);
+  await setup.run(`SET lock_configuration = true`);
+  const idle: DuckDBConnection[] = [setup];
+  for (let i = 1; i < size; i++) idle.push(await db.connect());
+  const waiting: ((c: DuckDBConnection) => void)[] = [];
+  let closed = false;
+
+  function release(c: DuckDBConnection) {
+    const next = waiting.shift();
+    if (next) next(c);
+    else idle.push(c);
+  }
+
+  return {
+    async use(fn) {
+      if (closed) throw new Error("the read engine is closed");
+      const c = idle.pop() ?? await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve));
+      try {
+        return await fn(c);
+      } finally {
+        release(c);
+      }
+    },
+    connect() {
+      if (closed) return Promise.reject(new Error("the read engine is closed"));
+      return db.connect();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const c of idle) c.closeSync();
+      db.closeSync();
+      await rm(temp, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * Reading Parquet parts: pages by row range and whole-version exports, on the
+ * node's own in-process DuckDB.
+ *
+ * @module
+ */
+export { openReadEngine, type ReadEngine } from "./_duckdb.ts";
+export { gzipJsonLines, jsonLines } from "./export.ts";
+export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_text.ts";
+export { type PageReader, pageReader } from "./pages.ts";
+export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";

@@ -1,0 +1,10 @@
+/**
+ * The on-disk store: layout, `project.json`, manifests, and the versions
+ * readers may see.
+ *
+ * @module
+ */
+export * from "./layout.ts";
+export * from "./manifest.ts";
+export * from "./project_file.ts";
+export * from "./store.ts";
