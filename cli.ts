@@ -14,6 +14,7 @@ import process from "node:process";
 
 export { main };
 
-if (import.meta.main) {
+// `import.meta.main` is Deno's (and Node 24's); Node 20's types lack it, so it is read as optional.
+if ((import.meta as ImportMeta & { main?: boolean }).main) {
   exit(await main(process.argv.slice(2)));
 }

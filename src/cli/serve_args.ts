@@ -130,7 +130,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   }
   const host = values.host ?? "127.0.0.1";
   if (!hostOk(host)) throw new UsageError(`--host must be an IP address or host name, not ${JSON.stringify(host)}`);
-  const token = values.token ?? env.SVC_NODE_TOKEN ?? null;
+  const token = values.token ?? (env.SVC_NODE_TOKEN || null);
   if (token !== null && !/^[\x21-\x7e]+$/.test(token)) {
     throw new UsageError("the node token must be printable ASCII without spaces");
   }

@@ -25,6 +25,15 @@ export type Handler = (req: Request, info?: ConnInfo) => Promise<Response>;
 /** Where log lines go; null for none (`--quiet`). */
 export type LogSink = ((line: string) => void) | null;
 
+/** The request's path, or "?" when its URL cannot be parsed (a malformed Host). */
+function pathOf(req: Request): string {
+  try {
+    return new URL(req.url).pathname;
+  } catch {
+    return "?";
+  }
+}
+
 const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
 
 async function answer(ctx: NodeContext, req: Request): Promise<Response> {
@@ -68,7 +77,7 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
       if (e instanceof HttpError) {
         res = errorResponse(e.status, e.message, e.headers);
       } else {
-        console.error(`error: ${req.method} ${new URL(req.url).pathname}:`, e);
+        console.error(`error: ${req.method} ${pathOf(req)}:`, e);
         res = errorResponse(500, "internal error: the node's log has the details");
       }
     }
@@ -78,8 +87,7 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
     }
     if (log) {
       const ms = (performance.now() - started).toFixed(1);
-      const path = new URL(req.url).pathname;
-      log(`${new Date().toISOString()} ${info?.remoteAddr ?? "-"} ${req.method} ${path} ${res.status} ${ms}ms`);
+      log(`${new Date().toISOString()} ${info?.remoteAddr ?? "-"} ${req.method} ${pathOf(req)} ${res.status} ${ms}ms`);
     }
     return res;
   };

@@ -32,8 +32,6 @@ export interface NodeOptions {
 export interface SvcNode {
   /** The Web-standard request handler. */
   handler: Handler;
-  /** The node's context (store, settings). */
-  context: NodeContext;
   /** Releases the node's DuckDB; call after the server has stopped. */
   close(): Promise<void>;
 }
@@ -66,7 +64,6 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   };
   return {
     handler: createHandler(context, options.log ?? null),
-    context,
     close: () => engine.close(),
   };
 }

@@ -1,0 +1,94 @@
+/**
+ * What the npm form of svc is made of besides the compiled code: its
+ * `package.json`, worked out from `deno.json`, and the `svc` bin script.
+ *
+ * @module
+ */
+import { builtinModules } from "node:module";
+
+/** The parts of `deno.json` the npm build reads. */
+export interface DenoConfig {
+  /** The release. */
+  version: string;
+  /** Import map: bare name to `npm:` (or other) specifier. */
+  imports?: Record<string, string>;
+  /** Entry points: subpath to `.ts` file, e.g. `"./server": "./server.ts"`. */
+  exports?: Record<string, string>;
+}
+
+/** The bin script: runs the command line under Node and exits with its code. */
+export const BIN_SVC = `#!/usr/bin/env node
+import process from "node:process";
+import { main } from "../cli.js";
+
+process.exit(await main(process.argv.slice(2)));
+`;
+
+/**
+ * The package a bare import specifier names (`@scope/name/sub` gives
+ * `@scope/name`), or null for relative, absolute, URL and Node built-in
+ * specifiers.
+ */
+export function packageOf(specifier: string): string | null {
+  if (/^(\.{1,2}\/|\/|[a-z][a-z0-9+.-]*:)/i.test(specifier)) return null;
+  const parts = specifier.split("/");
+  const name = specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  return builtinModules.includes(name) ? null : name;
+}
+
+/** Splits `npm:name@version/sub` (or `npm:/name@version`) into name and version; null when it is not one. */
+function parseNpmSpecifier(specifier: string): { name: string; version: string | null } | null {
+  const m = /^npm:\/?(@[^/@]+\/[^/@]+|[^/@]+)(?:@([^/]+))?/.exec(specifier);
+  return m ? { name: m[1], version: m[2] ?? null } : null;
+}
+
+/**
+ * The `dependencies` of the npm package: each imported package, at the
+ * version its `npm:` mapping in `deno.json` pins (an alias such as
+ * `"foo": "npm:bar@1"` becomes `"foo": "npm:bar@1"`). Throws when a package
+ * is not mapped to a pinned `npm:` specifier.
+ */
+export function npmDependencies(
+  packages: Iterable<string>,
+  imports: Record<string, string>,
+): Record<string, string> {
+  const deps: Record<string, string> = {};
+  for (const pkg of [...new Set(packages)].sort()) {
+    const target = imports[pkg] ?? imports[`${pkg}/`];
+    const npm = target === undefined ? null : parseNpmSpecifier(target);
+    if (!npm?.version) {
+      throw new Error(`"${pkg}" is imported but deno.json's imports do not map it to a pinned npm: specifier`);
+    }
+    deps[pkg] = npm.name === pkg ? npm.version : `npm:${npm.name}@${npm.version}`;
+  }
+  return deps;
+}
+
+/** `"./server.ts"` as the compiled file `"./server<ext>"`. */
+function compiled(path: string, ext: ".js" | ".d.ts"): string {
+  return path.replace(/\.tsx?$/, ext);
+}
+
+/**
+ * The `package.json` of the npm package: ESM, the `svc` bin, the entry
+ * points of `deno.json`'s `exports` (compiled JS with their declarations),
+ * Node 20 or later, and `dependencies`.
+ */
+export function packageJson(config: DenoConfig, dependencies: Record<string, string>): Record<string, unknown> {
+  const entries = config.exports ?? { ".": "./mod.ts" };
+  const exports: Record<string, { types: string; default: string }> = {};
+  for (const [subpath, file] of Object.entries(entries)) {
+    exports[subpath] = { types: compiled(file, ".d.ts"), default: compiled(file, ".js") };
+  }
+  return {
+    name: "svc",
+    version: config.version,
+    description: "svc dataset node: serve a store of Parquet datasets over HTTP",
+    type: "module",
+    bin: { svc: "bin/svc.js" },
+    exports,
+    types: exports["."]?.types,
+    engines: { node: ">=20" },
+    dependencies,
+  };
+}

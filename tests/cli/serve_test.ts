@@ -1,0 +1,89 @@
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { readFile } from "node:fs/promises";
+import { VERSION } from "../../src/version.ts";
+import { ROOT, runCli, startServe } from "../support/cli_process.ts";
+import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
+
+Deno.test("svc --version prints the release, which is deno.json's", async () => {
+  const run = await runCli(["--version"]);
+  assertEquals([run.code, run.stdout], [0, `svc ${VERSION}\n`]);
+  assertEquals(JSON.parse(await readFile(`${ROOT}deno.json`, "utf8")).version, VERSION);
+});
+
+Deno.test("svc serve refuses a non-loopback host without a token: error and exit 1", async () => {
+  const run = await runCli(["serve", "--host", "0.0.0.0", "--port", "0"]);
+  assertEquals(run.code, 1);
+  assertMatch(run.stderr, /^error: refusing to listen on 0\.0\.0\.0 without a token/);
+});
+
+Deno.test("svc serve: following is not yet available (exit 1); bad flags are usage errors (exit 2)", async () => {
+  const follow = await runCli(["serve", "--follow", "cities", "--port", "0"]);
+  assertEquals(follow.code, 1);
+  assertMatch(follow.stderr, /^error: following .* is not yet available/);
+  for (const args of [["serve", "--port", "http"], ["serve", "--nope"], ["frobnicate"]]) {
+    const run = await runCli(args);
+    assertEquals(run.code, 2, args.join(" "));
+    assertMatch(run.stderr, /^error: /);
+  }
+});
+
+Deno.test("svc serve on a non-loopback host starts with SVC_NODE_TOKEN and asks for it", async () => {
+  const dir = await tempDir();
+  try {
+    const node = await startServe(["--store", dir.path, "--host", "0.0.0.0"], { SVC_NODE_TOKEN: "tok-123" });
+    const port = new URL(node.url).port;
+    const open = await fetch(`http://127.0.0.1:${port}/projects`);
+    assertEquals(open.status, 401);
+    await open.body?.cancel();
+    const authed = await fetch(`http://127.0.0.1:${port}/projects`, { headers: { authorization: "Bearer tok-123" } });
+    assertEquals(await authed.json(), { projects: [] });
+    node.child.kill("SIGTERM");
+    assertEquals((await node.status).code, 0);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("SIGTERM lets a request in flight finish, then exits 0; one log line per request", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    const part = await w.part("big", { sql: citySql(0, 400_000) });
+    await w.version("big", 1, { parts: [{ sql: citySql(0, 400_000) }] });
+    w.close();
+    const node = await startServe(["--store", dir.path]);
+    const res = await fetch(`${node.url}/parts/big/${part.sha256}.parquet`);
+    const reader = res.body!.getReader();
+    let received = (await reader.read()).value!.byteLength;
+    assert(received < part.bytes, "the download is still in flight");
+    node.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+    }
+    assertEquals(received, part.bytes, "the in-flight download completed");
+    const status = await node.status;
+    assertEquals(status.code, 0);
+    assertMatch(node.stderr(), /stopping \(SIGTERM\)/);
+    assertEquals(node.stderr().split("\n").filter((l) => / GET \/parts\/big\//.test(l)).length, 1);
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("SIGINT exits 130; --quiet writes no request log", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const node = await startServe(["--store", dir.path, "--quiet"]);
+    await (await fetch(`${node.url}/projects`)).body?.cancel();
+    node.child.kill("SIGINT");
+    assertEquals((await node.status).code, 130);
+    assertEquals(/GET \/projects/.test(node.stderr()), false);
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -1,0 +1,182 @@
+/**
+ * The npm form of svc, for real: build it, `npm pack` it, install the
+ * tarball into an empty folder (fetching `@duckdb/node-api` from the
+ * registry), and run its `svc` bin under Node against a fixture store.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import denoJson from "../../deno.json" with { type: "json" };
+import { buildNpm } from "../../scripts/build_npm.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `cmd` to completion in `cwd`. */
+async function run(cmd: string, args: string[], cwd: string, env?: Record<string, string>): Promise<Ran> {
+  const out = await new Deno.Command(cmd, { args, cwd, env, clearEnv: env !== undefined, stdin: "null" }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+/** Runs `cmd` and fails with its output unless it exits 0. */
+async function runOk(cmd: string, args: string[], cwd: string): Promise<Ran> {
+  const ran = await run(cmd, args, cwd);
+  if (ran.code !== 0) {
+    throw new Error(
+      `${cmd} ${args.join(" ")} exited ${ran.code}\n--- stderr\n${ran.stderr}\n--- stdout\n${ran.stdout}`,
+    );
+  }
+  return ran;
+}
+
+/** A port nothing listens on right now. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
+
+/** Collects a child's output stream as text; resolves when the stream ends. */
+async function collect(stream: ReadableStream<Uint8Array>, sink: { text: string }): Promise<void> {
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) sink.text += chunk;
+}
+
+/** Resolves with `promise`, or rejects after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  const body = await res.text();
+  assert.equal(res.status, 200, `GET ${url}: ${body}`);
+  return JSON.parse(body) as T;
+}
+
+Deno.test("npm package: packs, installs and serves a store under Node", async (t) => {
+  const work = await tempDir("svc-npm-test-");
+  let server: Deno.ChildProcess | null = null;
+  const serverErr = { text: "" };
+  const drains: Promise<void>[] = [];
+  try {
+    const built = await buildNpm({ outDir: join(work.path, "package") });
+    const duckdb = denoJson.imports["@duckdb/node-api"].replace(/^npm:@duckdb\/node-api@/, "");
+    assert.deepEqual(built.dependencies, { "@duckdb/node-api": duckdb });
+
+    const packed = await runOk("npm", ["pack", "--json", "--pack-destination", work.path], built.outDir);
+    const [info] = JSON.parse(packed.stdout) as { filename: string; size: number; entryCount: number }[];
+    const tarball = join(work.path, info.filename);
+    console.log(`packed ${info.filename}: ${info.size} bytes, ${info.entryCount} files`);
+
+    const app = join(work.path, "app");
+    await mkdir(app);
+    await runOk("npm", ["init", "-y"], app);
+    await runOk("npm", ["install", "--no-audit", "--no-fund", tarball], app);
+    const svc = join(app, "node_modules", ".bin", "svc");
+
+    await t.step("svc --version prints deno.json's version", async () => {
+      const ran = await run(svc, ["--version"], app);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.equal(ran.stdout, `svc ${denoJson.version}\n`);
+    });
+
+    await t.step("the package's exports load under Node", async () => {
+      const script = `const [m, s, c] = await Promise.all([import("svc"), import("svc/server"), import("svc/cli")]);
+        console.log(JSON.stringify([m.VERSION, typeof s.serveNode, typeof c.main]));`;
+      const ran = await run("node", ["--input-type=module", "-e", script], app);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.deepEqual(JSON.parse(ran.stdout), [denoJson.version, "function", "function"]);
+    });
+
+    const store = join(work.path, "store");
+    const { v2 } = await citiesStore(store);
+
+    await t.step("refuses a non-loopback host without a token", async () => {
+      const env = Deno.env.toObject();
+      delete env.SVC_NODE_TOKEN;
+      const ran = await run(svc, ["serve", "--store", store, "--host", "0.0.0.0", "--port", `${freePort()}`], app, env);
+      assert.equal(ran.code, 1, ran.stderr);
+      assert.match(ran.stderr, /^error: refusing/);
+    });
+
+    const port = freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = new Deno.Command(svc, {
+      args: ["serve", "--store", store, "--port", `${port}`],
+      cwd: app,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    server = child;
+    drains.push(collect(child.stdout, { text: "" }), collect(child.stderr, serverErr));
+    const deadline = Date.now() + 20_000;
+    while (true) {
+      const up = await fetch(`${base}/healthz`).then((r) => r.body?.cancel().then(() => true) ?? true, () => false);
+      if (up) break;
+      const done = await Promise.race([child.status, new Promise<null>((r) => setTimeout(() => r(null), 100))]);
+      if (done) throw new Error(`svc serve exited ${done.code}:\n${serverErr.text}`);
+      if (Date.now() > deadline) throw new Error(`svc serve did not answer /healthz in 20 s:\n${serverErr.text}`);
+    }
+
+    await t.step("GET /projects lists the store's projects", async () => {
+      const { projects } = await getJson<{ projects: { slug: string }[] }>(`${base}/projects`);
+      assert.deepEqual(projects.map((p) => p.slug).sort(), ["bare", "cities"]);
+    });
+
+    await t.step("GET /projects/cities/data pages the latest version", async () => {
+      const page = await getJson<{ version: number; count: number; records: { id: number }[] }>(
+        `${base}/projects/cities/data?limit=2&offset=249`,
+      );
+      assert.equal(page.version, 2);
+      assert.equal(page.count, 2);
+      assert.deepEqual(page.records.map((r) => r.id), [249, 250]);
+    });
+
+    await t.step("manifest part URLs point at this node and serve the part's bytes", async () => {
+      const manifest = await getJson<{ version: number; parts: { sha256: string; url: string }[] }>(
+        `${base}/projects/cities/manifest`,
+      );
+      assert.equal(manifest.version, 2);
+      const want = (v2.manifest.parts as { sha256: string }[]).map((p) => p.sha256);
+      assert.deepEqual(manifest.parts.map((p) => p.sha256), want);
+      for (const part of manifest.parts) assert.equal(part.url, `${base}/parts/cities/${part.sha256}.parquet`);
+      const last = manifest.parts.length - 1;
+      const res = await fetch(manifest.parts[last].url);
+      assert.equal(res.status, 200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      assert.deepEqual(bytes, new Uint8Array(await readFile(v2.partPaths[last])));
+    });
+
+    await t.step("SIGTERM stops the node with exit code 0", async () => {
+      child.kill("SIGTERM");
+      const status = await within(child.status, 5_000, "svc serve after SIGTERM");
+      server = null;
+      assert.equal(status.code, 0, serverErr.text);
+      assert.match(serverErr.text, /stopping \(SIGTERM\)/);
+    });
+  } finally {
+    if (server) {
+      server.kill("SIGKILL");
+      await server.status;
+    }
+    await Promise.all(drains);
+    await work.cleanup();
+  }
+});

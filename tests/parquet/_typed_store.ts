@@ -1,0 +1,50 @@
+/**
+ * A node over projects of unusual column types, for the data-page tests.
+ *
+ * @module
+ */
+import { serveNode } from "../../server.ts";
+import { StoreWriter, tempDir } from "../support/store_fixture.ts";
+
+const TYPED = `SELECT * FROM (VALUES
+  (1, 9007199254740993::BIGINT, (-9223372036854775807 - 1)::BIGINT, 0.1::FLOAT, 0.1::DOUBLE + 0.2::DOUBLE,
+   12345.67::DECIMAL(10,2), DATE '2026-11-22', TIMESTAMP '2026-11-22 03:04:05.123456', '\\x00\\xFF\\x10'::BLOB,
+   [1, 2, 3], {'a': 1, 'b': 'x'}, true, 'quote " backslash \\ newline ' || chr(10) || ' unicode é😀', 'NaN'::DOUBLE),
+  (2, 5::BIGINT, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
+) t(id, big, small, f32, f64, dec, day, "at", blob, list, obj, flag, s, nan)`;
+
+const EXTRA = `SELECT * FROM (VALUES
+  (1, 'a', '{"color":"red","huge":123456789012345678901}'),
+  (2, 'b', '{}'),
+  (3, 'c', '{"nested":{"k":[1,2]}}'),
+  (4, 'd', NULL)
+) t(id, name, _extra)`;
+
+/** Runs `fn` with the URL of a node serving `typed`, `extra` and `many` (1,000 rows in 4 parts). */
+export async function withTypedNode(fn: (url: string) => Promise<void>): Promise<void> {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    await w.version("typed", 1, { parts: [{ sql: TYPED }] });
+    await w.version("extra", 1, { parts: [{ sql: EXTRA }] });
+    const many = (from: number, n: number) => `SELECT (${from} + i)::BIGINT AS id FROM range(${n}) r(i)`;
+    await w.version("many", 1, {
+      parts: [
+        { sql: many(0, 100), rowGroupSize: 7 },
+        { sql: many(100, 500), rowGroupSize: 64 },
+        { sql: many(600, 1), rowGroupSize: 1 },
+        { sql: many(601, 399) },
+      ],
+    });
+    w.close();
+    const serving = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token: null });
+    try {
+      await fn(serving.url);
+    } finally {
+      await serving.shutdown();
+    }
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
+}

@@ -1,0 +1,119 @@
+import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { mkdir, readFile, symlink, truncate, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { openStore } from "../../src/store/mod.ts";
+import { withNode } from "../support/node.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
+
+async function fixtureStore(fn: (root: string, fixture: Awaited<ReturnType<typeof citiesStore>>) => Promise<void>) {
+  const dir = await tempDir();
+  try {
+    await fn(dir.path, await citiesStore(dir.path));
+  } finally {
+    await dir.cleanup();
+  }
+}
+
+Deno.test("a whole store lists its projects and versions newest first", async () => {
+  await fixtureStore(async (root) => {
+    const store = openStore(root);
+    assertEquals(await store.slugs(), ["bare", "cities"]);
+    const cities = await store.project("cities");
+    assertEquals(cities?.versions, [2, 1]);
+    assertEquals(cities?.incomplete, []);
+    assertEquals(cities?.meta?.title, "World cities");
+    assertEquals((await store.project("bare"))?.meta, null);
+    const v2 = await store.version("cities", 2);
+    assertEquals(v2?.parts.length, 3);
+    assert(v2?.parts.every((p) => p.path.startsWith(root)));
+  });
+});
+
+Deno.test("a version with a missing, short, long or symlinked part does not exist for readers", async () => {
+  const cases: [string, (path: string) => Promise<void>, RegExp][] = [
+    ["missing", (p) => unlink(p), /is missing/],
+    ["short", (p) => truncate(p, 10), /has 10 bytes, the manifest lists \d+/],
+    ["long", async (p) => await writeFile(p, new Uint8Array([...await readFile(p), 0])), /has \d+ bytes/],
+    ["symlink", async (p) => {
+      const real = `${p}.real`;
+      await writeFile(real, await readFile(p));
+      await unlink(p);
+      await symlink(real, p);
+    }, /not a regular file/],
+  ];
+  for (const [name, damage, reason] of cases) {
+    await fixtureStore(async (root, fixture) => {
+      await damage(fixture.v2.partPaths[1]);
+      const store = openStore(root);
+      const cities = await store.project("cities");
+      assertEquals(cities?.versions, [1], name);
+      assertEquals(cities?.incomplete.length, 1);
+      assertEquals(cities?.incomplete[0].version, 2);
+      assertMatch(cities!.incomplete[0].reason, reason, name);
+      assertEquals(await store.version("cities", 2), null);
+    });
+  }
+});
+
+Deno.test("a manifest that is not JSON, names another version or project, or lists bad parts is refused", async () => {
+  const bad: [string, RegExp][] = [
+    ["{not json", /not valid JSON/],
+    ["[]", /not a JSON object/],
+    ['{"version": 4, "parts": []}', /names version 4, not 3/],
+    ['{"project": "other", "parts": []}', /names project "other"/],
+    ['{"parts": [{"sha256": "../../etc/passwd", "bytes": 1}]}', /no valid sha256/],
+    [`{"parts": [{"sha256": "${"a".repeat(64)}", "bytes": -1}]}`, /no valid byte size/],
+    ['{"parts": {}}', /no parts list/],
+  ];
+  for (const [text, reason] of bad) {
+    await fixtureStore(async (root) => {
+      await mkdir(join(root, "cities", "v3"));
+      await writeFile(join(root, "cities", "v3", "manifest.json"), text);
+      const cities = await openStore(root).project("cities");
+      assertEquals(cities?.versions, [2, 1]);
+      assertMatch(cities!.incomplete[0].reason, reason, text);
+    });
+  }
+});
+
+Deno.test("an empty version directory (a pull in progress) is reported, not served", async () => {
+  await fixtureStore(async (root) => {
+    await mkdir(join(root, "cities", "v3"));
+    const cities = await openStore(root).project("cities");
+    assertEquals(cities?.versions, [2, 1]);
+    assertEquals(cities?.incomplete, [{ project: "cities", version: 3, reason: "manifest.json is missing" }]);
+  });
+});
+
+Deno.test("invalid slugs and stray directories never become projects", async () => {
+  await fixtureStore(async (root) => {
+    await mkdir(join(root, "Upper"));
+    await mkdir(join(root, ".hidden", "v1"), { recursive: true });
+    await mkdir(join(root, "empty-dir"));
+    await writeFile(join(root, "file.json"), "{}");
+    const store = openStore(root);
+    assertEquals(await store.slugs(), ["bare", "cities"]);
+    for (const slug of ["../cities", "cities/../bare", "Upper", ".hidden", "a", "-x-", "x".repeat(61)]) {
+      assertEquals(await store.project(slug), null, slug);
+    }
+    assertEquals(await store.version("cities", 0), null);
+    assertEquals(await store.version("cities", 1.5), null);
+  });
+});
+
+Deno.test("over HTTP, an incomplete version is 404 and /healthz says which one and why", async () => {
+  await withNode({}, async ({ url, fixture }) => {
+    await unlink(fixture.v2.partPaths[2]);
+    await new Promise((r) => setTimeout(r, 2100)); // past the store's recheck interval
+    const data = await fetch(`${url}/projects/cities/data?version=2`);
+    assertEquals(data.status, 404);
+    assertEquals(await data.json(), { error: "version 2 is not on this node (local versions: 1)" });
+    const latest: Json = await (await fetch(`${url}/projects/cities/data?limit=1`)).json();
+    assertEquals(latest.version, 1, "the newest whole version is served instead");
+    const health: Json = await (await fetch(`${url}/healthz`)).json();
+    assertEquals(health.versions, 2);
+    assertEquals(health.incomplete.length, 1);
+    assertEquals([health.incomplete[0].project, health.incomplete[0].version], ["cities", 2]);
+    assertMatch(health.incomplete[0].reason, /is missing/);
+  });
+});

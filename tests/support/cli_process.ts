@@ -1,0 +1,87 @@
+/**
+ * The `svc` command as a real child process, for tests of flags, exit codes,
+ * signals and logs.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+
+/** The repository root. */
+export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
+
+/** What a finished `svc` run printed and how it ended. */
+export interface CliRun {
+  /** Exit code. */
+  code: number;
+  /** Everything on stdout. */
+  stdout: string;
+  /** Everything on stderr. */
+  stderr: string;
+}
+
+/** Runs `svc args...` under Deno to completion. */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli.ts`, ...args],
+    env: { SVC_NODE_TOKEN: "", ...env },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** A running `svc serve`. */
+export interface ServeProcess {
+  /** The URL the node printed. */
+  url: string;
+  /** The child. */
+  child: Deno.ChildProcess;
+  /** Stderr so far (the request log). */
+  stderr(): string;
+  /** Waits for the exit code. */
+  status: Promise<Deno.CommandStatus>;
+}
+
+/** Starts `svc serve args...` and resolves once it has printed its URL. */
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli.ts`, "serve", "--port", "0", ...args],
+    env,
+    stdout: "null",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let text = "";
+  const dec = new TextDecoder();
+  let found: (url: string) => void = () => {};
+  const urlSeen = new Promise<string>((resolve) => (found = resolve));
+  (async () => {
+    for await (const chunk of child.stderr) {
+      text += dec.decode(chunk, { stream: true });
+      const m = / on (http:\/\/\S+) \(/.exec(text);
+      if (m) found(m[1]);
+    }
+  })();
+  const status = child.status;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const url = await Promise.race([
+      urlSeen,
+      status.then((s) => Promise.reject(new Error(`svc serve exited ${s.code} before serving:\n${text}`))),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`svc serve did not start:\n${text}`)), 30_000);
+      }),
+    ]);
+    return { url, child, stderr: () => text, status };
+  } catch (e) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await status;
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
