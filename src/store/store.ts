@@ -49,6 +49,8 @@ export interface Store {
   project(slug: string): Promise<ProjectState | null>;
   /** One whole version, or null when it is absent or not whole. */
   version(slug: string, version: number): Promise<StoredVersion | null>;
+  /** The newest whole version, or null when there is none. */
+  latest(slug: string): Promise<StoredVersion | null>;
   /** Path of a part file (the slug and digest are validated). */
   partPath(slug: string, sha256: string): string;
 }
@@ -174,6 +176,14 @@ export function openStore(root: string): Store {
       if (!isSlug(slug) || !Number.isSafeInteger(version) || version < 1) return null;
       const r = await check(slug, version);
       return r && !("reason" in r) ? r : null;
+    },
+    async latest(slug) {
+      if (!isSlug(slug)) return null;
+      for (const n of await versionDirs(slug)) {
+        const r = await check(slug, n);
+        if (r && !("reason" in r)) return r;
+      }
+      return null;
     },
     partPath(slug, sha256) {
       return partFile(root, slug, sha256);

@@ -129,6 +129,12 @@ Deno.test("cross-site requests without the token are refused; same-origin ones p
       assertEquals(r.status, 403, JSON.stringify(headers));
       assertMatch(JSON.parse(r.body).error, /cross-site/);
     }
+    const post = await rawRequest(
+      port,
+      `POST /projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: https://evil.example\r\n` +
+        `Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
+    assertEquals(post.status, 403, "a cross-site POST is refused before any route sees it");
     const allowed: Record<string, string>[] = [{ origin: url }, { "sec-fetch-site": "same-origin" }, {
       "sec-fetch-site": "none",
     }, {}];

@@ -17,20 +17,12 @@ export async function requireProject(ctx: NodeContext, slug: string): Promise<Pr
 
 /**
  * Version `wanted` of `slug` (the newest whole one when null), or 404 naming
- * the versions this node holds.
+ * the versions this node holds. The hit path reads only that version.
  */
-export async function requireVersion(
-  ctx: NodeContext,
-  slug: string,
-  wanted: number | null,
-): Promise<{ project: ProjectState; version: StoredVersion }> {
-  const project = await requireProject(ctx, slug);
-  const local = project.versions;
+export async function requireVersion(ctx: NodeContext, slug: string, wanted: number | null): Promise<StoredVersion> {
+  const version = wanted === null ? await ctx.store.latest(slug) : await ctx.store.version(slug, wanted);
+  if (version) return version;
+  const local = (await requireProject(ctx, slug)).versions;
   if (local.length === 0) throw new HttpError(404, `project ${slug} has no whole version on this node yet`);
-  const n = wanted ?? local[0];
-  const version = local.includes(n) ? await ctx.store.version(slug, n) : null;
-  if (!version) {
-    throw new HttpError(404, `version ${n} is not on this node (local versions: ${local.join(", ")})`);
-  }
-  return { project, version };
+  throw new HttpError(404, `version ${wanted} is not on this node (local versions: ${local.join(", ")})`);
 }

@@ -18,7 +18,7 @@ export async function getData(ctx: NodeContext, slug: string, url: URL): Promise
   const wanted = intParam(url, "version", { min: 1, fallback: null });
   const limit = intParam(url, "limit", { min: 1, max: MAX_PAGE, fallback: DEFAULT_PAGE })!;
   const offset = intParam(url, "offset", { min: 0, fallback: 0 })!;
-  const { version } = await requireVersion(ctx, slug, wanted);
+  const version = await requireVersion(ctx, slug, wanted);
   const records = await ctx.pages.page(version, offset, limit);
   const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.length}`;
   return jsonText(`${head},"records":[${records.join(",")}]}`);

@@ -12,7 +12,7 @@ import { requireVersion } from "./_version.ts";
 /** `GET /projects/{slug}/export?version=N` (version required). */
 export async function getExport(ctx: NodeContext, req: Request, slug: string, url: URL): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1 });
-  const { version } = await requireVersion(ctx, slug, wanted);
+  const version = await requireVersion(ctx, slug, wanted);
   const body = req.method === "HEAD" ? null : gzipJsonLines(ctx.engine, version);
   return new Response(body, {
     headers: {

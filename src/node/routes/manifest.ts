@@ -19,7 +19,7 @@ function isoSeconds(seconds: number): string {
 /** `GET /projects/{slug}/manifest?version`. */
 export async function getManifest(ctx: NodeContext, slug: string, url: URL): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1, fallback: null });
-  const { version } = await requireVersion(ctx, slug, wanted);
+  const version = await requireVersion(ctx, slug, wanted);
   const base = `${url.origin}/parts/${slug}/`;
   const now = ctx.now() / 1000;
   let expires: number | null = null;
