@@ -7,5 +7,5 @@
 export { openReadEngine, type ReadEngine } from "./_duckdb.ts";
 export { gzipJsonLines, jsonLines } from "./export.ts";
 export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_text.ts";
-export { type PageReader, pageReader } from "./pages.ts";
+export { type PageReader, pageReader, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";

@@ -1,7 +1,8 @@
 /**
  * Pages of records by row range. A page reads only the parts it overlaps, and
- * within a part DuckDB skips to the row group it needs, so a page deep in a
- * version costs about what the first page costs.
+ * within a part it selects rows by `file_row_number`, whose row-group
+ * statistics let DuckDB skip every row group outside the range, so a page
+ * deep in a version costs about what the first page costs.
  *
  * @module
  */
@@ -18,6 +19,21 @@ export interface PageReader {
   page(version: StoredVersion, offset: number, limit: number): Promise<string[]>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
+}
+
+/**
+ * The query for rows `from` to `from + want` of one part, by row number, so
+ * that DuckDB reads only the row groups that hold them.
+ *
+ * @example
+ * ```ts
+ * import { partSliceSql } from "./pages.ts";
+ * partSliceSql("/store/cities/parts/ab.parquet", 400, 200);
+ * ```
+ */
+export function partSliceSql(path: string, from: number, want: number): string {
+  return `SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(path)}, file_row_number = true) ` +
+    `WHERE file_row_number >= ${from} AND file_row_number < ${from + want} ORDER BY file_row_number`;
 }
 
 /**
@@ -51,6 +67,32 @@ export function pageReader(engine: ReadEngine): PageReader {
     return version.parts.map((p) => counts.get(p.sha256) ?? 0);
   }
 
+  /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
+  const ownRowNumber = new Set<string>();
+
+  async function slice(path: string, sha256: string, from: number, want: number): Promise<string[]> {
+    const byRowNumber = partSliceSql(path, from, want);
+    const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
+    return await engine.use(async (c) => {
+      let result;
+      if (ownRowNumber.has(sha256)) {
+        result = await c.run(byOffset);
+      } else {
+        try {
+          result = await c.run(byRowNumber);
+        } catch (e) {
+          if (!/file_row_number/i.test(String((e as Error)?.message))) throw e;
+          ownRowNumber.add(sha256);
+          result = await c.run(byOffset);
+        }
+      }
+      const encode = recordEncoder(result);
+      const texts: string[] = [];
+      for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
+      return texts;
+    });
+  }
+
   return {
     partRecords,
     async page(version, offset, limit) {
@@ -62,15 +104,8 @@ export function pageReader(engine: ReadEngine): PageReader {
         if (offset < end) {
           const from = Math.max(0, offset - start);
           const want = Math.min(limit - out.length, sizes[i] - from);
-          const sql = `SELECT * FROM read_parquet(${sqlString(version.parts[i].path)}) LIMIT ${want} OFFSET ${from}`;
-          const rows = await engine.use(async (c) => {
-            const result = await c.run(sql);
-            const encode = recordEncoder(result);
-            const texts: string[] = [];
-            for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
-            return texts;
-          });
-          out.push(...rows);
+          const part = version.parts[i];
+          out.push(...await slice(part.path, part.sha256, from, want));
         }
         start = end;
       }

@@ -20,7 +20,10 @@ const EXTRA = `SELECT * FROM (VALUES
   (4, 'd', NULL)
 ) t(id, name, _extra)`;
 
-/** Runs `fn` with the URL of a node serving `typed`, `extra` and `many` (1,000 rows in 4 parts). */
+/**
+ * Runs `fn` with the URL of a node serving `typed`, `extra`, `many` (1,000 rows
+ * in 4 parts) and `rownum` (whose records have a `file_row_number` field).
+ */
 export async function withTypedNode(fn: (url: string) => Promise<void>): Promise<void> {
   const dir = await tempDir();
   const w = new StoreWriter(dir.path);
@@ -35,6 +38,12 @@ export async function withTypedNode(fn: (url: string) => Promise<void>): Promise
         { sql: many(600, 1), rowGroupSize: 1 },
         { sql: many(601, 399) },
       ],
+    });
+    await w.version("rownum", 1, {
+      parts: [{
+        sql: `SELECT i::BIGINT AS id, (1000 - i)::BIGINT AS file_row_number FROM range(300) r(i)`,
+        rowGroupSize: 50,
+      }],
     });
     w.close();
     const serving = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token: null });

@@ -43,3 +43,14 @@ Deno.test("a deep page equals the same slice of the whole version", async () => 
     }
   });
 });
+
+Deno.test("a part whose records carry their own file_row_number field still pages correctly", async () => {
+  await withTypedNode(async (url) => {
+    const page: Json = await (await fetch(`${url}/projects/rownum/data?offset=120&limit=3`)).json();
+    assertEquals(page.records, [
+      { id: 120, file_row_number: 880 },
+      { id: 121, file_row_number: 879 },
+      { id: 122, file_row_number: 878 },
+    ]);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The benchmark harness: `deno task bench` runs every benchmark listed here,
+ * `deno task bench data_pages` only the ones named. Bench data lives under
+ * `bench-data/` (git-ignored) and is reused between runs.
+ *
+ * Benchmarks print ratios against a reference measured in the same run and
+ * PASS/MISS per target; they exit 0 either way (a crash exits 1, an unknown
+ * name 2).
+ *
+ * @module
+ */
+import type { Benchmark } from "./_util.ts";
+
+/** Every benchmark, by name, loaded only when it runs. */
+export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
+  data_pages: async () => (await import("./data_pages.ts")).benchmark,
+};
+
+/**
+ * Runs the benchmarks named in `args` (all when none) and returns the exit
+ * code.
+ *
+ * @example
+ * ```ts ignore
+ * Deno.exit(await main(["data_pages"]));
+ * ```
+ */
+export async function main(args: readonly string[]): Promise<number> {
+  const names = args.filter((a) => !a.startsWith("-"));
+  if (args.includes("-h") || args.includes("--help")) {
+    console.log(`usage: deno task bench [name ...]\n\nbenchmarks: ${Object.keys(BENCHMARKS).join(", ")}`);
+    return 0;
+  }
+  const unknown = names.filter((n) => !(n in BENCHMARKS));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark ${unknown.join(", ")}; known: ${Object.keys(BENCHMARKS).join(", ")}`);
+    return 2;
+  }
+  const chosen = names.length > 0 ? names : Object.keys(BENCHMARKS);
+  let failed = 0;
+  for (const name of chosen) {
+    const bench = await BENCHMARKS[name]();
+    const t0 = performance.now();
+    console.log(`\n=== ${bench.name}: ${bench.description}\n`);
+    console.log(machineLoad());
+    try {
+      await bench.run();
+      console.log(`\n${machineLoad()}`);
+      console.log(`=== ${bench.name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    } catch (e) {
+      failed++;
+      console.error(`\n=== ${bench.name} failed:`, e);
+    }
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+/**
+ * The machine's load: 1/5/15-minute load averages against its cores, with a
+ * warning when other work is competing for them.
+ *
+ * @example
+ * ```ts ignore
+ * console.log(machineLoad()); // "load average 0.12 0.30 0.25 on 2 cores"
+ * ```
+ */
+export function machineLoad(): string {
+  const cores = navigator.hardwareConcurrency;
+  const load = Deno.loadavg();
+  const text = `load average ${load.map((x) => x.toFixed(2)).join(" ")} on ${cores} cores`;
+  return load[0] > cores / 2 ? `${text} (busy machine: absolute figures are noisy, trust the ratios)` : text;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
