@@ -17,6 +17,7 @@ import { serve } from "./src/runtime/mod.ts";
 
 export { createNode, type NodeOptions, type SvcNode } from "./src/node/mod.ts";
 export type { ConnInfo, Handler, LogSink } from "./src/node/mod.ts";
+export type { SqlPoolOptions } from "./src/sql/mod.ts";
 
 /** Options of {@linkcode serveNode}: the node's, plus the port. */
 export interface ServeNodeOptions extends NodeOptions {

@@ -5,6 +5,7 @@
  * @module
  */
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
+import type { SqlPool } from "../sql/mod.ts";
 import type { Store } from "../store/mod.ts";
 
 /** The node's settings and services, passed to every handler. */
@@ -15,6 +16,10 @@ export interface NodeContext {
   engine: ReadEngine;
   /** Pages of records by row range. */
   pages: PageReader;
+  /** The worker pool that runs user SQL. */
+  sql: SqlPool;
+  /** The store's real path (resolved symlinks), for the SQL sandbox. */
+  realRoot: string;
   /** The node token, or null when the node has none. */
   token: string | null;
   /** Whether every write is refused. */

@@ -3,9 +3,10 @@
  *
  * @module
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { openReadEngine, pageReader } from "../parquet/mod.ts";
+import { createSqlPool, type SqlPoolOptions } from "../sql/mod.ts";
 import { openStore } from "../store/mod.ts";
 import type { NodeContext } from "./context.ts";
 import { createHandler, type Handler, type LogSink } from "./handler.ts";
@@ -26,13 +27,17 @@ export interface NodeOptions {
   log?: LogSink;
   /** The clock (tests move it). */
   now?: () => number;
+  /** SQL pool settings beyond the spec's defaults (time limit, waiting, memory). */
+  sql?: Omit<SqlPoolOptions, "storeRoot">;
 }
 
 /** A node: the handler to serve and how to release what it holds. */
 export interface SvcNode {
   /** The Web-standard request handler. */
   handler: Handler;
-  /** Releases the node's DuckDB; call after the server has stopped. */
+  /** Process ids of the SQL workers now running. */
+  sqlPids(): number[];
+  /** Stops the SQL workers and releases the node's DuckDB; call after the server has stopped. */
   close(): Promise<void>;
 }
 
@@ -49,11 +54,15 @@ export interface SvcNode {
 export async function createNode(options: NodeOptions): Promise<SvcNode> {
   const root = resolve(options.store);
   await mkdir(root, { recursive: true });
+  const realRoot = await realpath(root);
   const engine = await openReadEngine(root);
+  const sql = createSqlPool({ ...options.sql, storeRoot: realRoot });
   const context: NodeContext = {
     store: openStore(root),
     engine,
     pages: pageReader(engine),
+    sql,
+    realRoot,
     token: options.token,
     readOnly: options.readOnly ?? false,
     storeLabel: options.store,
@@ -64,6 +73,10 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   };
   return {
     handler: createHandler(context, options.log ?? null),
-    close: () => engine.close(),
+    sqlPids: () => sql.pids(),
+    close: async () => {
+      await sql.close();
+      await engine.close();
+    },
   };
 }

@@ -14,6 +14,7 @@ import { getHealth } from "./routes/healthz.ts";
 import { getManifest } from "./routes/manifest.ts";
 import { getPart } from "./routes/parts.ts";
 import { getProject, listProjects } from "./routes/projects.ts";
+import { postQuery } from "./routes/query.ts";
 
 /** A matched route: the methods it takes and how it answers. */
 export interface Match {
@@ -71,6 +72,8 @@ export function match(pathname: string): Match | null {
       return { methods: READ, public: false, run: (ctx, _req, url) => getManifest(ctx, slug, url) };
     case "export":
       return { methods: READ, public: false, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
+    case "query":
+      return { methods: ["POST"], public: false, run: (ctx, req) => postQuery(ctx, req, slug) };
   }
   return null;
 }

@@ -25,6 +25,7 @@ export interface DenoGlobal {
   ): DenoServer;
   addSignalListener(signal: "SIGINT" | "SIGTERM", fn: () => void): void;
   exit(code: number): never;
+  execPath(): string;
 }
 
 /** The `Deno` global, when running under Deno. */

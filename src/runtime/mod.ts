@@ -11,6 +11,7 @@ import { serveNode } from "./node.ts";
 import type { RunningServer, ServeHandler, ServeOptions } from "./types.ts";
 
 export type { RunningServer, ServeHandler, ServeInfo, ServeOptions } from "./types.ts";
+export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
 
 /**
  * The runtime's name.

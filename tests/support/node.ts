@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { serveNode, type ServingNode } from "../../server.ts";
+import { type NodeOptions, serveNode, type ServingNode } from "../../server.ts";
 import { citiesStore, tempDir, type WrittenVersion } from "./store_fixture.ts";
 
 /** A node under test. */
@@ -33,6 +33,10 @@ export interface TestNodeOptions {
   allowedHosts?: string[];
   /** The clock. */
   now?: () => number;
+  /** Refuse every write. */
+  readOnly?: boolean;
+  /** SQL pool settings. */
+  sql?: NodeOptions["sql"];
 }
 
 /** Runs `fn` against a fresh node over the `cities` fixture store, then stops it and removes the store. */
@@ -48,6 +52,8 @@ export async function withNode(options: TestNodeOptions, fn: (node: TestNode) =>
       token: options.token ?? null,
       allowedHosts: options.allowedHosts,
       now: options.now,
+      sql: options.sql,
+      readOnly: options.readOnly,
       log: (line) => log.push(line),
     });
     const port = Number(new URL(serving.url).port);

@@ -4,11 +4,9 @@
  *
  * @module
  */
-import { stat } from "node:fs/promises";
-import { isNotFound } from "../../store/mod.ts";
 import { isSha256 } from "../../wire/slug.ts";
 import type { NodeContext } from "../context.ts";
-import { fileBody } from "../file_body.ts";
+import { fileBody, openRegularFile } from "../file_body.ts";
 import { hasToken } from "../guards/token.ts";
 import { partSignatureValid } from "../part_url.ts";
 import { HttpError } from "../response.ts";
@@ -52,16 +50,9 @@ export async function getPart(ctx: NodeContext, req: Request, slug: string, file
     );
     if (!ok) throw new HttpError(403, "part URL signature is missing, wrong or expired — ask for the manifest again");
   }
-  const path = ctx.store.partPath(slug, sha);
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new HttpError(404, `no part ${file} on this node`);
-    size = info.size;
-  } catch (e) {
-    if (isNotFound(e)) throw new HttpError(404, `no part ${sha} of ${slug} on this node`);
-    throw e;
-  }
+  const opened = await openRegularFile(ctx.store.partPath(slug, sha));
+  if (!opened) throw new HttpError(404, `no part ${sha} of ${slug} on this node`);
+  const { handle, size } = opened;
   const etag = `"${sha}"`;
   const headers: Record<string, string> = {
     "content-type": PARQUET_TYPE,
@@ -70,18 +61,20 @@ export async function getPart(ctx: NodeContext, req: Request, slug: string, file
     "accept-ranges": "bytes",
     "x-svc-node": "1",
   };
-  if (matchesEtag(req.headers.get("if-none-match"), sha)) return new Response(null, { status: 304, headers });
+  const bare = async (status: number, extra: Record<string, string> = {}) => {
+    await handle.close();
+    return new Response(null, { status, headers: { ...headers, ...extra } });
+  };
+  if (matchesEtag(req.headers.get("if-none-match"), sha)) return await bare(304);
   const ifRange = req.headers.get("if-range");
   const range = ifRange === null || ifRange === etag ? parseRange(req.headers.get("range"), size) : "full";
-  if (range === "unsatisfiable") {
-    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${size}` } });
-  }
+  if (range === "unsatisfiable") return await bare(416, { "content-range": `bytes */${size}` });
   const { start, end } = range === "full" ? { start: 0, end: size - 1 } : range;
   headers["content-length"] = String(end - start + 1);
   const status = range === "full" ? 200 : 206;
   if (status === 206) headers["content-range"] = `bytes ${start}-${end}/${size}`;
-  const body = req.method === "HEAD" || size === 0 ? null : fileBody(path, start, end);
-  return new Response(body, { status, headers });
+  if (req.method === "HEAD" || size === 0) return await bare(status);
+  return new Response(fileBody(handle, start, end), { status, headers });
 }
 
 function matchesEtag(header: string | null, sha: string): boolean {

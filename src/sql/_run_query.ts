@@ -1,0 +1,100 @@
+/**
+ * One user statement on a sandbox: checked to be a single read, run as a
+ * stream, and turned into JSON rows until the limit (one more row is read to
+ * know whether the answer is truncated).
+ *
+ * @module
+ */
+import { type DuckDBConnection, StatementType } from "@duckdb/node-api";
+import { columnWriter } from "../parquet/json_text.ts";
+import { MAX_ANSWER_BYTES, READ_ONLY_MESSAGE } from "./limits.ts";
+import type { Scrubber } from "./scrub.ts";
+import { startsAsRead } from "./statement.ts";
+
+/** A query's answer: its head fields and the rows as JSON text. */
+export interface RanQuery {
+  /** Column names. */
+  columns: string[];
+  /** DuckDB type names. */
+  types: string[];
+  /** Rows returned. */
+  count: number;
+  /** Whether more rows existed. */
+  truncated: boolean;
+  /** The rows as a JSON array of arrays. */
+  rows: string;
+}
+
+/** A refusal with its HTTP status, for the client. */
+export class QueryRefused extends Error {
+  /** HTTP status. */
+  readonly status: number;
+
+  /** @param status HTTP status @param message for the client */
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = "QueryRefused";
+    this.status = status;
+  }
+}
+
+const READ_TYPES = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
+
+/**
+ * Runs `sql` on `connection`, returning at most `limit` rows; string values
+ * pass through `scrub`.
+ */
+export async function runQuery(
+  connection: DuckDBConnection,
+  sql: string,
+  limit: number,
+  scrub: Scrubber,
+): Promise<RanQuery> {
+  const statements = await connection.extractStatements(sql);
+  if (statements.count === 0) throw new QueryRefused(400, "the query holds no statement");
+  if (statements.count > 1) {
+    throw new QueryRefused(400, `one statement at a time: this query holds ${statements.count}`);
+  }
+  if (!startsAsRead(sql)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
+  const prepared = await statements.prepare(0);
+  try {
+    if (!READ_TYPES.has(prepared.statementType)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
+    const result = await prepared.stream();
+    const columns = result.columnNames();
+    const types = result.columnTypes();
+    const writers = types.map((t) => columnWriter(t, "string"));
+    const rows: string[] = [];
+    let size = 0;
+    let truncated = false;
+    reading: while (true) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      const values = chunk.getColumns();
+      for (let r = 0; r < chunk.rowCount; r++) {
+        if (rows.length === limit) {
+          truncated = true;
+          break reading;
+        }
+        const cells = values.map((column, c) => {
+          const v = column[r];
+          return v === null || v === undefined ? "null" : writers[c](v);
+        });
+        const row = scrub(`[${cells.join(",")}]`);
+        size += row.length + 1;
+        if (size > MAX_ANSWER_BYTES) {
+          throw new QueryRefused(400, "the answer is over 32 MiB: select fewer or smaller columns, or fewer rows");
+        }
+        rows.push(row);
+      }
+    }
+    return {
+      columns: columns.map(scrub),
+      types: types.map((t) => t.toString()),
+      count: rows.length,
+      truncated,
+      rows: `[${rows.join(",")}]`,
+    };
+  } finally {
+    prepared.destroySync();
+  }
+}

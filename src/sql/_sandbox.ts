@@ -1,0 +1,74 @@
+/**
+ * A DuckDB instance locked down for one version's user SQL: no extension
+ * autoload or install, external access off with only the version's part
+ * files allowed, a private size-capped temp directory, memory and thread
+ * limits, the view `records`, then the configuration locked.
+ *
+ * @module
+ */
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+
+/** Resource limits of one sandbox. */
+export interface SandboxLimits {
+  /** DuckDB `memory_limit`, e.g. `1GB`. */
+  memoryLimit: string;
+  /** DuckDB `threads`. */
+  threads: number;
+  /** DuckDB `max_temp_directory_size`, e.g. `2GB`. */
+  tempLimit: string;
+}
+
+/** An open sandbox: its instance and the one connection user SQL runs on. */
+export interface Sandbox {
+  /** The instance. */
+  db: DuckDBInstance;
+  /** The connection. */
+  connection: DuckDBConnection;
+}
+
+function literal(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
+ * Opens a sandbox over `parts` (real paths of regular files) with its temp
+ * directory at `tempDir`.
+ */
+export async function openSandbox(parts: string[], tempDir: string, limits: SandboxLimits): Promise<Sandbox> {
+  await mkdir(tempDir, { recursive: true });
+  const db = await DuckDBInstance.create(":memory:", {
+    autoload_known_extensions: "false",
+    autoinstall_known_extensions: "false",
+    threads: String(limits.threads),
+    memory_limit: limits.memoryLimit,
+  });
+  const connection = await db.connect();
+  try {
+    const list = `[${parts.map(literal).join(", ")}]`;
+    const setup = [
+      `SET temp_directory = ${literal(tempDir)}`,
+      `SET max_temp_directory_size = ${literal(limits.tempLimit)}`,
+      `SET extension_directory = ${literal(join(tempDir, "extensions"))}`,
+      `SET allowed_paths = ${parts.length > 0 ? list : "[]"}`,
+      `SET enable_external_access = false`,
+      parts.length > 0
+        ? `CREATE VIEW records AS SELECT * FROM read_parquet(${list}, union_by_name = true)`
+        : `CREATE VIEW records AS SELECT * FROM (SELECT NULL AS "empty") WHERE false`,
+      `SET lock_configuration = true`,
+    ];
+    for (const sql of setup) await connection.run(sql);
+  } catch (e) {
+    connection.closeSync();
+    db.closeSync();
+    throw e;
+  }
+  return { db, connection };
+}
+
+/** Closes a sandbox. */
+export function closeSandbox(sandbox: Sandbox): void {
+  sandbox.connection.closeSync();
+  sandbox.db.closeSync();
+}

@@ -1,0 +1,11 @@
+/**
+ * User SQL over one version, seen as the table `records`: a pool of worker
+ * processes running locked-down native DuckDB, with the spec's limits.
+ *
+ * @module
+ */
+export * from "./limits.ts";
+export { createSqlPool, type SqlAnswer, SqlError, type SqlPool, type SqlPoolOptions, type SqlSource } from "./pool.ts";
+export { scrubber } from "./scrub.ts";
+export { sqlSource } from "./source.ts";
+export { leadingKeyword, startsAsRead } from "./statement.ts";
