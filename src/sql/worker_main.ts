@@ -24,7 +24,7 @@ function send(message: WorkerMessage, rows?: string): void {
   process.stdout.write(JSON.stringify(message) + "\n" + (rows === undefined ? "" : rows + "\n"));
 }
 
-async function main(): Promise<void> {
+function main(): void {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
@@ -108,8 +108,10 @@ async function main(): Promise<void> {
 // Under Node (the npm build) `import.meta.main` does not exist; the file name tells instead.
 if ((import.meta as ImportMeta & { main?: boolean }).main || process.argv[1]?.endsWith("worker_main.js")) {
   console.log = console.error;
-  main().catch((e) => {
+  try {
+    main();
+  } catch (e) {
     console.error("svc sql worker:", e);
     process.exit(1);
-  });
+  }
 }
