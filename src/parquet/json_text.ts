@@ -7,20 +7,16 @@
  */
 import {
   DuckDBBlobValue,
-  DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBListValue,
   DuckDBMapValue,
   DuckDBStructValue,
-  DuckDBTimestampMillisecondsValue,
-  DuckDBTimestampNanosecondsValue,
-  DuckDBTimestampSecondsValue,
-  DuckDBTimestampTZValue,
-  DuckDBTimestampValue,
   type DuckDBType,
   DuckDBTypeId,
+  DuckDBUnionValue,
   type DuckDBValue,
 } from "@duckdb/node-api";
+import { temporalText } from "./_temporal.ts";
 
 /** How integers beyond JavaScript's safe range are written. */
 export type BigIntForm = "number" | "string";
@@ -52,16 +48,6 @@ function hex(bytes: Uint8Array): string {
   let out = "";
   for (const b of bytes) out += HEX[b];
   return out;
-}
-
-/**
- * A timestamp as ISO 8601 (`2026-11-22T03:00:00.123Z`); DuckDB prints a
- * space where ISO wants a `T`.
- */
-function isoTimestamp(text: string, utc: boolean): string {
-  const iso = text.replace(" ", "T");
-  if (!utc || /[+-]\d\d(:?\d\d)?$|Z$/.test(iso)) return iso.replace(/([+-]\d\d)$/, "$1:00");
-  return iso + "Z";
 }
 
 /**
@@ -99,14 +85,9 @@ export function valueText(value: DuckDBValue, bigints: BigIntForm): string {
   }
   if (value instanceof DuckDBBlobValue) return `"${hex(value.bytes)}"`;
   if (value instanceof DuckDBDecimalValue) return value.toString();
-  if (value instanceof DuckDBDateValue) return JSON.stringify(value.toString());
-  if (value instanceof DuckDBTimestampTZValue) return JSON.stringify(isoTimestamp(value.toString(), true));
-  if (
-    value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampSecondsValue ||
-    value instanceof DuckDBTimestampMillisecondsValue || value instanceof DuckDBTimestampNanosecondsValue
-  ) {
-    return JSON.stringify(isoTimestamp(value.toString(), false));
-  }
+  if (value instanceof DuckDBUnionValue) return valueText(value.value, bigints);
+  const temporal = temporalText(value);
+  if (temporal !== null) return JSON.stringify(temporal);
   if ("items" in value && Array.isArray(value.items)) {
     return `[${value.items.map((v: DuckDBValue) => valueText(v, bigints)).join(",")}]`;
   }
