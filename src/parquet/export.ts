@@ -1,21 +1,66 @@
 /**
- * Every record of a version as gzip-compressed JSON lines, streamed: one
- * DuckDB chunk (2,048 rows) at a time, pulled only as fast as the client
- * reads, so memory stays bounded whatever the version's size.
+ * Every record of a version as JSON lines, streamed one DuckDB chunk (2,048
+ * rows) at a time as fast as the client reads, so memory stays bounded
+ * whatever the version's size.
+ *
+ * For records of plain columns (strings, integers, floats, booleans,
+ * decimals, and the `_extra` JSON object) DuckDB builds each line itself,
+ * which is about twice as fast as converting values in JavaScript (see
+ * docs/benchmarks.md); any other column type takes the JavaScript encoder
+ * that data pages use. Both write the same records: null columns left out,
+ * NaN and infinities as null, `_extra` folded into the record.
  *
  * @module
  */
 import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
-import type { StoredVersion } from "../store/store.ts";
+import { createGzip } from "node:zlib";
+import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
-import { type RecordEncoder, recordEncoder } from "./rows.ts";
+import { EXTRA_COLUMN, type RecordEncoder, recordEncoder } from "./rows.ts";
+
+/** Column types whose JSON DuckDB writes exactly as the record encoder does. */
+const SQL_JSON_TYPES =
+  /^(VARCHAR|BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
+
+function ident(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** The SQL for one record member, NULL when the column is null (so `concat_ws` leaves it out). */
+function memberSql(name: string, type: string): string {
+  const c = ident(name);
+  if (name === EXTRA_COLUMN && type === "VARCHAR") {
+    const inner = `trim(substr(trim(${c}), 2, length(trim(${c})) - 2))`;
+    return `CASE WHEN starts_with(trim(${c}), '{') AND ends_with(trim(${c}), '}') AND ${inner} <> '' THEN ${inner} END`;
+  }
+  const key = sqlString(JSON.stringify(name) + ":");
+  let value = `to_json(${c})`;
+  if (type === "FLOAT" || type === "DOUBLE") {
+    const d = type === "FLOAT" ? `CAST(CAST(${c} AS VARCHAR) AS DOUBLE)` : c;
+    value = `CASE WHEN NOT isfinite(${d}) THEN 'null' ` +
+      `WHEN ${d} = floor(${d}) AND abs(${d}) < 1e15 THEN CAST(CAST(${d} AS BIGINT) AS VARCHAR) ` +
+      `ELSE CAST(to_json(${d}) AS VARCHAR) END`;
+  }
+  return `CASE WHEN ${c} IS NOT NULL THEN ${key} || ${value} END`;
+}
+
+/**
+ * The query that makes one JSON line per record of `parts`, or null when a
+ * column type needs the JavaScript encoder.
+ */
+async function lineQuery(connection: DuckDBConnection, parts: string): Promise<string | null> {
+  const columns = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${parts}`)).getRows();
+  if (!columns.every(([, type]) => SQL_JSON_TYPES.test(String(type)))) return null;
+  const members = columns.map(([name, type]) => memberSql(String(name), String(type)));
+  return `SELECT '{' || concat_ws(',', ${members.join(", ")}) || '}' AS line FROM ${parts}`;
+}
 
 /**
  * The records of `version` as a stream of JSON lines (uncompressed bytes).
  *
  * @example
  * ```ts ignore
- * const body = jsonLines(engine, version).pipeThrough(new CompressionStream("gzip"));
+ * for await (const bytes of jsonLines(engine, version)) console.log(bytes.byteLength);
  * ```
  */
 export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableStream<Uint8Array> {
@@ -23,36 +68,38 @@ export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableS
   let connection: DuckDBConnection | null = null;
   let result: DuckDBResult | null = null;
   let encode: RecordEncoder | null = null;
-  let part = 0;
 
   function close() {
     connection?.closeSync();
     connection = null;
   }
 
+  async function open(c: DuckDBConnection): Promise<void> {
+    const parts = `read_parquet([${version.parts.map((p) => sqlString(p.path)).join(", ")}], union_by_name = true)`;
+    const lines = await lineQuery(c, parts);
+    result = await c.stream(lines ?? `SELECT * FROM ${parts}`);
+    if (!lines) encode = recordEncoder(result);
+  }
+
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        connection ??= await engine.connect();
-        while (true) {
-          if (!result) {
-            if (part >= version.parts.length) {
-              close();
-              controller.close();
-              return;
-            }
-            result = await connection.stream(`SELECT * FROM read_parquet(${sqlString(version.parts[part++].path)})`);
-            encode = recordEncoder(result);
-          }
-          const chunk = await result.fetchChunk();
-          if (!chunk || chunk.rowCount === 0) {
-            result = null;
-            continue;
-          }
-          const lines = encode!(chunk);
-          controller.enqueue(encoder.encode(lines.join("\n") + "\n"));
+        if (version.parts.length === 0) {
+          controller.close();
           return;
         }
+        if (!connection) {
+          connection = await engine.connect();
+          await open(connection);
+        }
+        const chunk = await result!.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) {
+          close();
+          controller.close();
+          return;
+        }
+        const lines = encode ? encode(chunk) : chunk.getColumns()[0] as string[];
+        controller.enqueue(encoder.encode(lines.join("\n") + "\n"));
       } catch (e) {
         close();
         controller.error(e);
@@ -65,6 +112,42 @@ export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableS
 }
 
 /**
+ * A gzip compressor as a Web transform, on the runtime's native zlib.
+ *
+ * @example
+ * ```ts ignore
+ * const gz = jsonLines(engine, version).pipeThrough(gzip(1));
+ * ```
+ */
+export function gzip(level: number): TransformStream<Uint8Array, Uint8Array> {
+  const zip = createGzip({ level });
+  return new TransformStream<Uint8Array, Uint8Array>({
+    start(controller) {
+      zip.on("data", (d: Uint8Array) => {
+        try {
+          controller.enqueue(new Uint8Array(d.buffer, d.byteOffset, d.byteLength));
+        } catch {
+          zip.destroy(); // the reader went away
+        }
+      });
+    },
+    transform(chunk) {
+      return new Promise<void>((resolve, reject) => zip.write(chunk, (e) => (e ? reject(e) : resolve())));
+    },
+    flush() {
+      return new Promise<void>((resolve, reject) => {
+        zip.once("end", resolve);
+        zip.once("error", reject);
+        zip.end();
+      });
+    },
+  });
+}
+
+/** The gzip level of exports: fast, about a quarter of the JSON's size (see docs/benchmarks.md). */
+export const EXPORT_GZIP_LEVEL = 1;
+
+/**
  * The records of `version` as gzip-compressed JSON lines.
  *
  * @example
@@ -73,7 +156,5 @@ export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableS
  * ```
  */
 export function gzipJsonLines(engine: ReadEngine, version: StoredVersion): ReadableStream<Uint8Array> {
-  return jsonLines(engine, version).pipeThrough<Uint8Array>(
-    new CompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>,
-  );
+  return jsonLines(engine, version).pipeThrough(gzip(EXPORT_GZIP_LEVEL));
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+export * from "./export_cache.ts";
 export * from "./layout.ts";
 export * from "./manifest.ts";
 export * from "./project_file.ts";
