@@ -20,6 +20,9 @@ import { BIN_SVC, type DenoConfig, npmDependencies, packageJson, packageOf } fro
 /** The repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/** Modules the package starts as processes rather than imports, so no entry point reaches them. */
+const PROCESS_ENTRIES = ["src/sql/worker_main.ts"];
+
 /** Options of {@linkcode buildNpm}. */
 export interface BuildNpmOptions {
   /** Where to write the package; emptied first. Default: `dist/npm` in the repository. */
@@ -113,7 +116,9 @@ async function copyIfPresent(name: string, outDir: string): Promise<boolean> {
 export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm> {
   const outDir = resolve(options.outDir ?? join(ROOT, "dist", "npm"));
   const config = JSON.parse(await readFile(join(ROOT, "deno.json"), "utf8")) as DenoConfig;
-  const entries = Object.values(config.exports ?? { ".": "./mod.ts" }).map((p) => join(ROOT, p));
+  const entries = [...Object.values(config.exports ?? { ".": "./mod.ts" }), ...PROCESS_ENTRIES].map((p) =>
+    join(ROOT, p)
+  );
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const { written, packages } = compile(entries, outDir);

@@ -6,6 +6,7 @@
 import process from "node:process";
 import { VERSION } from "../version.ts";
 import { CliError, UsageError } from "./errors.ts";
+import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
 
 /** The top-level help text. */
@@ -13,6 +14,7 @@ export const MAIN_HELP = `Usage: svc <command> [options]
 
 Commands:
   serve        serve a store over HTTP (svc serve --help)
+  query        SQL over a version in a local store (svc query --help)
 
 Global options:
   --version    print the release and exit
@@ -40,6 +42,7 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (command === "serve") return await serveCommand(rest);
+    if (command === "query") return await queryCommand(rest);
     throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
   } catch (e) {
     if (e instanceof UsageError) {

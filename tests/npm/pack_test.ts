@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { gunzipSync } from "node:zlib";
 import assert from "node:assert/strict";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -162,6 +163,31 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       assert.equal(res.status, 200);
       const bytes = new Uint8Array(await res.arrayBuffer());
       assert.deepEqual(bytes, new Uint8Array(await readFile(v2.partPaths[last])));
+    });
+
+    await t.step("POST /query runs SQL on a worker process under Node", async () => {
+      const res = await fetch(`${base}/projects/cities/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ sql: "SELECT count(*) AS n, max(id) AS top FROM records" }),
+      });
+      const body = await res.json();
+      assert.equal(res.status, 200, JSON.stringify(body));
+      assert.deepEqual(body.rows, [[600, 599]]);
+      const refused = await fetch(`${base}/projects/cities/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ sql: "SELECT * FROM read_text('/etc/passwd')" }),
+      });
+      assert.equal(refused.status, 400);
+      await refused.body?.cancel();
+    });
+
+    await t.step("GET /export streams gzip JSON lines under Node", async () => {
+      const res = await fetch(`${base}/projects/cities/export?version=1`);
+      assert.equal(res.status, 200);
+      const text = new TextDecoder().decode(gunzipSync(new Uint8Array(await res.arrayBuffer())));
+      assert.equal(text.trimEnd().split("\n").length, 250);
     });
 
     await t.step("SIGTERM stops the node with exit code 0", async () => {

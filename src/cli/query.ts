@@ -1,0 +1,101 @@
+/**
+ * `svc query SLUG "SQL" [--version N] [--limit N] [--store DIR] [--json]`:
+ * SQL over a version in a local store, on the node's own engine and limits
+ * (the request goes through the same handler a node serves).
+ *
+ * @module
+ */
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { createNode } from "../node/mod.ts";
+import { DEFAULT_STORE } from "../store/layout.ts";
+import { isSlug } from "../wire/slug.ts";
+import { CliError, UsageError } from "./errors.ts";
+import { renderTable } from "./table.ts";
+
+/** The help text of `svc query`. */
+export const QUERY_HELP = `Usage: svc query SLUG[@VERSION] "SQL" [options]
+
+Run one read statement over a version of a project in a local store; the
+version's records are the table \`records\`.
+
+Options:
+  --version N   version to query (default: the newest whole one)
+  --limit N     rows to return, 1-1000 (default: 200)
+  --store DIR   store directory (default: ${DEFAULT_STORE})
+  --json        print the answer as JSON
+  -h, --help    show this help
+`;
+
+function positiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a positive integer, not ${JSON.stringify(raw)}`);
+  return Number(raw);
+}
+
+/**
+ * Runs `svc query` with `args`; resolves with the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * await queryCommand(["cities", "SELECT count(*) FROM records"]);
+ * ```
+ */
+export async function queryCommand(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        version: { type: "string" },
+        limit: { type: "string" },
+        store: { type: "string" },
+        json: { type: "boolean" },
+        remote: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(QUERY_HELP);
+    return 0;
+  }
+  if (values.remote) throw new CliError("svc query --remote is not yet available in this release");
+  if (positionals.length !== 2) {
+    throw new UsageError('svc query takes a project and one SQL statement: svc query SLUG "SQL"');
+  }
+  const [target, sql] = positionals;
+  const [slug, at] = target.split("@", 2);
+  if (!isSlug(slug)) throw new UsageError(`${JSON.stringify(slug)} is not a project slug`);
+  const version = positiveInt("version", values.version) ?? (at === undefined ? undefined : positiveInt("version", at));
+  const limit = positiveInt("limit", values.limit);
+  const node = await createNode({ store: values.store ?? DEFAULT_STORE, host: "127.0.0.1", token: null });
+  try {
+    const res = await node.handler(
+      new Request(`http://127.0.0.1/projects/${slug}/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "127.0.0.1" },
+        body: JSON.stringify({ sql, version, limit }),
+      }),
+    );
+    const text = await res.text();
+    const body = JSON.parse(text);
+    if (!res.ok) throw new CliError(body.error ?? `query failed with status ${res.status}`);
+    if (values.json) {
+      process.stdout.write(text + "\n");
+    } else {
+      process.stdout.write(renderTable(body.columns, body.rows));
+      const more = body.truncated ? ", more rows exist (raise --limit, up to 1000)" : "";
+      process.stderr.write(
+        `${body.count} row${body.count === 1 ? "" : "s"} from ${slug} v${body.version} in ${body.ms} ms${more}\n`,
+      );
+    }
+    return 0;
+  } finally {
+    await node.close();
+  }
+}

@@ -1,0 +1,62 @@
+import { assertEquals, assertMatch } from "../support/assert.ts";
+import { runCli } from "../support/cli_process.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
+
+Deno.test("svc query runs SQL over a local store: a table on stdout, JSON with --json", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const table = await runCli([
+      "query",
+      "cities",
+      "SELECT id, name FROM records ORDER BY id LIMIT 2",
+      "--store",
+      dir.path,
+    ]);
+    assertEquals(table.code, 0, table.stderr);
+    assertEquals(table.stdout, "id  name\n--  ------\n 0  city-0\n 1  city-1\n");
+    assertMatch(table.stderr, /^2 rows from cities v2 in \d+ ms\n$/);
+    const json = await runCli([
+      "query",
+      "cities@1",
+      "SELECT count(*) AS n FROM records",
+      "--store",
+      dir.path,
+      "--json",
+    ]);
+    assertEquals(json.code, 0, json.stderr);
+    const body = JSON.parse(json.stdout);
+    assertEquals([body.version, body.columns, body.rows], [1, ["n"], [[250]]]);
+    const limited = await runCli(["query", "cities", "SELECT id FROM records", "--limit", "3", "--store", dir.path]);
+    assertMatch(limited.stderr, /3 rows .* more rows exist/);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc query fails with error: and exit 1, or exit 2 on usage", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const write = await runCli(["query", "cities", "DROP VIEW records", "--store", dir.path]);
+    assertEquals(write.code, 1);
+    assertMatch(write.stderr, /^error: queries are read-only/);
+    const missing = await runCli(["query", "nowhere", "SELECT 1", "--store", dir.path]);
+    assertEquals(missing.code, 1);
+    for (
+      const args of [["query"], ["query", "cities"], ["query", "../x", "SELECT 1"], [
+        "query",
+        "cities",
+        "SELECT 1",
+        "--limit",
+        "x",
+      ]]
+    ) {
+      const run = await runCli([...args, "--store", dir.path]);
+      assertEquals(run.code, 2, args.join(" "));
+      assertMatch(run.stderr, /^error: /);
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
