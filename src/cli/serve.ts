@@ -39,6 +39,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   process.stderr.write(
     `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n`,
   );
+  serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   let code = 0;
   let signals = 0;
   const stopped = new Promise<void>((resolve) => {

@@ -35,6 +35,8 @@ export interface NodeOptions {
 export interface SvcNode {
   /** The Web-standard request handler. */
   handler: Handler;
+  /** Starts the SQL workers now, so the first queries do not wait for them. */
+  warmSql(): Promise<void>;
   /** Process ids of the SQL workers now running. */
   sqlPids(): number[];
   /** Stops the SQL workers and releases the node's DuckDB; call after the server has stopped. */
@@ -74,6 +76,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   return {
     handler: createHandler(context, options.log ?? null),
     sqlPids: () => sql.pids(),
+    warmSql: () => sql.warm(),
     close: async () => {
       await sql.close();
       await engine.close();

@@ -2,7 +2,8 @@
  * A DuckDB instance locked down for one version's user SQL: no extension
  * autoload or install, external access off with only the version's part
  * files allowed, a private size-capped temp directory, memory and thread
- * limits, the view `records`, then the configuration locked.
+ * limits, the view `records` (lining parts up by column name when their
+ * columns differ), then the configuration locked.
  *
  * @module
  */
@@ -33,6 +34,22 @@ function literal(value: string): string {
 }
 
 /**
+ * Whether every part has the same columns in the same order, so the view can
+ * skip `union_by_name` (which opens every part's footer on each bind).
+ */
+async function sameColumns(connection: DuckDBConnection, list: string): Promise<boolean> {
+  const reader = await connection.runAndReadAll(
+    `SELECT file_name, name, type, logical_type::VARCHAR FROM parquet_schema(${list})`,
+  );
+  const signatures = new Map<string, string>();
+  for (const [file, ...column] of reader.getRows()) {
+    const key = String(file);
+    signatures.set(key, `${signatures.get(key) ?? ""}|${column.join(":")}`);
+  }
+  return new Set(signatures.values()).size <= 1;
+}
+
+/**
  * Opens a sandbox over `parts` (real paths of regular files) with its temp
  * directory at `tempDir`.
  */
@@ -53,12 +70,16 @@ export async function openSandbox(parts: string[], tempDir: string, limits: Sand
       `SET extension_directory = ${literal(join(tempDir, "extensions"))}`,
       `SET allowed_paths = ${parts.length > 0 ? list : "[]"}`,
       `SET enable_external_access = false`,
-      parts.length > 0
-        ? `CREATE VIEW records AS SELECT * FROM read_parquet(${list}, union_by_name = true)`
-        : `CREATE VIEW records AS SELECT * FROM (SELECT NULL AS "empty") WHERE false`,
-      `SET lock_configuration = true`,
     ];
     for (const sql of setup) await connection.run(sql);
+    const byName = parts.length > 1 && !(await sameColumns(connection, list)) ? ", union_by_name = true" : "";
+    const view = parts.length > 0
+      ? `CREATE VIEW records AS SELECT * FROM read_parquet(${list}${byName})`
+      : `CREATE VIEW records AS SELECT * FROM (SELECT NULL AS "empty") WHERE false`;
+    // Parts never change once written, so their footers may be cached.
+    for (const sql of [view, `SET parquet_metadata_cache = true`, `SET lock_configuration = true`]) {
+      await connection.run(sql);
+    }
   } catch (e) {
     connection.closeSync();
     db.closeSync();

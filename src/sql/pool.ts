@@ -70,6 +70,8 @@ export class SqlError extends Error {
 export interface SqlPool {
   /** Runs `sql` over `source`, returning at most `limit` rows. */
   query(source: SqlSource, sql: string, limit: number): Promise<SqlAnswer>;
+  /** Starts every worker now rather than on the first queries. */
+  warm(): Promise<void>;
   /** Process ids of the running workers (for operators and tests). */
   pids(): number[];
   /** Stops every worker. */
@@ -278,6 +280,17 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       } finally {
         release(slot);
       }
+    },
+    async warm() {
+      await Promise.all(slots.map(async (_, slot) => {
+        if (busy[slot]) return;
+        busy[slot] = true;
+        try {
+          await worker(slot);
+        } finally {
+          release(slot);
+        }
+      }));
     },
     pids() {
       return slots.flatMap((w) => (w && !w.dead && w.child.pid ? [w.child.pid] : []));
