@@ -3,5 +3,7 @@
  *
  * @module
  */
+export * from "./json_parse.ts";
 export * from "./slug.ts";
+export * from "./stable_json.ts";
 export type * from "./types.ts";

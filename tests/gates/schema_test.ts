@@ -1,0 +1,52 @@
+import { assertEquals } from "../support/assert.ts";
+import { schemaProblem } from "../../src/gates/schema.ts";
+import { recordIdentity, storedForm } from "../../src/gates/identity.ts";
+import type { SchemaDef } from "../../src/wire/types.ts";
+
+const SCHEMA: SchemaDef = {
+  fields: [
+    { name: "id", type: "integer" },
+    { name: "name", type: "string" },
+    { name: "score", type: "number" },
+    { name: "ok", type: "boolean" },
+    { name: "note", type: "string", required: false },
+  ],
+  allowExtra: false,
+};
+const GOOD = { id: 1, name: "a", score: 0.5, ok: true };
+
+Deno.test("schema: required fields with their types; integers whole and 64-bit; booleans are not numbers", () => {
+  assertEquals(schemaProblem(GOOD, 1, SCHEMA), null);
+  assertEquals(schemaProblem({ ...GOOD, note: null }, 1, SCHEMA), null);
+  assertEquals(schemaProblem({ ...GOOD, id: 9223372036854775807n }, 1, SCHEMA), null);
+  assertEquals(schemaProblem({ ...GOOD, score: 3 }, 1, SCHEMA), null, "an integer is a number");
+  const cases: [Record<string, unknown>, string][] = [
+    [{ name: "a", score: 1, ok: true }, 'line 4: missing required field "id"'],
+    [{ ...GOOD, id: null }, 'line 4: missing required field "id"'],
+    [{ ...GOOD, id: 1.5 }, 'line 4: "id" must be integer'],
+    [{ ...GOOD, id: "1" }, 'line 4: "id" must be integer'],
+    [{ ...GOOD, id: true }, 'line 4: "id" must be integer'],
+    [{ ...GOOD, id: 9223372036854775808n }, 'line 4: "id" must be integer'],
+    [{ ...GOOD, score: false }, 'line 4: "score" must be number'],
+    [{ ...GOOD, ok: 1 }, 'line 4: "ok" must be boolean'],
+    [{ ...GOOD, name: ["a"] }, 'line 4: "name" must be string'],
+    [{ ...GOOD, extra: 1 }, 'line 4: unknown field "extra"'],
+  ];
+  for (const [record, reason] of cases) {
+    assertEquals(
+      schemaProblem(record as never, 4, SCHEMA),
+      reason,
+      JSON.stringify(record, (_, v) => typeof v === "bigint" ? `${v}n` : v),
+    );
+  }
+  assertEquals(schemaProblem([1] as never, 2, SCHEMA), "line 2: a record must be a JSON object");
+  assertEquals(schemaProblem({ ...GOOD, extra: { x: 1 } }, 1, { ...SCHEMA, allowExtra: true }), null);
+});
+
+Deno.test("identity: the stored form drops nulls and orders nothing; equal records share an identity", () => {
+  assertEquals(storedForm({ ...GOOD, note: null }, SCHEMA), GOOD);
+  assertEquals(storedForm({ ...GOOD, score: 2n }, SCHEMA).score, 2);
+  assertEquals(recordIdentity({ b: 1, a: { d: 2, c: 3 } }), recordIdentity({ a: { c: 3, d: 2 }, b: 1 }));
+  assertEquals(recordIdentity({ a: 1 }) === recordIdentity({ a: 2 }), false);
+  assertEquals(recordIdentity({ a: 9007199254740993n }) === recordIdentity({ a: 9007199254740992 }), false);
+});
