@@ -4,6 +4,7 @@
  *
  * @module
  */
+export * from "./dedup.ts";
 export * from "./identity.ts";
 export * from "./pii.ts";
 export * from "./schema.ts";

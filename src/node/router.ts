@@ -15,6 +15,7 @@ import { getManifest } from "./routes/manifest.ts";
 import { getPart } from "./routes/parts.ts";
 import { getProject, listProjects } from "./routes/projects.ts";
 import { postQuery } from "./routes/query.ts";
+import { getContribution, postContribution, postProject } from "./routes/writes.ts";
 
 /** A matched route: the methods it takes and how it answers. */
 export interface Match {
@@ -27,6 +28,7 @@ export interface Match {
 }
 
 const READ = ["GET", "HEAD"];
+const READ_OR_CREATE = ["GET", "HEAD", "POST"];
 
 function refuse(status: number, message: string): Match["run"] {
   return () => Promise.reject(new HttpError(status, message));
@@ -55,15 +57,18 @@ export function match(pathname: string): Match | null {
   if (s[0] !== "projects") return null;
   if (s.length === 1) {
     return {
-      methods: READ,
+      methods: READ_OR_CREATE,
       public: false,
-      run: (ctx) => listProjects(ctx),
+      run: (ctx, req) => req.method === "POST" ? postProject(ctx, req) : listProjects(ctx),
     };
   }
   const slug = s[1];
   if (!isSlug(slug)) return null;
   if (s.length === 2) return { methods: READ, public: false, run: (ctx) => getProject(ctx, slug) };
   if (s[2] === "push" || s[2] === "uploads") return { methods: [], public: false, run: refuse(405, PUSH_REFUSED) };
+  if (s[2] === "contributions" && s.length === 4) {
+    return { methods: READ, public: false, run: (ctx) => getContribution(ctx, slug, s[3]) };
+  }
   if (s.length !== 3) return null;
   switch (s[2]) {
     case "data":
@@ -74,6 +79,8 @@ export function match(pathname: string): Match | null {
       return { methods: READ, public: false, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
     case "query":
       return { methods: ["POST"], public: false, run: (ctx, req) => postQuery(ctx, req, slug) };
+    case "contribute":
+      return { methods: ["POST"], public: false, run: (ctx, req) => postContribution(ctx, req, slug) };
   }
   return null;
 }

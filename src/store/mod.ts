@@ -4,8 +4,12 @@
  *
  * @module
  */
+export * from "./atomic.ts";
+export * from "./contributions.ts";
 export * from "./export_cache.ts";
 export * from "./layout.ts";
+export * from "./lock.ts";
 export * from "./manifest.ts";
+export * from "./merge.ts";
 export * from "./project_file.ts";
 export * from "./store.ts";

@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./json_parse.ts";
+export * from "./new_project.ts";
 export * from "./slug.ts";
 export * from "./stable_json.ts";
 export type * from "./types.ts";

@@ -166,7 +166,8 @@ Deno.test("request bodies: malformed or negative Content-Length 400, over 1 MiB 
       assertMatch(JSON.parse(r.body).error, /application\/json/);
     }
     const json = await post("Content-Type: application/json; charset=utf-8\r\nContent-Length: 2\r\n", "{}");
-    assertEquals(json.status, 405, "a well-formed JSON body reaches the route, which takes no writes yet");
+    assertEquals(json.status, 400, "a well-formed JSON body reaches the route, which checks its fields");
+    assertMatch(JSON.parse(json.body).error, /^body\/slug must match pattern/);
   });
 });
 

@@ -38,8 +38,9 @@ export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES): void {
 }
 
 /**
- * Reads and parses a JSON body, stopping at `limit` bytes (413) whatever the
- * request declared; 400 when the body is not JSON.
+ * Reads and parses a JSON body (with `parse`, `JSON.parse` by default),
+ * stopping at `limit` bytes (413) whatever the request declared; 400 when the
+ * body is not JSON.
  *
  * @example
  * ```ts
@@ -47,7 +48,11 @@ export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES): void {
  * await readJsonBody(new Request("http://x/", { method: "POST", body: '{"a":1}' })); // { a: 1 }
  * ```
  */
-export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+export async function readJsonBody(
+  req: Request,
+  limit = MAX_BODY_BYTES,
+  parse: (text: string) => unknown = JSON.parse,
+): Promise<unknown> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (req.body) {
@@ -70,7 +75,7 @@ export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promis
     at += c.byteLength;
   }
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    return parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
   } catch {
     throw new HttpError(400, "body is not valid JSON");
   }

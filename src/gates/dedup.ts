@@ -1,0 +1,81 @@
+/**
+ * The duplicate gate (`dedup`): records already in the latest version, or
+ * repeated within the batch, are dropped and counted; a batch with nothing
+ * new left is rejected. The identities of a project's records are kept in
+ * memory, built once from its parts and kept current with each merge, so the
+ * gate costs in proportion to the batch, not to the project.
+ *
+ * @module
+ */
+import { parseExactJson } from "../wire/json_parse.ts";
+import { recordIdentity, type StoredRecord } from "./identity.ts";
+
+/** The identities of the records in a set of parts. */
+export interface KnownRecords {
+  /** Record identities. */
+  identities: Set<string>;
+  /** Digests of the parts whose records are all in `identities`. */
+  parts: Set<string>;
+}
+
+/**
+ * An empty set of known records.
+ *
+ * @example
+ * ```ts
+ * import { knownRecords } from "./dedup.ts";
+ * knownRecords().identities.size; // 0
+ * ```
+ */
+export function knownRecords(): KnownRecords {
+  return { identities: new Set(), parts: new Set() };
+}
+
+/**
+ * Adds the records of one part, given as JSON lines (as exports and data
+ * pages write them), and marks the part covered.
+ *
+ * @example
+ * ```ts ignore
+ * await learnPart(known, sha256, linesOf(part));
+ * ```
+ */
+export async function learnPart(known: KnownRecords, sha256: string, lines: AsyncIterable<string>): Promise<void> {
+  for await (const line of lines) {
+    if (line !== "") known.identities.add(recordIdentity(parseExactJson(line) as StoredRecord));
+  }
+  known.parts.add(sha256);
+}
+
+/** What the duplicate gate kept of a batch. */
+export interface Deduplicated {
+  /** The new records, in batch order. */
+  fresh: StoredRecord[];
+  /** Their identities. */
+  identities: string[];
+  /** How many were dropped. */
+  dropped: number;
+}
+
+/**
+ * Splits `records` (stored forms) into the new ones and the duplicates.
+ *
+ * @example
+ * ```ts
+ * import { deduplicate, knownRecords } from "./dedup.ts";
+ * deduplicate(knownRecords(), [{ a: 1 }, { a: 1 }]).dropped; // 1
+ * ```
+ */
+export function deduplicate(known: KnownRecords, records: StoredRecord[]): Deduplicated {
+  const seen = new Set<string>();
+  const fresh: StoredRecord[] = [];
+  const identities: string[] = [];
+  for (const record of records) {
+    const id = recordIdentity(record);
+    if (known.identities.has(id) || seen.has(id)) continue;
+    seen.add(id);
+    fresh.push(record);
+    identities.push(id);
+  }
+  return { fresh, identities, dropped: records.length - fresh.length };
+}

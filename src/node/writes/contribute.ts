@@ -1,0 +1,163 @@
+/**
+ * A contribution to a local project, inside the request and final: the
+ * Idempotency-Key replay, then the gates per record (`schema`, `pii`), then
+ * the duplicate gate over the batch, then the merge into a new version. The
+ * whole step runs under the project's write lock.
+ *
+ * @module
+ */
+import { createHash, randomUUID } from "node:crypto";
+import {
+  deduplicate,
+  type KnownRecords,
+  knownRecords,
+  learnPart,
+  piiProblem,
+  schemaProblem,
+  storedForm,
+  type StoredRecord,
+} from "../../gates/mod.ts";
+import { jsonLines } from "../../parquet/export.ts";
+import {
+  type ContributionView,
+  IDEMPOTENCY_WINDOW_MS,
+  mergeVersion,
+  readContribution,
+  readIdempotency,
+  recoverProject,
+  rememberIdempotency,
+  type StoredVersion,
+  withProjectLock,
+  writeContribution,
+} from "../../store/mod.ts";
+import type { ExactJson } from "../../wire/json_parse.ts";
+import { stableStringify } from "../../wire/stable_json.ts";
+import type { SchemaDef } from "../../wire/types.ts";
+import type { NodeContext } from "../context.ts";
+import { HttpError } from "../response.ts";
+
+/** A checked contribution request. */
+export interface ContributionRequest {
+  /** 1 to 500 records. */
+  records: ExactJson[];
+  /** Up to 500 characters, or null. */
+  sourceDeclaration: string | null;
+  /** The Idempotency-Key header, or null. */
+  idempotencyKey: string | null;
+}
+
+/** The answer and whether it replays an earlier one. */
+export interface ContributionOutcome {
+  /** The contribution's answer. */
+  view: ContributionView;
+  /** True when an Idempotency-Key replayed a first answer. */
+  replayed: boolean;
+}
+
+const known = new WeakMap<NodeContext, Map<string, KnownRecords>>();
+
+async function* partLines(ctx: NodeContext, version: StoredVersion, index: number): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  for await (const bytes of jsonLines(ctx.engine, { ...version, parts: [version.parts[index]] })) {
+    yield* decoder.decode(bytes).split("\n");
+  }
+}
+
+/** The identities of `slug`'s records, brought up to `latest`. */
+async function knownFor(ctx: NodeContext, slug: string, latest: StoredVersion | null): Promise<KnownRecords> {
+  const perNode = known.get(ctx) ?? new Map<string, KnownRecords>();
+  known.set(ctx, perNode);
+  const set = perNode.get(slug) ?? knownRecords();
+  perNode.set(slug, set);
+  if (latest) {
+    for (const [i, part] of latest.parts.entries()) {
+      if (!set.parts.has(part.sha256)) await learnPart(set, part.sha256, partLines(ctx, latest, i));
+    }
+  }
+  return set;
+}
+
+function bodyHash(request: ContributionRequest): string {
+  return createHash("sha256")
+    .update(stableStringify({ records: request.records, sourceDeclaration: request.sourceDeclaration }))
+    .digest("hex");
+}
+
+function gateProblem(records: ExactJson[], schema: SchemaDef): { gate: string; reason: string } | null {
+  for (const [i, record] of records.entries()) {
+    const schemaReason = schemaProblem(record, i + 1, schema);
+    if (schemaReason) return { gate: "schema", reason: schemaReason };
+    const piiReason = piiProblem(record, i + 1);
+    if (piiReason) return { gate: "pii", reason: piiReason };
+  }
+  return null;
+}
+
+/**
+ * Runs one contribution to the local project `slug` with `schema`.
+ *
+ * @example
+ * ```ts ignore
+ * const { view } = await contribute(ctx, "notes", schema, { records, sourceDeclaration: null, idempotencyKey: null });
+ * ```
+ */
+export function contribute(
+  ctx: NodeContext,
+  slug: string,
+  schema: SchemaDef,
+  request: ContributionRequest,
+): Promise<ContributionOutcome> {
+  const hash = bodyHash(request);
+  return withProjectLock(ctx.store.root, slug, async () => {
+    const now = ctx.now();
+    await recoverProject(ctx.store.root, ctx.store, slug, now);
+    const key = request.idempotencyKey;
+    if (key !== null) {
+      const entry = (await readIdempotency(ctx.store.root, slug))[key];
+      if (entry && now - Date.parse(entry.at) < IDEMPOTENCY_WINDOW_MS) {
+        if (entry.bodyHash !== hash) {
+          throw new HttpError(422, "this Idempotency-Key was used with a different body within 24 hours");
+        }
+        const first = await readContribution(ctx.store.root, slug, entry.contribution);
+        if (first) return { view: first, replayed: true };
+      }
+    }
+    const view: ContributionView = {
+      id: randomUUID(),
+      status: "rejected",
+      recordCount: request.records.length,
+      acceptedCount: null,
+      verdict: {},
+      mergedVersion: null,
+      createdAt: new Date(now).toISOString(),
+      sourceDeclaration: request.sourceDeclaration,
+    };
+    const idempotency = key === null ? null : { key, bodyHash: hash, contribution: view.id, at: view.createdAt };
+    const problem = gateProblem(request.records, schema);
+    const latest = problem ? null : await ctx.store.latest(slug);
+    const set = problem ? null : await knownFor(ctx, slug, latest);
+    const stored = request.records.map((r) => storedForm(r as StoredRecord, schema));
+    const batch = set ? deduplicate(set, stored) : null;
+    if (problem) view.verdict = problem;
+    else if (batch!.fresh.length === 0) {
+      view.verdict = { gate: "dedup", reason: "every record already exists in the dataset" };
+    } else {
+      view.status = "merged";
+      view.acceptedCount = batch!.fresh.length;
+      view.verdict = { ok: true, droppedDuplicates: batch!.dropped, parts: 1 };
+      const merged = await mergeVersion(ctx.store.root, ctx.engine, slug, latest, schema, batch!.fresh, {
+        contribution: view,
+        idempotency,
+      });
+      view.mergedVersion = merged.version;
+      for (const id of batch!.identities) set!.identities.add(id);
+      set!.parts.add(merged.partSha256);
+    }
+    await writeContribution(ctx.store.root, slug, view);
+    if (idempotency) {
+      const { key: k, ...entry } = idempotency;
+      await rememberIdempotency(ctx.store.root, slug, k, entry, now);
+    }
+    return { view, replayed: false };
+  });
+}

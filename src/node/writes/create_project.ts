@@ -1,0 +1,39 @@
+/**
+ * Creating a local project: its folder and `project.json` (with `local:
+ * true`), under the project's write lock so two creations of one slug
+ * cannot both succeed.
+ *
+ * @module
+ */
+import { mkdir } from "node:fs/promises";
+import { projectDir, projectFile, withProjectLock, writeFileAtomic } from "../../store/mod.ts";
+import type { NewProject } from "../../wire/new_project.ts";
+import type { NodeContext } from "../context.ts";
+import { HttpError } from "../response.ts";
+
+/**
+ * Creates the local project `input` and returns its `project.json`.
+ *
+ * @example
+ * ```ts ignore
+ * await createLocalProject(ctx, checkNewProject(body));
+ * ```
+ */
+export async function createLocalProject(ctx: NodeContext, input: NewProject): Promise<Record<string, unknown>> {
+  await mkdir(projectDir(ctx.store.root, input.slug), { recursive: true });
+  return await withProjectLock(ctx.store.root, input.slug, async () => {
+    if (await ctx.store.project(input.slug)) {
+      throw new HttpError(409, `project ${input.slug} already exists on this node`);
+    }
+    const meta = {
+      ...input,
+      id: null,
+      local: true,
+      status: "open",
+      createdAt: new Date(ctx.now()).toISOString(),
+      latestVersion: 0,
+    };
+    await writeFileAtomic(projectFile(ctx.store.root, input.slug), JSON.stringify(meta, null, 2) + "\n");
+    return meta;
+  });
+}

@@ -1,0 +1,59 @@
+/**
+ * Writes that a crash cannot tear: a temporary file beside the target,
+ * fsynced, renamed over it, and the folder fsynced so the rename itself
+ * survives a power cut.
+ *
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/**
+ * Fsyncs a folder so that entries renamed into it are durable.
+ *
+ * @example
+ * ```ts ignore
+ * await syncDir("svc-data/notes/v3");
+ * ```
+ */
+export async function syncDir(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes `data` to `path` atomically: readers see the old file or the whole
+ * new one, never a part.
+ *
+ * @example
+ * ```ts ignore
+ * await writeFileAtomic("svc-data/notes/project.json", JSON.stringify(meta));
+ * ```
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true });
+  const temp = join(dir, `.${basename(path)}.tmp-${randomUUID()}`);
+  const handle = await open(temp, "wx");
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (e) {
+    await handle.close();
+    await unlink(temp).catch(() => {});
+    throw e;
+  }
+  await handle.close();
+  try {
+    await rename(temp, path);
+  } catch (e) {
+    await unlink(temp).catch(() => {});
+    throw e;
+  }
+  await syncDir(dir);
+}

@@ -1,0 +1,140 @@
+/**
+ * Contribution answers (`<slug>/contributions/<id>.json`) and the
+ * Idempotency-Key index (`<slug>/index/idempotency.json`, entries kept 24
+ * hours), both written atomically.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic.ts";
+import { projectDir } from "./layout.ts";
+import { isNotFound } from "./project_file.ts";
+
+/** How long an Idempotency-Key replays its first answer. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** A contribution's answer, as the node gives and keeps it. */
+export interface ContributionView {
+  /** UUID v4. */
+  id: string;
+  /** `merged` or `rejected`. */
+  status: "merged" | "rejected";
+  /** Records sent. */
+  recordCount: number;
+  /** Records merged (null when rejected). */
+  acceptedCount: number | null;
+  /** `{ok, droppedDuplicates, parts}` when merged; `{gate, reason}` when rejected. */
+  verdict: Record<string, unknown>;
+  /** The version the merge made (null when rejected). */
+  mergedVersion: number | null;
+  /** When it was received, ISO 8601 with milliseconds. */
+  createdAt: string;
+  /** The contributor's declaration of where the records come from. */
+  sourceDeclaration: string | null;
+}
+
+/** One Idempotency-Key's first answer. */
+export interface IdempotencyEntry {
+  /** SHA-256 of the request body in stable JSON. */
+  bodyHash: string;
+  /** The contribution it answered with. */
+  contribution: string;
+  /** When, ISO 8601. */
+  at: string;
+}
+
+/**
+ * Whether `id` is a contribution id (UUID v4, lowercase).
+ *
+ * @example
+ * ```ts
+ * import { isContributionId } from "./contributions.ts";
+ * isContributionId(crypto.randomUUID()); // true
+ * ```
+ */
+export function isContributionId(id: string): boolean {
+  return UUID.test(id);
+}
+
+function contributionFile(root: string, slug: string, id: string): string {
+  if (!isContributionId(id)) throw new RangeError(`invalid contribution id ${JSON.stringify(id)}`);
+  return join(projectDir(root, slug), "contributions", `${id}.json`);
+}
+
+function indexFile(root: string, slug: string): string {
+  return join(projectDir(root, slug), "index", "idempotency.json");
+}
+
+/**
+ * The kept answer of contribution `id`, or null.
+ *
+ * @example
+ * ```ts ignore
+ * const view = await readContribution("svc-data", "notes", id);
+ * ```
+ */
+export async function readContribution(root: string, slug: string, id: string): Promise<ContributionView | null> {
+  if (!isContributionId(id)) return null;
+  try {
+    return JSON.parse(await readFile(contributionFile(root, slug, id), "utf8"));
+  } catch (e) {
+    if (isNotFound(e)) return null;
+    throw e;
+  }
+}
+
+/**
+ * Keeps a contribution's answer.
+ *
+ * @example
+ * ```ts ignore
+ * await writeContribution("svc-data", "notes", view);
+ * ```
+ */
+export async function writeContribution(root: string, slug: string, view: ContributionView): Promise<void> {
+  await writeFileAtomic(contributionFile(root, slug, view.id), JSON.stringify(view, null, 2) + "\n");
+}
+
+/**
+ * The Idempotency-Key index of `slug` (empty when absent or unreadable).
+ *
+ * @example
+ * ```ts ignore
+ * const index = await readIdempotency("svc-data", "notes");
+ * ```
+ */
+export async function readIdempotency(root: string, slug: string): Promise<Record<string, IdempotencyEntry>> {
+  try {
+    const parsed = JSON.parse(await readFile(indexFile(root, slug), "utf8"));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Writes the index with `entry` under `key`, leaving out entries older than
+ * 24 hours at `now`.
+ *
+ * @example
+ * ```ts ignore
+ * await rememberIdempotency("svc-data", "notes", "key-1", entry, Date.now());
+ * ```
+ */
+export async function rememberIdempotency(
+  root: string,
+  slug: string,
+  key: string,
+  entry: IdempotencyEntry,
+  now: number,
+): Promise<void> {
+  const index = await readIdempotency(root, slug);
+  index[key] = entry;
+  const kept = Object.fromEntries(
+    Object.entries(index).filter(([, e]) => now - Date.parse(e.at) < IDEMPOTENCY_WINDOW_MS),
+  );
+  await writeFileAtomic(indexFile(root, slug), JSON.stringify(kept) + "\n");
+}

@@ -1,0 +1,137 @@
+/**
+ * Making version N+1 of a local project: the new part first (fsynced and
+ * renamed into place), then the manifest, written in a temporary folder that
+ * is renamed to `v<N+1>` in one step, which is the commit. The manifest
+ * carries the contribution's answer and Idempotency-Key (under the
+ * bookkeeping key `source`, which the published manifest leaves out), so a
+ * crash after the commit loses nothing: {@linkcode recoverProject} writes
+ * the answer file and the index entry again from it.
+ *
+ * @module
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { ReadEngine } from "../parquet/_duckdb.ts";
+import { writePart } from "../parquet/write_part.ts";
+import type { ExactJson } from "../wire/json_parse.ts";
+import { stableStringify } from "../wire/stable_json.ts";
+import type { SchemaDef } from "../wire/types.ts";
+import { syncDir, writeFileAtomic } from "./atomic.ts";
+import {
+  type ContributionView,
+  type IdempotencyEntry,
+  readContribution,
+  readIdempotency,
+  rememberIdempotency,
+  writeContribution,
+} from "./contributions.ts";
+import { projectDir } from "./layout.ts";
+import { MANIFEST_FORMAT } from "./manifest.ts";
+import type { Store, StoredVersion } from "./store.ts";
+
+/** A last part under this size is folded into the next version's new part. */
+export const FOLD_BELOW_BYTES = 1024 * 1024;
+
+/** What the manifest's `source` key records of the contribution that made it. */
+export interface MergeSource {
+  /** The answer, with `mergedVersion` set. */
+  contribution: ContributionView;
+  /** The Idempotency-Key it came with, if any. */
+  idempotency: ({ key: string } & IdempotencyEntry) | null;
+}
+
+/**
+ * The hash a manifest's `schema` carries: SHA-256 of the schema's stable
+ * JSON.
+ *
+ * @example
+ * ```ts
+ * import { schemaHash } from "./merge.ts";
+ * schemaHash({ fields: [], allowExtra: false }).length; // 64
+ * ```
+ */
+export function schemaHash(schema: SchemaDef): string {
+  return createHash("sha256").update(stableStringify({ fields: schema.fields, allowExtra: schema.allowExtra }))
+    .digest("hex");
+}
+
+/**
+ * Writes version `(latest?.version ?? 0) + 1` of `slug` from `records` and
+ * returns it. Call under the project's lock.
+ */
+export async function mergeVersion(
+  root: string,
+  engine: ReadEngine,
+  slug: string,
+  latest: StoredVersion | null,
+  schema: SchemaDef,
+  records: Record<string, ExactJson>[],
+  source: MergeSource,
+): Promise<{ version: number; partSha256: string }> {
+  const n = (latest?.version ?? 0) + 1;
+  const dir = projectDir(root, slug);
+  const previous = latest?.parts ?? [];
+  const last = previous.at(-1);
+  const fold = last && last.bytes < FOLD_BELOW_BYTES ? last : null;
+  const part = await writePart(engine, join(dir, "parts"), schema, records, fold?.path ?? null);
+  await syncDir(join(dir, "parts"));
+  const parts = [
+    ...(fold ? previous.slice(0, -1) : previous).map((p) => ({ sha256: p.sha256, bytes: p.bytes, records: p.records })),
+    { sha256: part.sha256, bytes: part.bytes, records: part.records },
+  ];
+  const totals = latest?.manifest.raw.totals as { contributions?: number } | undefined;
+  const manifest = {
+    format: MANIFEST_FORMAT,
+    project: slug,
+    version: n,
+    parent: latest?.version ?? null,
+    createdAt: source.contribution.createdAt,
+    schema: { hash: schemaHash(schema), fields: schema.fields, allowExtra: schema.allowExtra },
+    parts,
+    totals: {
+      records: parts.reduce((a, p) => a + (p.records ?? 0), 0),
+      bytes: parts.reduce((a, p) => a + p.bytes, 0),
+      parts: parts.length,
+      contributions: (totals?.contributions ?? 0) + 1,
+    },
+    source: { ...source, contribution: { ...source.contribution, mergedVersion: n } },
+  };
+  const staging = join(dir, `.v${n}.tmp-${randomUUID()}`);
+  await mkdir(staging);
+  try {
+    await writeFileAtomic(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+    await rename(staging, join(dir, `v${n}`));
+  } catch (e) {
+    await rm(staging, { recursive: true, force: true });
+    throw e;
+  }
+  await syncDir(dir);
+  return { version: n, partSha256: part.sha256 };
+}
+
+/**
+ * Tidies a local project after a crash, under its lock: removes staging
+ * folders and temporary part files, and makes sure the newest version's
+ * contribution has its answer file and Idempotency-Key entry.
+ */
+export async function recoverProject(root: string, store: Store, slug: string, now: number): Promise<void> {
+  const dir = projectDir(root, slug);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (/^\.v\d+\.tmp-/.test(name)) await rm(join(dir, name), { recursive: true, force: true });
+  }
+  for (const name of await readdir(join(dir, "parts")).catch(() => [] as string[])) {
+    if (name.startsWith(".tmp-")) await rm(join(dir, "parts", name), { force: true });
+  }
+  const latest = await store.latest(slug);
+  const source = latest?.manifest.raw.source as MergeSource | undefined;
+  if (!source?.contribution?.id) return;
+  if (!(await readContribution(root, slug, source.contribution.id))) {
+    await writeContribution(root, slug, source.contribution);
+  }
+  const key = source.idempotency?.key;
+  if (key && !(key in await readIdempotency(root, slug))) {
+    const { bodyHash, contribution, at } = source.idempotency!;
+    await rememberIdempotency(root, slug, key, { bodyHash, contribution, at }, now);
+  }
+}
