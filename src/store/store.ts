@@ -45,6 +45,8 @@ export interface Store {
   readonly root: string;
   /** Slugs of the projects in the store, sorted. */
   slugs(): Promise<string[]>;
+  /** `project.json` of `slug`, or null when absent (cheaper than {@linkcode Store.project}). */
+  meta(slug: string): Promise<ProjectMeta | null>;
   /** One project, or null when the store does not hold it (or the slug is invalid). */
   project(slug: string): Promise<ProjectState | null>;
   /** One whole version, or null when it is absent or not whole. */
@@ -157,6 +159,9 @@ export function openStore(root: string): Store {
         if (await holdsProject(join(root, entry.name))) out.push(entry.name);
       }
       return out.sort();
+    },
+    meta(slug) {
+      return isSlug(slug) ? readProjectMeta(root, slug) : Promise.resolve(null);
     },
     async project(slug) {
       if (!isSlug(slug)) return null;

@@ -63,8 +63,9 @@ function contributionBody(body: ExactJson): { records: ExactJson[]; sourceDeclar
 /** `POST /projects/{slug}/contribute`. */
 export async function postContribution(ctx: NodeContext, req: Request, slug: string): Promise<Response> {
   refuseOnReadOnly(ctx);
-  const project = await requireProject(ctx, slug);
-  if (project.meta?.local !== true) {
+  const meta = await ctx.store.meta(slug);
+  if (!meta) await requireProject(ctx, slug);
+  if (meta?.local !== true) {
     throw new HttpError(405, `project ${slug} is a copy of an origin project: copies take no writes on a node`);
   }
   const key = req.headers.get("idempotency-key");
@@ -73,7 +74,7 @@ export async function postContribution(ctx: NodeContext, req: Request, slug: str
   }
   const body = contributionBody(await readJsonBody(req, undefined, parseExactJson) as ExactJson);
   try {
-    const outcome = await contribute(ctx, slug, project.meta.schemaDef as SchemaDef, { ...body, idempotencyKey: key });
+    const outcome = await contribute(ctx, slug, meta.schemaDef as SchemaDef, { ...body, idempotencyKey: key });
     if (outcome.replayed) return json(outcome.view, 200, { "idempotent-replayed": "true" });
     return json(outcome.view, 201);
   } catch (e) {
