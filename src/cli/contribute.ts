@@ -1,0 +1,191 @@
+/**
+ * `svc contribute SLUG --file records.jsonl|- [--base-url URL] [--json]`:
+ * a JSON-lines file sent as valid batches (at most 500 records and 512 KiB
+ * each), one after another, each with an Idempotency-Key made from its
+ * content so that sending the same file again replays instead of repeating.
+ *
+ * @module
+ */
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { callJson, type Endpoint } from "../client/http.ts";
+import { parseExactJson } from "../wire/json_parse.ts";
+import { isSlug } from "../wire/slug.ts";
+import { stableStringify } from "../wire/stable_json.ts";
+import { endpointFrom } from "./endpoint.ts";
+import { CliError, UsageError } from "./errors.ts";
+import { progress } from "./progress.ts";
+
+/** The help text of `svc contribute`. */
+export const CONTRIBUTE_HELP = `Usage: svc contribute SLUG --file FILE|- [options]
+
+Send the records of a JSON-lines file (one object a line; - for stdin) to a
+local project on a node, in batches of at most 500 records and 512 KiB.
+Each batch carries an Idempotency-Key made from its content, so sending the
+same file again within 24 hours replays the first answers.
+
+Options:
+  --file FILE      the records (required)
+  --base-url URL   the node (default: SVC_BASE_URL or http://127.0.0.1:8686)
+  --api-key KEY    node token or agent key (default: SVC_API_KEY, SVC_NODE_TOKEN)
+  --json           print every batch's answer and the totals as JSON
+`;
+
+const MAX_RECORDS = 500;
+const MAX_BYTES = 512 * 1024;
+
+/** What one batch's answer said. */
+interface BatchAnswer {
+  id: string;
+  status: string;
+  recordCount: number;
+  acceptedCount: number | null;
+  mergedVersion: number | null;
+  verdict: { droppedDuplicates?: number; gate?: string; reason?: string };
+}
+
+/** Totals over all batches. */
+interface Totals {
+  records: number;
+  batches: number;
+  merged: number;
+  duplicates: number;
+  rejected: number;
+  replayed: number;
+  versions: number[];
+  reasons: string[];
+}
+
+async function send(endpoint: Endpoint, slug: string, records: string[], totals: Totals): Promise<BatchAnswer> {
+  const body = `{"records":[${records.join(",")}]}`;
+  const key = "svc-" + createHash("sha256").update(`${slug}\n${body}`).digest("hex").slice(0, 40);
+  const { body: answer, headers } = await callJson(endpoint, "POST", `/projects/${slug}/contribute`, body, {
+    "idempotency-key": key,
+  });
+  const view = answer as BatchAnswer;
+  totals.batches++;
+  if (headers.get("idempotent-replayed") === "true") totals.replayed++;
+  totals.records += records.length;
+  if (view.status === "merged") {
+    totals.merged += view.acceptedCount ?? 0;
+    totals.duplicates += view.verdict.droppedDuplicates ?? 0;
+    if (view.mergedVersion !== null) totals.versions.push(view.mergedVersion);
+  } else if (view.verdict.gate === "dedup") {
+    totals.duplicates += view.recordCount;
+  } else {
+    totals.rejected += view.recordCount;
+    totals.reasons.push(`batch ${totals.batches} (${view.verdict.gate}): ${view.verdict.reason}`);
+  }
+  return view;
+}
+
+function describe(slug: string, t: Totals): string {
+  const versions = t.versions.length === 0
+    ? ""
+    : t.versions.length === 1
+    ? ` (version ${t.versions[0]})`
+    : ` (versions ${t.versions[0]}-${t.versions[t.versions.length - 1]})`;
+  const head = `${slug}: ${t.records} records in ${t.batches} batch${t.batches === 1 ? "" : "es"}: ` +
+    `${t.merged} merged${versions}, ${t.duplicates} duplicates, ${t.rejected} rejected` +
+    (t.replayed > 0 ? `; ${t.replayed} batch answers replayed (sent before within 24 hours)` : "");
+  return [head, ...t.reasons.slice(0, 10).map((r) => `  ${r}`)].join("\n") + "\n";
+}
+
+/**
+ * Runs `svc contribute` with `args`; resolves with the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * await contributeCommand(["notes", "--file", "records.jsonl"]);
+ * ```
+ */
+export async function contributeCommand(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        file: { type: "string" },
+        "base-url": { type: "string" },
+        "api-key": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(CONTRIBUTE_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1 || !isSlug(positionals[0])) {
+    throw new UsageError("svc contribute takes one project slug");
+  }
+  if (!values.file) throw new UsageError("svc contribute needs --file FILE (or - for stdin)");
+  const slug = positionals[0];
+  const endpoint = endpointFrom(values, process.env);
+  const fromStdin = values.file === "-";
+  const size = fromStdin ? 0 : (await stat(values.file).catch(() => {
+    throw new CliError(`cannot read ${values.file}`);
+  })).size;
+  const input = fromStdin ? process.stdin : createReadStream(values.file);
+  const bar = progress(`contribute ${slug}`, size);
+  const totals: Totals = {
+    records: 0,
+    batches: 0,
+    merged: 0,
+    duplicates: 0,
+    rejected: 0,
+    replayed: 0,
+    versions: [],
+    reasons: [],
+  };
+  const answers: BatchAnswer[] = [];
+  let batch: string[] = [];
+  let batchBytes = 2;
+  let read = 0;
+  let line = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    answers.push(await send(endpoint, slug, batch, totals));
+    batch = [];
+    batchBytes = 2;
+    bar.update(fromStdin ? totals.records : read, `${totals.records} records, ${totals.batches} batches`);
+  };
+  try {
+    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+      line++;
+      read += Buffer.byteLength(text) + 1;
+      if (text.trim() === "") continue;
+      let record;
+      try {
+        record = parseExactJson(text);
+      } catch (e) {
+        throw new CliError(`line ${line}: not JSON (${(e as Error).message})`);
+      }
+      if (!record || typeof record !== "object" || Array.isArray(record)) {
+        throw new CliError(`line ${line}: a record must be a JSON object`);
+      }
+      const stable = stableStringify(record);
+      const bytes = Buffer.byteLength(stable) + 1;
+      if (bytes > MAX_BYTES) throw new CliError(`line ${line}: one record is over 512 KiB`);
+      if (batch.length === MAX_RECORDS || batchBytes + bytes > MAX_BYTES) await flush();
+      batch.push(stable);
+      batchBytes += bytes;
+    }
+    await flush();
+  } finally {
+    bar.finish();
+    if (totals.batches > 0 && !values.json) process.stderr.write(describe(slug, totals));
+  }
+  if (values.json) process.stdout.write(JSON.stringify({ ...totals, answers }) + "\n");
+  return 0;
+}

@@ -1,0 +1,105 @@
+import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { runCli, startServe } from "../support/cli_process.ts";
+import { tempDir } from "../support/store_fixture.ts";
+
+Deno.test("svc create and svc contribute fill a node: batches, progress, summary, replays", async () => {
+  const dir = await tempDir();
+  const node = await startServe(["--store", join(dir.path, "store"), "--quiet"]);
+  try {
+    const base = ["--base-url", node.url];
+    await writeFile(join(dir.path, "README.md"), "Notes an agent keeps while it works.");
+    await writeFile(
+      join(dir.path, "schema.json"),
+      JSON.stringify([{ name: "id", type: "integer" }, { name: "text", type: "string" }]),
+    );
+    const created = await runCli([
+      "create",
+      "notes",
+      "--title",
+      "Agent notes",
+      "--readme-file",
+      join(dir.path, "README.md"),
+      "--schema",
+      `@${join(dir.path, "schema.json")}`,
+      "--license",
+      "CC0-1.0",
+      ...base,
+    ]);
+    assertEquals([created.code, created.stdout], [0, `created notes (private) on ${node.url}\n`], created.stderr);
+    const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: i, text: `note ${i}` }));
+    lines.splice(10, 0, '{"id": 9007199254740993, "text": "big"}', "", JSON.stringify({ id: 3, text: "note 3" }));
+    await writeFile(join(dir.path, "records.jsonl"), lines.join("\n") + "\n");
+    const sent = await runCli(["contribute", "notes", "--file", join(dir.path, "records.jsonl"), ...base]);
+    assertEquals(sent.code, 0, sent.stderr);
+    assertMatch(sent.stderr, /contribute notes \[#+\] \d+\/\d+/);
+    assertMatch(
+      sent.stderr,
+      /notes: 1202 records in 3 batches: 1201 merged \(versions 1-3\), 1 duplicates, 0 rejected\n/,
+    );
+    const page: Json = await (await fetch(`${node.url}/projects/notes/data?limit=20`)).text();
+    assertMatch(page, /"id":9007199254740993/);
+    const again = await runCli(["contribute", "notes", "--file", join(dir.path, "records.jsonl"), ...base, "--json"]);
+    const totals = JSON.parse(again.stdout);
+    assertEquals([totals.batches, totals.replayed, totals.merged], [3, 3, 1201], "the same file replays its answers");
+    const version: Json = await (await fetch(`${node.url}/projects/notes`)).json();
+    assertEquals(version.localVersions, [3, 2, 1], "no new version from the replay");
+  } finally {
+    node.child.kill("SIGTERM");
+    await node.status;
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unreachable nodes are errors", async () => {
+  const dir = await tempDir();
+  const node = await startServe(["--store", join(dir.path, "store"), "--quiet"]);
+  try {
+    const base = ["--base-url", node.url];
+    await writeFile(join(dir.path, "README.md"), "Notes an agent keeps while it works.");
+    const created = await runCli([
+      "create",
+      "notes",
+      "--title",
+      "Agent notes",
+      "--readme-file",
+      join(dir.path, "README.md"),
+      "--schema",
+      '{"fields": [{"name": "id", "type": "integer"}]}',
+      ...base,
+      "--json",
+    ]);
+    assertEquals(JSON.parse(created.stdout), { id: null, slug: "notes", visibility: "private", local: true });
+    await writeFile(join(dir.path, "bad.jsonl"), '{"id": "x"}\n');
+    const rejected = await runCli(["contribute", "notes", "--file", join(dir.path, "bad.jsonl"), ...base]);
+    assertEquals(rejected.code, 0);
+    assertMatch(
+      rejected.stderr,
+      /0 merged, 0 duplicates, 1 rejected\n  batch 1 \(schema\): line 1: "id" must be integer/,
+    );
+    await writeFile(join(dir.path, "broken.jsonl"), '{"id": 1}\n{"id": \n');
+    const broken = await runCli(["contribute", "notes", "--file", join(dir.path, "broken.jsonl"), ...base]);
+    assertEquals(broken.code, 1);
+    assertMatch(broken.stderr, /error: line 2: not JSON/);
+    const down = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "bad.jsonl"),
+      "--base-url",
+      "http://127.0.0.1:9",
+    ]);
+    assertEquals(down.code, 1);
+    assertMatch(down.stderr, /error: http:\/\/127\.0\.0\.1:9: cannot be reached/);
+    const missing = await runCli(["contribute", "nowhere", "--file", join(dir.path, "bad.jsonl"), ...base]);
+    assertEquals(missing.code, 1);
+    assertMatch(missing.stderr, /error: .*project nowhere is not on this node/);
+    assertEquals((await runCli(["contribute", "notes", ...base])).code, 2);
+    assertEquals((await runCli(["create", "notes", "--title", "x", ...base])).code, 2);
+  } finally {
+    node.child.kill("SIGTERM");
+    await node.status;
+    await dir.cleanup();
+  }
+});
