@@ -16,6 +16,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   data_pages: async () => (await import("./data_pages.ts")).benchmark,
   sql_queries: async () => (await import("./sql_queries.ts")).benchmark,
   export: async () => (await import("./export.ts")).benchmark,
+  contribute: async () => (await import("./contribute.ts")).benchmark,
 };
 
 /**

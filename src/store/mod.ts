@@ -7,6 +7,7 @@
 export * from "./atomic.ts";
 export * from "./contributions.ts";
 export * from "./export_cache.ts";
+export * from "./identity_index.ts";
 export * from "./layout.ts";
 export * from "./lock.ts";
 export * from "./manifest.ts";

@@ -19,16 +19,19 @@ import {
 } from "../../gates/mod.ts";
 import { jsonLines } from "../../parquet/export.ts";
 import {
+  appendIdentities,
   type ContributionView,
   IDEMPOTENCY_WINDOW_MS,
   mergeVersion,
   readContribution,
   readIdempotency,
+  readIdentityIndex,
   recoverProject,
   rememberIdempotency,
   type StoredVersion,
   withProjectLock,
   writeContribution,
+  writeIdentityIndex,
 } from "../../store/mod.ts";
 import type { ExactJson } from "../../wire/json_parse.ts";
 import { stableStringify } from "../../wire/stable_json.ts";
@@ -63,17 +66,26 @@ async function* partLines(ctx: NodeContext, version: StoredVersion, index: numbe
   }
 }
 
-/** The identities of `slug`'s records, brought up to `latest`. */
+/**
+ * The identities of `slug`'s records, brought up to `latest`: from memory,
+ * else from the kept index, and any part neither covers read from Parquet
+ * (then the index is kept again).
+ */
 async function knownFor(ctx: NodeContext, slug: string, latest: StoredVersion | null): Promise<KnownRecords> {
   const perNode = known.get(ctx) ?? new Map<string, KnownRecords>();
   known.set(ctx, perNode);
-  const set = perNode.get(slug) ?? knownRecords();
-  perNode.set(slug, set);
-  if (latest) {
-    for (const [i, part] of latest.parts.entries()) {
-      if (!set.parts.has(part.sha256)) await learnPart(set, part.sha256, partLines(ctx, latest, i));
-    }
+  let set = perNode.get(slug);
+  if (!set) {
+    set = (await readIdentityIndex(ctx.store.root, slug)) ?? knownRecords();
+    perNode.set(slug, set);
   }
+  let learned = false;
+  for (const [i, part] of (latest?.parts ?? []).entries()) {
+    if (set.parts.has(part.sha256)) continue;
+    await learnPart(set, part.sha256, partLines(ctx, latest!, i));
+    learned = true;
+  }
+  if (learned) await writeIdentityIndex(ctx.store.root, slug, set);
   return set;
 }
 
@@ -152,6 +164,7 @@ export function contribute(
       view.mergedVersion = merged.version;
       for (const id of batch!.identities) set!.identities.add(id);
       set!.parts.add(merged.partSha256);
+      await appendIdentities(ctx.store.root, slug, set!, batch!.identities);
     }
     await writeContribution(ctx.store.root, slug, view);
     if (idempotency) {
