@@ -76,7 +76,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertEquals(rejected.code, 0);
     assertMatch(
       rejected.stderr,
-      /0 merged, 0 duplicates, 1 rejected\n  batch 1 \(schema\): line 1: "id" must be integer/,
+      /0 merged, 0 duplicates, 1 rejected\n {2}batch 1 \(schema\): line 1: "id" must be integer/,
     );
     await writeFile(join(dir.path, "broken.jsonl"), '{"id": 1}\n{"id": \n');
     const broken = await runCli(["contribute", "notes", "--file", join(dir.path, "broken.jsonl"), ...base]);
