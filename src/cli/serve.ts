@@ -37,7 +37,8 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   const auth = settings.token ? "token required" : "no token";
   process.stderr.write(
-    `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n`,
+    `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
+      `MCP (Streamable HTTP): ${serving.url}/mcp\n`,
   );
   serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   let code = 0;

@@ -50,11 +50,11 @@ async function answer(ctx: NodeContext, req: Request): Promise<Response> {
   if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);
   if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, { "www-authenticate": "Bearer" });
   if (route.methods.length === 0) return await route.run(ctx, req, url, authed);
-  checkBodyHeaders(req);
   if (!route.methods.includes(req.method)) {
     const allow = route.methods.join(", ");
     throw new HttpError(405, `method ${req.method} is not allowed on ${url.pathname}`, allow ? { allow } : {});
   }
+  checkBodyHeaders(req);
   return await route.run(ctx, req, url, authed);
 }
 

@@ -14,6 +14,7 @@ import { getHealth } from "./routes/healthz.ts";
 import { getManifest } from "./routes/manifest.ts";
 import { getPart } from "./routes/parts.ts";
 import { getProject, listProjects } from "./routes/projects.ts";
+import { postMcp } from "./routes/mcp.ts";
 import { postQuery } from "./routes/query.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
 
@@ -50,6 +51,13 @@ export function match(pathname: string): Match | null {
   const s = pathname.split("/").slice(1);
   if (s.length === 1 && s[0] === "healthz") {
     return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getHealth(ctx, authed) };
+  }
+  if (s.length === 1 && s[0] === "mcp") {
+    return {
+      methods: ["POST"],
+      public: false,
+      run: (ctx, req) => postMcp(ctx, req),
+    };
   }
   if (s[0] === "parts" && s.length === 3 && isSlug(s[1])) {
     return { methods: READ, public: true, run: (ctx, req) => getPart(ctx, req, s[1], s[2]) };

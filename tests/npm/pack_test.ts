@@ -77,8 +77,12 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
   const drains: Promise<void>[] = [];
   try {
     const built = await buildNpm({ outDir: join(work.path, "package") });
-    const duckdb = denoJson.imports["@duckdb/node-api"].replace(/^npm:@duckdb\/node-api@/, "");
-    assert.deepEqual(built.dependencies, { "@duckdb/node-api": duckdb });
+    const pinned = (name: string) => (denoJson.imports as Record<string, string>)[name].replace(`npm:${name}@`, "");
+    assert.deepEqual(built.dependencies, {
+      "@duckdb/node-api": pinned("@duckdb/node-api"),
+      "@modelcontextprotocol/sdk": pinned("@modelcontextprotocol/sdk"),
+      zod: pinned("zod"),
+    });
 
     const packed = await runOk("npm", ["pack", "--json", "--pack-destination", work.path], built.outDir);
     const [info] = JSON.parse(packed.stdout) as { filename: string; size: number; entryCount: number }[];
@@ -181,6 +185,25 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       });
       assert.equal(refused.status, 400);
       await refused.body?.cancel();
+    });
+
+    await t.step("POST /mcp answers MCP under Node", async () => {
+      const call = (id: number, method: string, params: unknown) =>
+        fetch(`${base}/mcp`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+        }).then((r) => r.json());
+      const init = await call(1, "initialize", {
+        protocolVersion: "2025-03-26",
+        capabilities: {},
+        clientInfo: { name: "pack-test", version: "1" },
+      });
+      assert.equal(init.result.serverInfo.name, "svc-node");
+      const listed = await call(2, "tools/list", {});
+      assert.equal(listed.result.tools.length, 7);
+      const read = await call(3, "tools/call", { name: "read_dataset", arguments: { slug: "cities", limit: 3 } });
+      assert.deepEqual(read.result.structuredContent.records.map((r: { id: number }) => r.id), [0, 1, 2]);
     });
 
     await t.step("GET /export streams gzip JSON lines under Node", async () => {

@@ -1,0 +1,185 @@
+import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
+import { withNode } from "../support/node.ts";
+import { rawRequest } from "../support/raw_http.ts";
+import { mcpClient, textOf } from "./_client.ts";
+
+const NOTES = {
+  slug: "notes",
+  title: "Agent notes",
+  readme: "Notes an agent keeps while it works.",
+  schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
+};
+
+Deno.test("MCP: the SDK client lists the seven tools with schemas and annotations, and calls every one", async () => {
+  await withNode({}, async ({ url }) => {
+    await fetch(`${url}/projects`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(NOTES),
+    })
+      .then((r) => r.body?.cancel());
+    const client = await mcpClient(url);
+    try {
+      const { tools } = await client.listTools();
+      assertEquals(tools.map((t: Json) => t.name).sort(), [
+        "contribute_records",
+        "contribution_status",
+        "dataset_info",
+        "dataset_manifest",
+        "list_datasets",
+        "query_dataset",
+        "read_dataset",
+      ]);
+      for (const tool of tools as Json[]) {
+        assert(tool.description.length > 20, tool.name);
+        assertEquals(tool.inputSchema.type, "object");
+      }
+      const byName = Object.fromEntries((tools as Json[]).map((t) => [t.name, t]));
+      assertEquals(byName.read_dataset.annotations.readOnlyHint, true);
+      assertEquals(byName.contribute_records.annotations.readOnlyHint, false);
+      assertEquals(byName.read_dataset.inputSchema.properties.limit.maximum, 200);
+      assert(byName.query_dataset.inputSchema.required.includes("sql"));
+
+      const list: Json = await client.callTool({ name: "list_datasets", arguments: { query: "CIT" } });
+      assertEquals(list.structuredContent.projects.map((p: Json) => p.slug), ["cities"]);
+      assertEquals(JSON.parse(textOf(list)), list.structuredContent);
+
+      const info: Json = await client.callTool({ name: "dataset_info", arguments: { slug: "cities" } });
+      const http: Json = await (await fetch(`${url}/projects/cities`)).json();
+      assertEquals(info.structuredContent, http, "the same answer as the HTTP route");
+
+      const page: Json = await client.callTool({ name: "read_dataset", arguments: { slug: "cities", offset: 590 } });
+      assertEquals([page.structuredContent.count, page.structuredContent.records[0].id], [10, 590]);
+      const defaults: Json = await client.callTool({ name: "read_dataset", arguments: { slug: "cities" } });
+      assertEquals(defaults.structuredContent.count, 50, "default page of 50");
+
+      const manifest: Json = await client.callTool({
+        name: "dataset_manifest",
+        arguments: { slug: "cities", version: 1 },
+      });
+      assertMatch(manifest.structuredContent.parts[0].url, new RegExp(`^${url}/parts/cities/[0-9a-f]{64}\\.parquet$`));
+
+      const q: Json = await client.callTool({
+        name: "query_dataset",
+        arguments: { slug: "cities", sql: "SELECT count(*) AS n FROM records", version: 1 },
+      });
+      assertEquals([q.structuredContent.rows, q.structuredContent.version], [[[250]], 1]);
+
+      const c: Json = await client.callTool({
+        name: "contribute_records",
+        arguments: { slug: "notes", records: [{ id: 1, text: "hi" }], idempotencyKey: "mcp-1" },
+      });
+      assertEquals([c.structuredContent.status, c.structuredContent.mergedVersion, c.structuredContent.replayed], [
+        "merged",
+        1,
+        false,
+      ]);
+      const again: Json = await client.callTool({
+        name: "contribute_records",
+        arguments: { slug: "notes", records: [{ id: 1, text: "hi" }], idempotencyKey: "mcp-1" },
+      });
+      assertEquals([again.structuredContent.id, again.structuredContent.replayed], [c.structuredContent.id, true]);
+      const rejected: Json = await client.callTool({
+        name: "contribute_records",
+        arguments: { slug: "notes", records: [{ id: 2, text: "rrn 900101-1234567" }] },
+      });
+      assertEquals(rejected.isError, undefined, "a gate's rejection is an answer, not an error");
+      assertEquals(rejected.structuredContent.verdict.gate, "pii");
+
+      const status: Json = await client.callTool({
+        name: "contribution_status",
+        arguments: { slug: "notes", id: c.structuredContent.id },
+      });
+      assertEquals(status.structuredContent.status, "merged");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+Deno.test("MCP: node errors are tool errors with the HTTP status and message", async () => {
+  await withNode({ sql: { timeoutMs: 1000 } }, async ({ url }) => {
+    const client = await mcpClient(url);
+    try {
+      const cases: [string, Record<string, unknown>, RegExp][] = [
+        ["dataset_info", { slug: "../etc" }, /^404: project \.\.\/etc is not on this node$/],
+        [
+          "read_dataset",
+          { slug: "cities", version: 9 },
+          /^404: version 9 is not on this node \(local versions: 2, 1\)$/,
+        ],
+        ["query_dataset", { slug: "cities", sql: "DROP VIEW records" }, /^400: queries are read-only/],
+        ["query_dataset", { slug: "cities", sql: "SELECT * FROM nope" }, /^400: Catalog Error/],
+        [
+          "query_dataset",
+          { slug: "cities", sql: "SELECT count(*) FROM range(1000000000000)" },
+          /^408: the query ran longer/,
+        ],
+        ["contribute_records", { slug: "cities", records: [{ id: 1 }] }, /^405: project cities is a copy/],
+        ["contribution_status", { slug: "cities", id: "nope" }, /^404: /],
+      ];
+      for (const [name, args, message] of cases) {
+        const r: Json = await client.callTool({ name, arguments: args });
+        assertEquals(r.isError, true, name);
+        assertMatch(textOf(r), message);
+      }
+      const invalid: Json = await client.callTool({ name: "read_dataset", arguments: { slug: "cities", limit: 201 } });
+      assertEquals(invalid.isError, true, "arguments outside the schema are refused");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+Deno.test("MCP on a read-only node: the write tools are absent and calling them fails", async () => {
+  await withNode({ readOnly: true }, async ({ url }) => {
+    const client = await mcpClient(url);
+    try {
+      const { tools } = await client.listTools();
+      assertEquals(tools.length, 5);
+      assertEquals(tools.some((t: Json) => t.name.startsWith("contribut")), false);
+      const r: Json = await client.callTool({
+        name: "contribute_records",
+        arguments: { slug: "cities", records: [{}] },
+      })
+        .catch((e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }));
+      assertEquals(r.isError, true);
+      assertMatch(textOf(r), /not found|unknown tool/i);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+Deno.test("MCP honours the node token, the Host guard and the cross-site guard; other methods are 405", async () => {
+  await withNode({ token: "mcp-token-123" }, async ({ url, port }) => {
+    await assertRejects(() => mcpClient(url), /401|token/i);
+    const client = await mcpClient(url, { authorization: "Bearer mcp-token-123" });
+    assertEquals((await client.listTools()).tools.length, 7);
+    await client.close();
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    const send = (headers: string) =>
+      rawRequest(
+        port,
+        `POST /mcp HTTP/1.1\r\n${headers}Authorization: Bearer mcp-token-123\r\nContent-Type: application/json\r\n` +
+          `Accept: application/json, text/event-stream\r\nContent-Length: ${init.length}\r\nConnection: close\r\n\r\n${init}`,
+      );
+    assertEquals((await send(`Host: 127.0.0.1:${port}\r\n`)).status, 200);
+    assertEquals((await send("Host: rebind.example\r\n")).status, 403);
+    for (const method of ["GET", "DELETE", "PUT"]) {
+      const r = await fetch(`${url}/mcp`, { method, headers: { authorization: "Bearer mcp-token-123" } });
+      assertEquals([r.status, r.headers.get("allow")], [405, "POST"], method);
+      await r.body?.cancel();
+    }
+  });
+  await withNode({}, async ({ url }) => {
+    const foreign = await mcpClient(url, { origin: "https://evil.example" }).catch((e: Error) => e);
+    assert(foreign instanceof Error, "a foreign Origin is refused");
+    assertMatch(String(foreign.message), /403|cross-site/);
+  });
+});
