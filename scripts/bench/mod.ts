@@ -17,6 +17,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   sql_queries: async () => (await import("./sql_queries.ts")).benchmark,
   export: async () => (await import("./export.ts")).benchmark,
   contribute: async () => (await import("./contribute.ts")).benchmark,
+  mcp: async () => (await import("./mcp.ts")).benchmark,
 };
 
 /**

@@ -26,11 +26,10 @@ interface ToolResult {
   isError?: boolean;
 }
 
-async function answer(run: () => Promise<Response>, extra: Record<string, unknown> = {}): Promise<ToolResult> {
+async function answer(run: () => Promise<Response>): Promise<ToolResult> {
   try {
-    const res = await run();
-    const body = { ...(await res.json()), ...extra };
-    return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
+    const text = await (await run()).text();
+    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
   } catch (e) {
     if (e instanceof HttpError) {
       return { isError: true, content: [{ type: "text", text: `${e.status}: ${e.message}` }] };

@@ -1,0 +1,73 @@
+/**
+ * Benchmark `mcp`: `read_dataset` and `query_dataset` through the official
+ * MCP SDK client (Streamable HTTP), beside the same HTTP call on the same
+ * node in the same run, interleaved. Target: MCP within 1.2x of HTTP.
+ *
+ * @module
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { serveNode } from "../../server.ts";
+import { type Benchmark, fmtMs, fmtRatio, interleaved, median, printTable, verdict } from "./_util.ts";
+import { ensureStore, PROJECTS } from "./data_pages.ts";
+
+/** Target: MCP's median at most this many times the HTTP call's. */
+const TARGET = 1.2;
+const ROUNDS = { maxRuns: 200, maxMs: 20_000, minRuns: 20 };
+
+/** Runs the benchmark and prints its table. */
+export async function run(): Promise<void> {
+  const { root } = await ensureStore();
+  const slug = PROJECTS[0].slug;
+  const serving = await serveNode({ store: root, host: "127.0.0.1", port: 0, token: null, log: null });
+  const client = new Client({ name: "svc-bench", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${serving.url}/mcp`)));
+  const sql = "SELECT bucket, count(*) AS n FROM records GROUP BY bucket ORDER BY n DESC LIMIT 5";
+  const cases = [
+    {
+      name: "read_dataset (50 records at 500,000)",
+      http: () => fetch(`${serving.url}/projects/${slug}/data?limit=50&offset=500000`).then((r) => r.json()),
+      mcp: () => client.callTool({ name: "read_dataset", arguments: { slug, limit: 50, offset: 500_000 } }),
+    },
+    {
+      name: "query_dataset (group-by over 1M records)",
+      http: () =>
+        fetch(`${serving.url}/projects/${slug}/query`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ sql }),
+        }).then((r) => r.json()),
+      mcp: () => client.callTool({ name: "query_dataset", arguments: { slug, sql } }),
+    },
+  ];
+  try {
+    for (const c of cases) {
+      await c.http();
+      await c.mcp();
+    }
+    const rows: string[][] = [];
+    const verdicts: string[] = [];
+    for (const c of cases) {
+      const [http, mcp] = await interleaved([c.http, c.mcp], ROUNDS);
+      const ratio = median(mcp) / median(http);
+      rows.push([c.name, fmtMs(median(http)), fmtMs(median(mcp)), fmtRatio(median(mcp), median(http))]);
+      verdicts.push(verdict(ratio <= TARGET, `${c.name}: MCP/HTTP ${ratio.toFixed(2)}x <= ${TARGET}x`));
+    }
+    console.log(`\nThe same call over HTTP and through the MCP SDK client (medians, interleaved)\n`);
+    printTable(["call", "HTTP ms", "MCP ms", "MCP/HTTP"], rows);
+    console.log("");
+    for (const v of verdicts) console.log(v);
+  } finally {
+    await client.close();
+    await serving.shutdown();
+  }
+}
+
+/** The benchmark as `mod.ts` lists it. */
+export const benchmark: Benchmark = {
+  name: "mcp",
+  description: "read_dataset and query_dataset through the MCP SDK client vs the same HTTP call",
+  run,
+};
