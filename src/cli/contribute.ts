@@ -12,12 +12,12 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
 import { callJson, type Endpoint } from "../client/http.ts";
 import { parseExactJson } from "../wire/json_parse.ts";
 import { isSlug } from "../wire/slug.ts";
 import { stableStringify } from "../wire/stable_json.ts";
 import { endpointFrom } from "./endpoint.ts";
+import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { progress } from "./progress.ts";
 
@@ -105,23 +105,13 @@ function describe(slug: string, t: Totals): string {
  * ```
  */
 export async function contributeCommand(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        file: { type: "string" },
-        "base-url": { type: "string" },
-        "api-key": { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = commandArgs(args, {
+    file: { type: "string" },
+    "base-url": { type: "string" },
+    "api-key": { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     process.stdout.write(CONTRIBUTE_HELP);
     return 0;

@@ -7,10 +7,10 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { parseArgs } from "node:util";
 import { callJson } from "../client/http.ts";
 import { checkNewProject } from "../wire/new_project.ts";
 import { endpointFrom } from "./endpoint.ts";
+import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 
 /** The help text of `svc create`. */
@@ -56,28 +56,18 @@ async function readSchema(value: string): Promise<unknown> {
  * ```
  */
 export async function createCommand(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        title: { type: "string" },
-        "readme-file": { type: "string" },
-        schema: { type: "string" },
-        license: { type: "string" },
-        tags: { type: "string" },
-        visibility: { type: "string" },
-        "base-url": { type: "string" },
-        "api-key": { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = commandArgs(args, {
+    title: { type: "string" },
+    "readme-file": { type: "string" },
+    schema: { type: "string" },
+    license: { type: "string" },
+    tags: { type: "string" },
+    visibility: { type: "string" },
+    "base-url": { type: "string" },
+    "api-key": { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     process.stdout.write(CREATE_HELP);
     return 0;

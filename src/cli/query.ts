@@ -6,10 +6,10 @@
  * @module
  */
 import process from "node:process";
-import { parseArgs } from "node:util";
 import { createNode } from "../node/mod.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { isSlug } from "../wire/slug.ts";
+import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { renderTable } from "./table.ts";
 
@@ -42,24 +42,14 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
  * ```
  */
 export async function queryCommand(args: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        version: { type: "string" },
-        limit: { type: "string" },
-        store: { type: "string" },
-        json: { type: "boolean" },
-        remote: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = commandArgs(args, {
+    version: { type: "string" },
+    limit: { type: "string" },
+    store: { type: "string" },
+    json: { type: "boolean" },
+    remote: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) {
     process.stdout.write(QUERY_HELP);
     return 0;
