@@ -10,6 +10,11 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 export type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
 import { UsageError } from "./errors.ts";
 
+/** What {@linkcode commandArgs} gives: `values` by option name, and `positionals`. */
+export type CommandArgs<O extends OptionsConfig> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
+>;
+
 /**
  * Parses `args` against `options`.
  *
@@ -19,7 +24,7 @@ import { UsageError } from "./errors.ts";
  * commandArgs(["notes", "--json"], { json: { type: "boolean" } }).positionals; // ["notes"]
  * ```
  */
-export function commandArgs<const O extends OptionsConfig>(args: string[], options: O) {
+export function commandArgs<const O extends OptionsConfig>(args: string[], options: O): CommandArgs<O> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
