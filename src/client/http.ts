@@ -1,11 +1,14 @@
 /**
- * One JSON call to a node or the origin, with its errors turned into
- * `SvcError` naming the base URL.
+ * One JSON call to a node or the origin: the agent key as a bearer token,
+ * retries where the call is safe to repeat, a warning once per deprecated
+ * route, and every failure as an `SvcError` (by status) naming the base URL.
  *
  * @module
  */
-import { SvcError } from "./errors.ts";
 import { VERSION } from "../version.ts";
+import { deprecationOf, type SvcDeprecationWarning } from "./deprecation.ts";
+import { errorForStatus, SvcError } from "./errors.ts";
+import { backoffMs, DEFAULT_RETRIES, MAX_RETRY_AFTER_S, retryableStatus, retryAfterMs } from "./retry.ts";
 
 /** Where and as whom to call. */
 export interface Endpoint {
@@ -13,8 +16,24 @@ export interface Endpoint {
   baseUrl: string;
   /** Agent key or node token, sent as `Authorization: Bearer`. */
   apiKey: string | null;
-  /** Milliseconds before a call is given up. */
+  /** Milliseconds before one attempt is given up (default 60,000). */
   timeoutMs?: number;
+  /** Retries of calls that are safe to repeat (default 2). */
+  retries?: number;
+  /** Where deprecation warnings go (default: `console.warn`, once per route). */
+  onWarning?: (warning: SvcDeprecationWarning) => void;
+  /** Waits between attempts (tests make it instant). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** How a call may be treated. */
+export interface CallOptions {
+  /** Whether the call is safe to repeat (default: GET and HEAD only). */
+  retry?: boolean;
+  /** A presigned part transfer: also retried on 500. */
+  partTransfer?: boolean;
+  /** The route's name for deprecation warnings (default: method and path). */
+  route?: string;
 }
 
 /** A successful answer. */
@@ -27,30 +46,37 @@ export interface JsonAnswer {
   body: unknown;
 }
 
-/**
- * Calls `method path` on `endpoint` with `body` (already JSON text, or null)
- * and returns the parsed answer; throws `SvcError` for network failures,
- * timeouts, redirects, non-JSON answers and statuses of 400 and above.
- *
- * @example
- * ```ts ignore
- * const { body } = await callJson({ baseUrl: "http://127.0.0.1:8686", apiKey: null }, "GET", "/projects", null);
- * ```
- */
-export async function callJson(
+const warnedRoutes = new WeakMap<Endpoint, Set<string>>();
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The base URL without trailing slashes, as errors name it. */
+export function baseOf(endpoint: Endpoint): string {
+  return endpoint.baseUrl.replace(/\/+$/, "");
+}
+
+function warnOnce(endpoint: Endpoint, route: string, headers: Headers): void {
+  const warning = deprecationOf(route, headers);
+  if (!warning) return;
+  const seen = warnedRoutes.get(endpoint) ?? new Set<string>();
+  warnedRoutes.set(endpoint, seen);
+  if (seen.has(route)) return;
+  seen.add(route);
+  (endpoint.onWarning ?? ((w) => console.warn(`SvcDeprecationWarning: ${w.message}`)))(warning);
+}
+
+async function attempt(
   endpoint: Endpoint,
   method: string,
   path: string,
   body: string | null,
-  headers: Record<string, string> = {},
-): Promise<JsonAnswer> {
-  const base = endpoint.baseUrl.replace(/\/+$/, "");
+  headers: Record<string, string>,
+): Promise<Response> {
+  const base = baseOf(endpoint);
   const all: Record<string, string> = { "user-agent": `svc-sdk/${VERSION}`, accept: "application/json", ...headers };
   if (endpoint.apiKey) all.authorization = `Bearer ${endpoint.apiKey}`;
   if (body !== null) all["content-type"] = "application/json";
-  let res: Response;
   try {
-    res = await fetch(`${base}${path}`, {
+    return await fetch(`${base}${path}`, {
       method,
       headers: all,
       body,
@@ -59,13 +85,13 @@ export async function callJson(
     });
   } catch (e) {
     const timeout = (e as Error)?.name === "TimeoutError";
-    throw new SvcError(
-      `${base}: ${timeout ? "timed out" : `cannot be reached (${(e as Error).message})`}`,
-      0,
-      timeout ? "timeout" : "network",
-      null,
-    );
+    const detail = timeout ? "timed out" : `cannot be reached (${(e as Error).message})`;
+    throw new SvcError(`${base}: ${detail}`, 0, timeout ? "timeout" : "network", null);
   }
+}
+
+async function interpret(endpoint: Endpoint, res: Response): Promise<JsonAnswer> {
+  const base = baseOf(endpoint);
   const text = await res.text();
   if (res.status >= 300 && res.status < 400) {
     throw new SvcError(
@@ -80,21 +106,56 @@ export async function callJson(
     parsed = JSON.parse(text);
   } catch {
     const reason = `${res.status} ${res.statusText}`.trim();
-    throw new SvcError(
-      `${base}: answered ${reason} that is not JSON`,
-      res.status,
-      res.ok ? "bad_answer" : `http_${res.status}`,
-      null,
-    );
+    if (!res.ok) throw errorForStatus(res.status, `${base}: ${reason}`, null);
+    throw new SvcError(`${base}: answered ${reason} with a body that is not JSON`, res.status, "bad_answer", null);
   }
   if (!res.ok) {
     const b = parsed as { message?: unknown; error?: unknown } | null;
-    const message = typeof b?.message === "string"
-      ? b.message
-      : typeof b?.error === "string"
-      ? b.error
-      : res.statusText;
-    throw new SvcError(`${base}: ${message}`, res.status, `http_${res.status}`, parsed);
+    const said = typeof b?.message === "string" ? b.message : typeof b?.error === "string" ? b.error : res.statusText;
+    throw errorForStatus(res.status, `${base}: ${said}`, parsed);
   }
   return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/**
+ * Calls `method path` on `endpoint` with `body` (JSON text, or null) and
+ * returns the parsed answer.
+ *
+ * @example
+ * ```ts ignore
+ * const { body } = await callJson({ baseUrl: "http://127.0.0.1:8686", apiKey: null }, "GET", "/projects", null);
+ * ```
+ */
+export async function callJson(
+  endpoint: Endpoint,
+  method: string,
+  path: string,
+  body: string | null,
+  headers: Record<string, string> = {},
+  options: CallOptions = {},
+): Promise<JsonAnswer> {
+  const retry = options.retry ?? (method === "GET" || method === "HEAD");
+  const retries = retry ? endpoint.retries ?? DEFAULT_RETRIES : 0;
+  const sleep = endpoint.sleep ?? defaultSleep;
+  const route = options.route ?? `${method} ${path.split("?")[0]}`;
+  for (let tried = 0;; tried++) {
+    let res: Response;
+    try {
+      res = await attempt(endpoint, method, path, body, headers);
+    } catch (e) {
+      if (tried >= retries) throw e;
+      await sleep(backoffMs(tried, null));
+      continue;
+    }
+    warnOnce(endpoint, route, res.headers);
+    if (tried < retries && retryableStatus(res.status, options.partTransfer === true)) {
+      const asked = retryAfterMs(res.headers.get("retry-after"), Date.now());
+      if (asked === null || asked <= MAX_RETRY_AFTER_S * 1000) {
+        await res.body?.cancel();
+        await sleep(backoffMs(tried, asked));
+        continue;
+      }
+    }
+    return await interpret(endpoint, res);
+  }
 }
