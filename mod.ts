@@ -1,17 +1,41 @@
 /**
- * The client side of svc: the wire shapes a node and the origin answer
- * with, and their validators. Importing this module loads no part of the
- * node and no database.
+ * The client side of svc: a `Client` for a node or the origin, its errors,
+ * and the wire shapes both answer with. Importing this module loads no part
+ * of the node and no database.
  *
  * @example
- * ```ts
- * import { isSlug, type DataPage } from "./mod.ts";
- * const page: DataPage = await (await fetch("http://127.0.0.1:8686/projects/cities/data")).json();
- * console.log(isSlug(page.project), page.count);
+ * ```ts ignore
+ * import { Client } from "./mod.ts";
+ * const client = new Client({ baseUrl: "http://127.0.0.1:8686" });
+ * const page = await client.data("cities", { limit: 5 });
+ * const answer = await client.query("cities", "SELECT count(*) FROM records");
+ * console.log(page.count, answer.rows);
  * ```
  *
  * @module
  */
+export {
+  Client,
+  type ClientOptions,
+  type ContributionAnswer,
+  DEFAULT_BASE_URL,
+  type QueryAnswer,
+} from "./src/client/client.ts";
+export {
+  AuthError,
+  BundleError,
+  ConflictError,
+  errorForStatus,
+  NotFoundError,
+  PaymentRequiredError,
+  RateLimitError,
+  ServerError,
+  SignatureError,
+  SvcError,
+  ValidationError,
+  ValueError,
+} from "./src/client/errors.ts";
+export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
 export type * from "./src/wire/types.ts";
 export { VERSION } from "./src/version.ts";

@@ -1,7 +1,8 @@
 /**
  * `svc query SLUG "SQL" [--version N] [--limit N] [--store DIR] [--json]`:
  * SQL over a version in a local store, on the node's own engine and limits
- * (the request goes through the same handler a node serves).
+ * (the request goes through the same handler a node serves), or with
+ * `--remote` on a node or the origin.
  *
  * @module
  */
@@ -12,6 +13,8 @@ import { isSlug } from "../wire/slug.ts";
 import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { renderTable } from "./table.ts";
+import { Client, type QueryAnswer } from "../client/client.ts";
+import { endpointFrom } from "./endpoint.ts";
 
 /** The help text of `svc query`. */
 export const QUERY_HELP = `Usage: svc query SLUG[@VERSION] "SQL" [options]
@@ -23,6 +26,8 @@ Options:
   --version N   version to query (default: the newest whole one)
   --limit N     rows to return, 1-1000 (default: 200)
   --store DIR   store directory (default: ${DEFAULT_STORE})
+  --remote      ask a node or the origin instead (--base-url, --api-key;
+                default SVC_BASE_URL, SVC_API_KEY)
   --json        print the answer as JSON
   -h, --help    show this help
 `;
@@ -48,13 +53,14 @@ export async function queryCommand(args: string[]): Promise<number> {
     store: { type: "string" },
     json: { type: "boolean" },
     remote: { type: "boolean" },
+    "base-url": { type: "string" },
+    "api-key": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) {
     process.stdout.write(QUERY_HELP);
     return 0;
   }
-  if (values.remote) throw new CliError("svc query --remote is not yet available in this release");
   if (positionals.length !== 2) {
     throw new UsageError('svc query takes a project and one SQL statement: svc query SLUG "SQL"');
   }
@@ -63,28 +69,39 @@ export async function queryCommand(args: string[]): Promise<number> {
   if (!isSlug(slug)) throw new UsageError(`${JSON.stringify(slug)} is not a project slug`);
   const version = positiveInt("version", values.version) ?? (at === undefined ? undefined : positiveInt("version", at));
   const limit = positiveInt("limit", values.limit);
-  const node = await createNode({ store: values.store ?? DEFAULT_STORE, host: "127.0.0.1", token: null });
+  const body = values.remote
+    ? await new Client({ ...endpointFrom(values, process.env) }).query(slug, sql, { version, limit })
+    : await queryLocally(values.store ?? DEFAULT_STORE, slug, { sql, version, limit });
+  if (values.json) {
+    process.stdout.write(JSON.stringify(body) + "\n");
+  } else {
+    process.stdout.write(renderTable(body.columns, body.rows));
+    const more = body.truncated ? ", more rows exist (raise --limit, up to 1000)" : "";
+    process.stderr.write(
+      `${body.count} row${body.count === 1 ? "" : "s"} from ${slug} v${body.version} in ${body.ms} ms${more}\n`,
+    );
+  }
+  return 0;
+}
+
+/** Runs the query through the handler of a node over the local store (same engine, limits and messages). */
+async function queryLocally(
+  store: string,
+  slug: string,
+  request: { sql: string; version?: number; limit?: number },
+): Promise<QueryAnswer> {
+  const node = await createNode({ store, host: "127.0.0.1", token: null });
   try {
     const res = await node.handler(
       new Request(`http://127.0.0.1/projects/${slug}/query`, {
         method: "POST",
         headers: { "content-type": "application/json", host: "127.0.0.1" },
-        body: JSON.stringify({ sql, version, limit }),
+        body: JSON.stringify(request),
       }),
     );
-    const text = await res.text();
-    const body = JSON.parse(text);
+    const body = await res.json();
     if (!res.ok) throw new CliError(body.error ?? `query failed with status ${res.status}`);
-    if (values.json) {
-      process.stdout.write(text + "\n");
-    } else {
-      process.stdout.write(renderTable(body.columns, body.rows));
-      const more = body.truncated ? ", more rows exist (raise --limit, up to 1000)" : "";
-      process.stderr.write(
-        `${body.count} row${body.count === 1 ? "" : "s"} from ${slug} v${body.version} in ${body.ms} ms${more}\n`,
-      );
-    }
-    return 0;
+    return body;
   } finally {
     await node.close();
   }

@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch } from "../support/assert.ts";
-import { runCli } from "../support/cli_process.ts";
+import { runCli, startServe } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
 Deno.test("svc query runs SQL over a local store: a table on stdout, JSON with --json", async () => {
@@ -55,6 +55,49 @@ Deno.test("svc query fails with error: and exit 1, or exit 2 on usage", async ()
       const run = await runCli([...args, "--store", dir.path]);
       assertEquals(run.code, 2, args.join(" "));
       assertMatch(run.stderr, /^error: /);
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc query --remote asks a running node; it needs a key, as the origin would", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const node = await startServe(["--store", dir.path, "--quiet"]);
+    try {
+      const remote = await runCli([
+        "query",
+        "cities",
+        "SELECT max(id) AS top FROM records",
+        "--remote",
+        "--base-url",
+        node.url,
+        "--api-key",
+        "k",
+        "--json",
+      ]);
+      assertEquals(remote.code, 0, remote.stderr);
+      assertEquals(JSON.parse(remote.stdout).rows, [[599]]);
+      const keyless = await runCli(["query", "cities", "SELECT 1", "--remote", "--base-url", node.url]);
+      assertEquals(keyless.code, 1);
+      assertMatch(keyless.stderr, /^error: query needs an agent key/);
+      const refused = await runCli([
+        "query",
+        "cities",
+        "COPY records TO 'x'",
+        "--remote",
+        "--base-url",
+        node.url,
+        "--api-key",
+        "k",
+      ]);
+      assertEquals(refused.code, 1);
+      assertMatch(refused.stderr, /^error: http:\/\/127\.0\.0\.1:\d+: queries are read-only/);
+    } finally {
+      node.child.kill("SIGTERM");
+      await node.status;
     }
   } finally {
     await dir.cleanup();

@@ -1,0 +1,232 @@
+/**
+ * The client of a node or the origin: typed methods for every node route,
+ * configured by options or the `SVC_*` environment, with the transport rules
+ * of `http.ts` (retries where safe, errors by status, deprecation warnings).
+ *
+ * @module
+ */
+import type { DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
+import { ValueError } from "./errors.ts";
+import { callJson, type Endpoint } from "./http.ts";
+import type { SvcDeprecationWarning } from "./deprecation.ts";
+
+/** The local node, where a client goes when nothing names another base URL. */
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8686";
+
+/** How to build a {@linkcode Client}. */
+export interface ClientOptions {
+  /** Base URL of the origin or a node (default `SVC_BASE_URL`, else the local node). */
+  baseUrl?: string;
+  /** Agent key or node token (default `SVC_API_KEY`). */
+  apiKey?: string | null;
+  /** Payment service (default `SVC_PAY_URL`, else the base URL, or `http://localhost:3001` for a loopback base). */
+  payUrl?: string;
+  /** Milliseconds before one attempt is given up (default 60,000). */
+  timeout?: number;
+  /** Retries of calls that are safe to repeat (default 2). */
+  retries?: number;
+  /** Where deprecation warnings go (default `console.warn`). */
+  onWarning?: (warning: SvcDeprecationWarning) => void;
+  /** The environment to read `SVC_*` from (default: none; pass `process.env` or `Deno.env.toObject()`). */
+  env?: Record<string, string | undefined>;
+}
+
+/** An SQL answer. */
+export interface QueryAnswer {
+  /** Project slug. */
+  project: string;
+  /** Version queried. */
+  version: number;
+  /** Column names. */
+  columns: string[];
+  /** DuckDB type names. */
+  types: string[];
+  /** Rows as arrays. */
+  rows: unknown[][];
+  /** Rows returned. */
+  count: number;
+  /** Whether more rows existed. */
+  truncated: boolean;
+  /** Milliseconds on the engine. */
+  ms: number;
+  /** Bytes of the version's parts. */
+  scannedBytes: number;
+}
+
+/** A contribution's answer. */
+export interface ContributionAnswer {
+  /** Contribution id. */
+  id: string;
+  /** `merged` or `rejected`. */
+  status: string;
+  /** Records sent. */
+  recordCount: number;
+  /** Records merged, or null. */
+  acceptedCount: number | null;
+  /** The gates' verdict. */
+  verdict: Record<string, unknown>;
+  /** The version made, or null. */
+  mergedVersion: number | null;
+  /** When received. */
+  createdAt: string;
+  /** Where the records come from. */
+  sourceDeclaration: string | null;
+}
+
+function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host.startsWith("127.") || host === "::1";
+}
+
+function search(params: Record<string, number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const text = q.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * A client of one base URL.
+ *
+ * @example
+ * ```ts ignore
+ * const client = new Client({ baseUrl: "http://127.0.0.1:8686" });
+ * const page = await client.data("cities", { limit: 10 });
+ * ```
+ */
+export class Client {
+  /** The base URL calls go to. */
+  readonly baseUrl: string;
+  /** The payment service's base URL. */
+  readonly payUrl: string;
+  readonly #endpoint: Endpoint;
+
+  /** @param options base URL, key, pay URL, timeout, retries (or the `SVC_*` environment in `options.env`) */
+  constructor(options: ClientOptions = {}) {
+    const env = options.env ?? {};
+    this.baseUrl = (options.baseUrl ?? env.SVC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+    try {
+      const url = new URL(this.baseUrl);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+    } catch {
+      throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
+    }
+    this.payUrl = options.payUrl ?? env.SVC_PAY_URL ??
+      (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl);
+    this.#endpoint = {
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey ?? (env.SVC_API_KEY || null),
+      timeoutMs: options.timeout,
+      retries: options.retries,
+      onWarning: options.onWarning,
+    };
+  }
+
+  #needKey(call: string): void {
+    if (!this.#endpoint.apiKey) {
+      throw new ValueError(
+        `${call} needs an agent key: pass apiKey or set SVC_API_KEY (a node without a token takes any)`,
+      );
+    }
+  }
+
+  async #get<T>(path: string, route: string): Promise<T> {
+    return (await callJson(this.#endpoint, "GET", path, null, {}, { route })).body as T;
+  }
+
+  /** Projects on the node or the origin. */
+  async projects(): Promise<ProjectEntry[]> {
+    return (await this.#get<{ projects: ProjectEntry[] }>("/projects", "GET /projects")).projects;
+  }
+
+  /** One project's detail. */
+  project(slug: string): Promise<ProjectDetail> {
+    return this.#get(`/projects/${encodeURIComponent(slug)}`, "GET /projects/{slug}");
+  }
+
+  /** A page of records. */
+  data(slug: string, page: { version?: number; limit?: number; offset?: number } = {}): Promise<DataPage> {
+    this.#needKey("data");
+    return this.#get(`/projects/${encodeURIComponent(slug)}/data${search(page)}`, "GET /projects/{slug}/data");
+  }
+
+  /** Every record of a version, page by page (`pageSize` up to 1000). */
+  async *records(
+    slug: string,
+    options: { version?: number; pageSize?: number } = {},
+  ): AsyncGenerator<Record<string, unknown>> {
+    const limit = options.pageSize ?? 1000;
+    let version = options.version;
+    for (let offset = 0;; offset += limit) {
+      const page = await this.data(slug, { version, limit, offset });
+      version = page.version;
+      yield* page.records;
+      if (page.count < limit) return;
+    }
+  }
+
+  /** A version's manifest. */
+  manifest(slug: string, version?: number): Promise<Manifest> {
+    this.#needKey("manifest");
+    return this.#get(
+      `/projects/${encodeURIComponent(slug)}/manifest${search({ version })}`,
+      "GET /projects/{slug}/manifest",
+    );
+  }
+
+  /** One read-only SQL statement over a version (table `records`). */
+  async query(slug: string, sql: string, options: { version?: number; limit?: number } = {}): Promise<QueryAnswer> {
+    this.#needKey("query");
+    if (sql.length < 1 || sql.length > 4000) throw new ValueError("sql must be a statement of 1-4000 characters");
+    const body = JSON.stringify({ sql, version: options.version, limit: options.limit });
+    const answer = await callJson(this.#endpoint, "POST", `/projects/${encodeURIComponent(slug)}/query`, body, {}, {
+      retry: true,
+      route: "POST /projects/{slug}/query",
+    });
+    return answer.body as QueryAnswer;
+  }
+
+  /** A local project on a node (`POST /projects`). */
+  async create(project: Record<string, unknown>): Promise<Record<string, unknown>> {
+    this.#needKey("create");
+    return (await callJson(this.#endpoint, "POST", "/projects", JSON.stringify(project), {}, {
+      route: "POST /projects",
+    })).body as Record<string, unknown>;
+  }
+
+  /**
+   * Sends 1 to 500 records. With an `idempotencyKey` the call is safe to
+   * repeat, so it is retried on transient failures.
+   */
+  async contribute(
+    slug: string,
+    records: Record<string, unknown>[],
+    options: { sourceDeclaration?: string; idempotencyKey?: string } = {},
+  ): Promise<ContributionAnswer & { replayed: boolean }> {
+    this.#needKey("contribute");
+    if (records.length < 1 || records.length > 500) throw new ValueError("records must hold 1-500 records");
+    const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
+    const body = JSON.stringify({ records, sourceDeclaration: options.sourceDeclaration });
+    const answer = await callJson(
+      this.#endpoint,
+      "POST",
+      `/projects/${encodeURIComponent(slug)}/contribute`,
+      body,
+      headers,
+      {
+        retry: options.idempotencyKey !== undefined,
+        route: "POST /projects/{slug}/contribute",
+      },
+    );
+    return { ...(answer.body as ContributionAnswer), replayed: answer.headers.get("idempotent-replayed") === "true" };
+  }
+
+  /** A contribution's answer. */
+  contribution(slug: string, id: string): Promise<ContributionAnswer> {
+    this.#needKey("contribution");
+    return this.#get(
+      `/projects/${encodeURIComponent(slug)}/contributions/${encodeURIComponent(id)}`,
+      "GET /projects/{slug}/contributions/{id}",
+    );
+  }
+}

@@ -1,0 +1,72 @@
+import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
+import { Client, NotFoundError, ValidationError, ValueError } from "../../mod.ts";
+import { withNode } from "../support/node.ts";
+
+Deno.test("Client: every node route by base URL alone", async () => {
+  await withNode({}, async ({ url }) => {
+    const client = new Client({ baseUrl: url, apiKey: "any-key" });
+    assertEquals((await client.projects()).map((p) => p.slug), ["bare", "cities"]);
+    assertEquals((await client.project("cities")).localVersions, [2, 1]);
+    const page = await client.data("cities", { version: 1, limit: 3, offset: 247 });
+    assertEquals(page.records.map((r: Json) => r.id), [247, 248, 249]);
+    const manifest = await client.manifest("cities", 1);
+    assert(manifest.parts.every((p) => p.url?.startsWith(`${url}/parts/cities/`)));
+    const answer = await client.query("cities", "SELECT count(*) AS n FROM records", { version: 2 });
+    assertEquals(answer.rows, [[600]]);
+    let seen = 0;
+    for await (const record of client.records("cities", { pageSize: 128 })) {
+      assertEquals(record.id, seen++);
+    }
+    assertEquals(seen, 600, "the iterator walks every record of the version");
+    await client.create({
+      slug: "notes",
+      title: "Agent notes",
+      readme: "Notes an agent keeps while it works.",
+      schemaDef: { fields: [{ name: "text", type: "string" }] },
+    });
+    const merged = await client.contribute("notes", [{ text: "hi" }], { idempotencyKey: "c-1" });
+    assertEquals([merged.status, merged.replayed], ["merged", false]);
+    assertEquals((await client.contribute("notes", [{ text: "hi" }], { idempotencyKey: "c-1" })).replayed, true);
+    assertEquals((await client.contribution("notes", merged.id)).mergedVersion, 1);
+    assert(await assertRejects(() => client.project("nowhere")) instanceof NotFoundError);
+    assert(await assertRejects(() => client.query("cities", "DROP VIEW records")) instanceof ValidationError);
+  });
+});
+
+Deno.test("Client: a key is still required where the origin needs one, even though a node without a token ignores it", async () => {
+  await withNode({}, async ({ url }) => {
+    const keyless = new Client({ baseUrl: url });
+    assertEquals((await keyless.projects()).length, 2, "listing needs no key");
+    for (
+      const call of [
+        () => keyless.data("cities"),
+        () => keyless.query("cities", "SELECT 1"),
+        () => keyless.manifest("cities"),
+      ]
+    ) {
+      const e = await assertRejects(call);
+      assert(e instanceof ValueError, e.message);
+    }
+  });
+});
+
+Deno.test("Client: configuration from options or the SVC_ environment; the pay URL default", () => {
+  const env = { SVC_BASE_URL: "https://origin.example/", SVC_API_KEY: "k", SVC_PAY_URL: undefined };
+  const fromEnv = new Client({ env });
+  assertEquals([fromEnv.baseUrl, fromEnv.payUrl], ["https://origin.example", "https://origin.example"]);
+  assertEquals(new Client({ baseUrl: "http://127.0.0.1:8686" }).payUrl, "http://localhost:3001");
+  assertEquals(
+    new Client({ baseUrl: "http://localhost:9000", payUrl: "https://pay.example" }).payUrl,
+    "https://pay.example",
+  );
+  assertEquals(new Client({ env: { ...env, SVC_PAY_URL: "https://pay.example" } }).payUrl, "https://pay.example");
+  for (const bad of ["ftp://x", "not a url"]) {
+    let error: unknown;
+    try {
+      new Client({ baseUrl: bad });
+    } catch (e) {
+      error = e;
+    }
+    assert(error instanceof ValueError, bad);
+  }
+});
