@@ -101,7 +101,14 @@ export class Client {
   readonly payUrl: string;
   readonly #endpoint: Endpoint;
 
-  /** @param options base URL, key, pay URL, timeout, retries (or the `SVC_*` environment in `options.env`) */
+  /**
+   * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
+   *
+   * @example
+   * ```ts ignore
+   * new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "key" });
+   * ```
+   */
   constructor(options: ClientOptions = {}) {
     const env = options.env ?? {};
     this.baseUrl = (options.baseUrl ?? env.SVC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");

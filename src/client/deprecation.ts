@@ -17,7 +17,15 @@ export class SvcDeprecationWarning extends Error {
   /** Where to read about moving on (`Link rel="deprecation"`), if said. */
   readonly link: string | null;
 
-  /** @param route the route @param deprecatedAt @param sunset @param link */
+  /**
+   * The warning for `route`, with what the `Deprecation`, `Sunset` and `Link` headers said.
+   *
+   * @example
+   * ```ts
+   * import { SvcDeprecationWarning } from "./deprecation.ts";
+   * new SvcDeprecationWarning("GET /x", null, null, null).message; // "GET /x is deprecated"
+   * ```
+   */
   constructor(route: string, deprecatedAt: Date | null, sunset: Date | null, link: string | null) {
     const parts = [`${route} is deprecated`];
     if (deprecatedAt) parts.push(`since ${deprecatedAt.toISOString().slice(0, 10)}`);

@@ -19,6 +19,8 @@ export class SvcError extends Error {
   readonly body: unknown;
 
   /**
+   * An error naming what failed, with the answer's status, a short code and its body.
+   *
    * @example
    * ```ts
    * import { SvcError } from "./errors.ts";
@@ -54,7 +56,15 @@ export class PaymentRequiredError extends SvcError {
   /** Where to pay, when the answer named it. */
   readonly paymentUrl: string | null;
 
-  /** @param message for people @param body the answer's body */
+  /**
+   * A 402 with the price and payment URL read from the answer's `body`.
+   *
+   * @example
+   * ```ts
+   * import { PaymentRequiredError } from "./errors.ts";
+   * new PaymentRequiredError("payment needed", { price: "0.50", paymentUrl: "https://pay.example" }).price; // "0.50"
+   * ```
+   */
   constructor(message: string, body: unknown) {
     super(message, 402, "http_402", body);
     const b = (body ?? {}) as Record<string, unknown>;
@@ -74,7 +84,15 @@ export class BundleError extends SvcError {}
 
 /** Input refused before anything was sent. */
 export class ValueError extends Error {
-  /** @param message what is wrong with the input */
+  /**
+   * Input refused before sending, with what is wrong.
+   *
+   * @example
+   * ```ts
+   * import { ValueError } from "./errors.ts";
+   * throw new ValueError("records must hold 1-500 records");
+   * ```
+   */
   constructor(message: string) {
     super(message);
     this.name = "ValueError";
