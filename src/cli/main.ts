@@ -8,6 +8,7 @@ import { VERSION } from "../version.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
+import { pullCommand } from "./pull.ts";
 import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
 
@@ -17,6 +18,7 @@ export const MAIN_HELP = `Usage: svc <command> [options]
 Commands:
   serve        serve a store over HTTP (svc serve --help)
   query        SQL over a version in a local store (svc query --help)
+  pull         copy a version into a local store (svc pull --help)
   create       create a local project on a node (svc create --help)
   contribute   send a JSON-lines file of records to a node (svc contribute --help)
 
@@ -48,6 +50,7 @@ export async function main(args: string[]): Promise<number> {
     if (command === "serve") return await serveCommand(rest);
     if (command === "query") return await queryCommand(rest);
     if (command === "create") return await createCommand(rest);
+    if (command === "pull") return await pullCommand(rest);
     if (command === "contribute") return await contributeCommand(rest);
     throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
   } catch (e) {

@@ -15,8 +15,8 @@ export interface Fault {
   status?: number;
   /** Headers to send. */
   headers?: Record<string, string>;
-  /** Body text (default `{"ok": true}`). */
-  body?: string;
+  /** Body (default `{"ok": true}`). */
+  body?: string | Uint8Array;
   /** Wait this long before answering. */
   delayMs?: number;
   /** Close the connection without answering. */

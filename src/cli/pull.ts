@@ -1,0 +1,85 @@
+/**
+ * `svc pull SLUG[@N] [--store DIR] [--workers 4] [--base-url URL]
+ * [--api-key KEY] [--json]`: a version into a local store, as a node serves
+ * it, with a progress bar on stderr.
+ *
+ * @module
+ */
+import process from "node:process";
+import { Client } from "../client/client.ts";
+import { pull } from "../client/pull.ts";
+import { DEFAULT_STORE } from "../store/layout.ts";
+import { commandArgs } from "./args.ts";
+import { endpointFrom } from "./endpoint.ts";
+import { UsageError } from "./errors.ts";
+import { progress } from "./progress.ts";
+
+/** The help text of `svc pull`. */
+export const PULL_HELP = `Usage: svc pull SLUG[@VERSION] [options]
+
+Copy a version from the origin or a node into a local store (parts checked
+for size and SHA-256, renamed into place; the manifest last). Parts already
+in the store are not fetched again; a pull that was stopped resumes.
+
+Options:
+  --store DIR      store directory (default: ${DEFAULT_STORE})
+  --workers N      parts fetched at once (default: 4)
+  --base-url URL   where from (default: SVC_BASE_URL or http://127.0.0.1:8686)
+  --api-key KEY    agent key (default: SVC_API_KEY)
+  --json           print the result as JSON
+`;
+
+/**
+ * Runs `svc pull` with `args`; resolves with the exit code.
+ *
+ * @example
+ * ```ts ignore
+ * await pullCommand(["cities@2", "--store", "svc-data"]);
+ * ```
+ */
+export async function pullCommand(args: string[]): Promise<number> {
+  const { values, positionals } = commandArgs(args, {
+    store: { type: "string" },
+    workers: { type: "string" },
+    "base-url": { type: "string" },
+    "api-key": { type: "string" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) {
+    process.stdout.write(PULL_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError("svc pull takes one SLUG[@VERSION]");
+  const [slug, at] = positionals[0].split("@", 2);
+  if (at !== undefined && !/^[1-9]\d*$/.test(at)) throw new UsageError(`${JSON.stringify(at)} is not a version number`);
+  if (values.workers !== undefined && !/^[1-9]\d?$/.test(values.workers)) {
+    throw new UsageError("--workers must be 1-99");
+  }
+  const store = values.store ?? DEFAULT_STORE;
+  const client = new Client({ ...endpointFrom(values, process.env) });
+  let bar: ReturnType<typeof progress> | null = null;
+  const result = await pull(client, slug, {
+    store,
+    version: at === undefined ? undefined : Number(at),
+    workers: values.workers === undefined ? 4 : Number(values.workers),
+    onProgress: (done, total) => {
+      bar ??= progress(`pull ${slug}`, total);
+      bar.update(done, "bytes");
+    },
+  });
+  (bar as ReturnType<typeof progress> | null)?.finish();
+  if (values.json) {
+    process.stdout.write(JSON.stringify(result) + "\n");
+  } else {
+    const signed = result.signedBy
+      ? ` · signed by ${result.signedBy} (not verified: this release has no trust store yet)`
+      : "";
+    const parts = `${result.parts} part${result.parts === 1 ? "" : "s"}`;
+    process.stdout.write(
+      `${slug} v${result.version}: ${result.records} records in ${parts} -> ${store}/${slug}/parts/ ` +
+        `(${result.downloaded} part${result.downloaded === 1 ? "" : "s"} downloaded)${signed}\n`,
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,217 @@
+/**
+ * Pulling a version into a local store, in the layout a node serves: the
+ * manifest, then the parts the store lacks (streamed, checked for size and
+ * SHA-256 on the way, written under a temporary name and renamed into place,
+ * a few at a time), then `project.json`, and the manifest last, so that a
+ * killed pull leaves no half version and the next pull resumes from the
+ * parts already whole. A part that fails its size or digest is never
+ * retried: it is refused.
+ *
+ * @module
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { syncDir, writeFileAtomic } from "../store/atomic.ts";
+import { manifestFile, partFile, projectDir, projectFile } from "../store/layout.ts";
+import { withProjectLock } from "../store/lock.ts";
+import { parseStoredManifest } from "../store/manifest.ts";
+import { isSlug } from "../wire/slug.ts";
+import type { Manifest } from "../wire/types.ts";
+import type { Client } from "./client.ts";
+import { BundleError, SvcError, ValueError } from "./errors.ts";
+import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "./retry.ts";
+
+/** How to pull. */
+export interface PullOptions {
+  /** The version (default: the newest). */
+  version?: number;
+  /** The store directory. */
+  store: string;
+  /** Parts fetched at once (default 4). */
+  workers?: number;
+  /** Called as bytes arrive: done and total of the parts to fetch. */
+  onProgress?: (doneBytes: number, totalBytes: number) => void;
+}
+
+/** What a pull did. */
+export interface PullResult {
+  /** Project slug. */
+  slug: string;
+  /** The version now in the store. */
+  version: number;
+  /** Records in it. */
+  records: number;
+  /** Parts in it. */
+  parts: number;
+  /** Parts fetched by this pull. */
+  downloaded: number;
+  /** Bytes fetched by this pull. */
+  bytes: number;
+  /** The origin named by the manifest's signature, if it carries one (not verified yet). */
+  signedBy: string | null;
+}
+
+async function whole(path: string, bytes: number): Promise<boolean> {
+  const info = await lstat(path).catch(() => null);
+  return info !== null && info.isFile() && info.size === bytes;
+}
+
+/** Fetches one part into place, checking size and digest as it streams; retries transfers, never bad content. */
+async function fetchPart(
+  url: string,
+  dir: string,
+  part: { sha256: string; bytes: number },
+  onBytes: (n: number) => void,
+): Promise<void> {
+  for (let tried = 0;; tried++) {
+    const temp = join(dir, `.tmp-${randomUUID()}.parquet`);
+    let received = 0;
+    try {
+      let res: Response;
+      try {
+        res = await fetch(url, { redirect: "follow", signal: AbortSignal.timeout(10 * 60_000) });
+      } catch (e) {
+        throw new SvcError(`part ${part.sha256}: cannot be fetched (${(e as Error).message})`, 0, "network", null);
+      }
+      if (!res.ok || !res.body) {
+        await res.body?.cancel();
+        throw new SvcError(
+          `part ${part.sha256}: the server answered ${res.status}`,
+          res.status,
+          `http_${res.status}`,
+          null,
+        );
+      }
+      const hash = createHash("sha256");
+      const file = await open(temp, "wx");
+      try {
+        for await (const chunk of res.body) {
+          received += chunk.byteLength;
+          if (received > part.bytes) {
+            throw new BundleError(
+              `part ${part.sha256} is longer than the ${part.bytes} bytes listed`,
+              0,
+              "part_size",
+              null,
+            );
+          }
+          hash.update(chunk);
+          await file.write(chunk);
+          onBytes(chunk.byteLength);
+        }
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      if (received !== part.bytes) {
+        throw new BundleError(
+          `part ${part.sha256} has ${received} bytes, the manifest lists ${part.bytes}`,
+          0,
+          "part_size",
+          null,
+        );
+      }
+      if (hash.digest("hex") !== part.sha256) {
+        throw new BundleError(`part ${part.sha256} does not match its SHA-256`, 0, "part_hash", null);
+      }
+      await rename(temp, join(dir, `${part.sha256}.parquet`));
+      return;
+    } catch (e) {
+      await unlink(temp).catch(() => {});
+      onBytes(-received);
+      const transient = e instanceof SvcError && !(e instanceof BundleError) &&
+        (e.status === 0 || retryableStatus(e.status, true));
+      if (!transient || tried >= DEFAULT_RETRIES) throw e;
+      await new Promise((r) => setTimeout(r, backoffMs(tried, null)));
+    }
+  }
+}
+
+/**
+ * Pulls `slug` (version `options.version`, else the newest) from `client`
+ * into `options.store`.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await pull(new Client({ baseUrl, apiKey }), "cities", { store: "svc-data" });
+ * ```
+ */
+export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
+  if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  const manifest: Manifest = await client.manifest(slug, options.version);
+  if (manifest.project !== slug || (options.version !== undefined && manifest.version !== options.version)) {
+    throw new BundleError(
+      `the manifest is for ${manifest.project} v${manifest.version}, not what was asked`,
+      0,
+      "manifest",
+      null,
+    );
+  }
+  const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
+  const stored = parseStoredManifest(JSON.stringify(rest), slug, manifest.version);
+  if ("reason" in stored) throw new BundleError(`the manifest is not usable: ${stored.reason}`, 0, "manifest", null);
+  const detail = await client.project(slug);
+  const root = options.store;
+  const dir = join(projectDir(root, slug), "parts");
+  await mkdir(dir, { recursive: true });
+  return await withProjectLock(root, slug, async () => {
+    for (const name of await readdir(dir)) if (name.startsWith(".tmp-")) await rm(join(dir, name), { force: true });
+    const missing = [];
+    for (const part of stored.parts) {
+      if (!(await whole(partFile(root, slug, part.sha256), part.bytes))) missing.push(part);
+    }
+    const unique = [...new Map(missing.map((p) => [p.sha256, p])).values()];
+    const total = unique.reduce((a, p) => a + p.bytes, 0);
+    let done = 0;
+    const urls = new Map(manifest.parts.map((p) => [p.sha256, p.url]));
+    const queue = [...unique];
+    const workers = Array.from({ length: Math.max(1, Math.min(options.workers ?? 4, queue.length)) }, async () => {
+      for (let part = queue.shift(); part; part = queue.shift()) {
+        const url = urls.get(part.sha256);
+        if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
+        await fetchPart(url, dir, part, (n) => {
+          done += n;
+          options.onProgress?.(done, total);
+        });
+      }
+    });
+    await Promise.all(workers);
+    await syncDir(dir);
+    const existing = await readManifestVersion(root, slug, manifest.version);
+    if (!existing) {
+      await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...detail, local: false }, null, 2) + "\n");
+      const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
+      const onDisk = {
+        ...kept,
+        parts: stored.parts.map(({ entry: { url: _url, ...part } }) => part),
+        format: "parquet",
+        pulledAt: new Date().toISOString(),
+        downloaded: unique.length,
+        source: client.baseUrl,
+      };
+      const staging = join(projectDir(root, slug), `.v${manifest.version}.tmp-${randomUUID()}`);
+      await mkdir(staging);
+      await writeFileAtomic(join(staging, "manifest.json"), JSON.stringify(onDisk, null, 2) + "\n");
+      await rename(staging, join(projectDir(root, slug), `v${manifest.version}`)).catch(async (e) => {
+        await rm(staging, { recursive: true, force: true });
+        throw e;
+      });
+      await syncDir(projectDir(root, slug));
+    }
+    const totals = manifest.totals as { records?: number } | undefined;
+    return {
+      slug,
+      version: manifest.version,
+      records: totals?.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
+      parts: stored.parts.length,
+      downloaded: unique.length,
+      bytes: total,
+      signedBy: (manifest.signature as { origin?: string } | undefined)?.origin ?? null,
+    };
+  });
+}
+
+async function readManifestVersion(root: string, slug: string, version: number): Promise<boolean> {
+  return (await lstat(manifestFile(root, slug, version)).catch(() => null)) !== null;
+}

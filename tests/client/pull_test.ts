@@ -1,0 +1,159 @@
+import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { serveNode } from "../../server.ts";
+import { Client } from "../../src/client/client.ts";
+import { BundleError } from "../../src/client/errors.ts";
+import { pull } from "../../src/client/pull.ts";
+import { ROOT, runCli } from "../support/cli_process.ts";
+import { withNode } from "../support/node.ts";
+import { startOrigin } from "../support/origin.ts";
+import { tempDir } from "../support/store_fixture.ts";
+
+Deno.test("pull copies a version into a store that a node then serves the same, parts shared and never fetched twice", async () => {
+  await withNode({ token: "origin-token" }, async ({ url }) => {
+    const dir = await tempDir();
+    try {
+      const client = new Client({ baseUrl: url, apiKey: "origin-token" });
+      const first = await pull(client, "cities", { store: dir.path });
+      assertEquals([first.version, first.records, first.parts, first.downloaded], [2, 600, 3, 3]);
+      assertEquals(first.signedBy, "https://origin.example");
+      const again = await pull(client, "cities", { store: dir.path, version: 2 });
+      assertEquals(again.downloaded, 0, "parts already held are not fetched again");
+      const v1 = await pull(client, "cities", { store: dir.path, version: 1 });
+      assertEquals([v1.version, v1.downloaded], [1, 2]);
+      const onDisk = JSON.parse(await readFile(join(dir.path, "cities", "v2", "manifest.json"), "utf8"));
+      assertEquals([onDisk.format, onDisk.downloaded, onDisk.source], ["parquet", 3, url]);
+      assert(onDisk.parts.every((p: Json) => p.url === undefined), "no part URL is kept on disk");
+      const mirror = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token: null });
+      try {
+        for (const path of ["/projects/cities/data?limit=1000", "/projects/cities/data?version=1&limit=1000"]) {
+          const [a, b] = await Promise.all([
+            fetch(`${url}${path}`, { headers: { authorization: "Bearer origin-token" } }).then((r) => r.text()),
+            fetch(`${mirror.url}${path}`).then((r) => r.text()),
+          ]);
+          assertEquals(b, a, path);
+        }
+        const m: Json = await (await fetch(`${mirror.url}/projects/cities/manifest`)).json();
+        assertEquals(m.signature.origin, "https://origin.example", "the signature passes through");
+        assertEquals(m.pulledAt, undefined);
+        const detail: Json = await (await fetch(`${mirror.url}/projects/cities`)).json();
+        assertEquals([detail.title, detail.local], ["World cities", false]);
+      } finally {
+        await mirror.shutdown();
+      }
+    } finally {
+      await dir.cleanup();
+    }
+  });
+});
+
+Deno.test("pull refuses a part that fails its size or digest, once, and leaves no version and no file", async () => {
+  const origin = await startOrigin();
+  const dir = await tempDir();
+  try {
+    const good = new TextEncoder().encode("PAR1 not really parquet PAR1");
+    const sha = createHash("sha256").update(good).digest("hex");
+    const manifest = (bytes: number) => ({
+      format: "svc-dataset-manifest/1",
+      project: "tiny",
+      version: 1,
+      parts: [{ sha256: sha, bytes, records: 1, url: `${origin.url}/parts/tiny/${sha}.parquet` }],
+      totals: { records: 1 },
+    });
+    const client = new Client({ baseUrl: origin.url, apiKey: "k" });
+    const cases: [Uint8Array, number, RegExp][] = [
+      [new TextEncoder().encode("PAR1 not really parquet PAR2"), good.length, /does not match its SHA-256/],
+      [good.subarray(0, 10), good.length, /has 10 bytes, the manifest lists/],
+      [new Uint8Array([...good, 1, 2, 3]), good.length, /longer than/],
+    ];
+    for (const [served, listed, message] of cases) {
+      origin.fault("/projects/tiny/manifest", { body: JSON.stringify(manifest(listed)) });
+      origin.fault("/projects/tiny", { body: JSON.stringify({ slug: "tiny", title: "Tiny" }) });
+      origin.fault(`/parts/tiny/${sha}.parquet`, {
+        body: served,
+        headers: { "content-type": "application/vnd.apache.parquet" },
+      });
+      const before = origin.seen.length;
+      const e = await assertRejects(() => pull(client, "tiny", { store: dir.path }), message);
+      assert(e instanceof BundleError);
+      assertEquals(origin.seen.slice(before).filter((s) => s.path.startsWith("/parts/")).length, 1, "never retried");
+      assertEquals((await readdir(join(dir.path, "tiny"))).filter((n) => n.startsWith("v")), [], "no version");
+      assertEquals(await readdir(join(dir.path, "tiny", "parts")), [], "no part, no temporary file");
+    }
+    origin.fault("/projects/tiny/manifest", { body: JSON.stringify(manifest(good.length)) });
+    origin.fault("/projects/tiny", { body: JSON.stringify({ slug: "tiny", title: "Tiny" }) });
+    origin.fault(`/parts/tiny/${sha}.parquet`, { status: 503 }, { status: 500 }, { body: good });
+    const ok = await pull(client, "tiny", { store: dir.path });
+    assertEquals(ok.downloaded, 1, "transfer failures (503, 500) are retried");
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc pull killed halfway leaves the store whole, and the next pull resumes", async () => {
+  const origin = await startOrigin();
+  const dir = await tempDir();
+  try {
+    const parts = ["first part bytes", "second part bytes"].map((t) => new TextEncoder().encode(t));
+    const shas = parts.map((b) => createHash("sha256").update(b).digest("hex"));
+    const manifest = {
+      format: "svc-dataset-manifest/1",
+      project: "slow",
+      version: 3,
+      parts: shas.map((sha, i) => ({
+        sha256: sha,
+        bytes: parts[i].length,
+        url: `${origin.url}/parts/slow/${sha}.parquet`,
+      })),
+      totals: { records: 2 },
+    };
+    const serveAll = (delaySecond: number) => {
+      origin.fault("/projects/slow/manifest", { body: JSON.stringify(manifest) });
+      origin.fault("/projects/slow", { body: JSON.stringify({ slug: "slow", title: "Slow" }) });
+      origin.fault(`/parts/slow/${shas[0]}.parquet`, { body: parts[0] });
+      origin.fault(`/parts/slow/${shas[1]}.parquet`, { body: parts[1], delayMs: delaySecond });
+    };
+    serveAll(20_000);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `${ROOT}cli.ts`,
+        "pull",
+        "slow",
+        "--store",
+        dir.path,
+        "--base-url",
+        origin.url,
+        "--api-key",
+        "k",
+      ],
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const deadline = Date.now() + 15_000;
+    while (!origin.seen.some((s) => s.path.includes(shas[1])) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill("SIGKILL");
+    await child.status;
+    const names = await readdir(join(dir.path, "slow"));
+    assertEquals(names.filter((n) => /^v\d+$/.test(n)), [], "no version after the kill");
+    assert(
+      (await readdir(join(dir.path, "slow", "parts"))).includes(`${shas[0]}.parquet`),
+      "the whole first part stays",
+    );
+    serveAll(0);
+    const run = await runCli(["pull", "slow", "--store", dir.path, "--base-url", origin.url, "--api-key", "k"]);
+    assertEquals(run.code, 0, run.stderr);
+    assertMatch(run.stdout, /^slow v3: 2 records in 2 parts -> .* \(1 part downloaded\)\n$/);
+    assertEquals((await readdir(join(dir.path, "slow", "parts"))).sort(), shas.map((s) => `${s}.parquet`).sort());
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
+});
