@@ -6,6 +6,7 @@
 import process from "node:process";
 import { VERSION } from "../version.ts";
 import { CliError, UsageError } from "./errors.ts";
+import { loadCommand, saveCommand } from "./bundle.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
 import { pullCommand } from "./pull.ts";
@@ -19,6 +20,8 @@ Commands:
   serve        serve a store over HTTP (svc serve --help)
   query        SQL over a version in a local store (svc query --help)
   pull         copy a version into a local store (svc pull --help)
+  save         write a version as a bundle file (svc save --help)
+  load         check a bundle and lay it out in a store (svc load --help)
   create       create a local project on a node (svc create --help)
   contribute   send a JSON-lines file of records to a node (svc contribute --help)
 
@@ -51,6 +54,8 @@ export async function main(args: string[]): Promise<number> {
     if (command === "query") return await queryCommand(rest);
     if (command === "create") return await createCommand(rest);
     if (command === "pull") return await pullCommand(rest);
+    if (command === "save") return await saveCommand(rest);
+    if (command === "load") return await loadCommand(rest);
     if (command === "contribute") return await contributeCommand(rest);
     throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
   } catch (e) {

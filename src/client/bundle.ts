@@ -1,0 +1,258 @@
+/**
+ * Bundles: one version in one uncompressed tar (`svc-bundle.json`,
+ * `project.json`, `manifest.json` with its signature, `parts/<sha256>.parquet`)
+ * to carry where no network reaches. Loading checks every member before the
+ * store changes: only the allowed names, each once; each part's size and
+ * SHA-256; the header and the manifest agreeing. Then it lays the version
+ * out as a pull would, manifest last.
+ *
+ * @module
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { syncDir, writeFileAtomic } from "../store/atomic.ts";
+import { manifestFile, projectDir, projectFile } from "../store/layout.ts";
+import { withProjectLock } from "../store/lock.ts";
+import { parseStoredManifest, publishManifest } from "../store/manifest.ts";
+import { readProjectMeta } from "../store/project_file.ts";
+import { openStore } from "../store/store.ts";
+import { isSlug } from "../wire/slug.ts";
+import { VERSION } from "../version.ts";
+import { BundleError } from "./errors.ts";
+import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
+
+/** The `format` of a bundle header. */
+export const BUNDLE_FORMAT = "svc-bundle/1";
+const PART_MEMBER = /^parts\/([0-9a-f]{64})\.parquet$/;
+const MAX_JSON_MEMBER = 16 * 1024 * 1024;
+
+/** What a bundle's `svc-bundle.json` says. */
+export interface BundleHeader {
+  /** `svc-bundle/1`. */
+  format: string;
+  /** Project slug. */
+  project: string;
+  /** Version. */
+  version: number;
+  /** Title, license, access, visibility of the project. */
+  title: string;
+  /** License. */
+  license: string;
+  /** Access. */
+  access: string;
+  /** Visibility. */
+  visibility: string;
+  /** Records in the version. */
+  records: number;
+  /** Parts in the version. */
+  parts: number;
+  /** Bytes of the parts. */
+  bytes: number;
+  /** SHA-256 of `manifest.json` as stored in the bundle. */
+  manifestSha256: string;
+  /** When the bundle was made. */
+  savedAt: string;
+  /** Where the version came from. */
+  source: string | null;
+  /** The SDK that made it. */
+  sdk: string;
+}
+
+function refuse(message: string): never {
+  throw new BundleError(message, 0, "bundle", null);
+}
+
+/**
+ * Writes version `version` (the newest when null) of `slug` from the store at
+ * `root` into a bundle at `out` (written under a temporary name, then
+ * renamed).
+ *
+ * @example
+ * ```ts ignore
+ * const header = await saveBundle("svc-data", "cities", null, "cities-v2.svc");
+ * ```
+ */
+export async function saveBundle(
+  root: string,
+  slug: string,
+  version: number | null,
+  out: string,
+): Promise<BundleHeader> {
+  const store = openStore(root);
+  const stored = version === null ? await store.latest(slug) : await store.version(slug, version);
+  if (!stored) refuse(`${slug}${version === null ? "" : ` v${version}`} is not whole in ${root}`);
+  const meta = (await readProjectMeta(root, slug)) ?? { slug };
+  const manifestBytes = new TextEncoder().encode(
+    JSON.stringify(publishManifest(stored.manifest, slug, stored.version, null), null, 2) + "\n",
+  );
+  const unique = [...new Map(stored.parts.map((p) => [p.sha256, p])).values()];
+  const totals = stored.manifest.raw.totals as { records?: number } | undefined;
+  const str = (v: unknown, fallback: string) => (typeof v === "string" ? v : fallback);
+  const header: BundleHeader = {
+    format: BUNDLE_FORMAT,
+    project: slug,
+    version: stored.version,
+    title: str(meta.title, slug),
+    license: str(meta.license, "unknown"),
+    access: str(meta.access, "public"),
+    visibility: str(meta.visibility, "public"),
+    records: totals?.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
+    parts: stored.parts.length,
+    bytes: stored.parts.reduce((a, p) => a + p.bytes, 0),
+    manifestSha256: createHash("sha256").update(manifestBytes).digest("hex"),
+    savedAt: new Date().toISOString(),
+    source: typeof stored.manifest.raw.source === "string" ? stored.manifest.raw.source : null,
+    sdk: `svc-sdk/${VERSION}`,
+  };
+  await mkdir(dirname(out), { recursive: true });
+  const temp = `${out}.tmp-${randomUUID()}`;
+  const file = await open(temp, "wx");
+  const now = Date.now() / 1000;
+  try {
+    const member = async (name: string, bytes: Uint8Array) => {
+      await file.write(tarHeader(name, bytes.length, now));
+      await file.write(bytes);
+      await file.write(tarPadding(bytes.length));
+    };
+    await member("svc-bundle.json", new TextEncoder().encode(JSON.stringify(header, null, 2) + "\n"));
+    await member("project.json", new TextEncoder().encode(JSON.stringify(meta, null, 2) + "\n"));
+    await member("manifest.json", manifestBytes);
+    for (const part of unique) {
+      await file.write(tarHeader(`parts/${part.sha256}.parquet`, part.bytes, now));
+      for await (const chunk of createReadStream(part.path)) await file.write(chunk as Uint8Array);
+      await file.write(tarPadding(part.bytes));
+    }
+    await file.write(TAR_END);
+    await file.sync();
+    await file.close();
+    await rename(temp, out);
+  } catch (e) {
+    await file.close().catch(() => {});
+    await unlink(temp).catch(() => {});
+    throw e;
+  }
+  return header;
+}
+
+/** What loading found and did. */
+export interface LoadResult {
+  /** The bundle's header. */
+  header: BundleHeader;
+  /** Parts the store did not hold yet (and got, unless checking). */
+  newParts: number;
+  /** Whether anything was written. */
+  written: boolean;
+}
+
+/**
+ * Checks the bundle at `file` member by member and, unless `check`, lays its
+ * version out in the store at `root`.
+ *
+ * @example
+ * ```ts ignore
+ * const { header } = await loadBundle("cities-v2.svc", "svc-data", { check: true });
+ * ```
+ */
+export async function loadBundle(file: string, root: string, options: { check?: boolean } = {}): Promise<LoadResult> {
+  const staging = join(root, `.load-${randomUUID()}`);
+  if (!options.check) await mkdir(staging, { recursive: true });
+  try {
+    const json = new Map<string, Uint8Array>();
+    const parts = new Map<string, number>();
+    for await (const entry of readTar(createReadStream(file) as AsyncIterable<Uint8Array>)) {
+      const part = PART_MEMBER.exec(entry.name);
+      const known = entry.name === "svc-bundle.json" || entry.name === "project.json" || entry.name === "manifest.json";
+      if (!part && !known) refuse(`the bundle holds a member it may not: ${JSON.stringify(entry.name)}`);
+      if (json.has(entry.name) || (part && parts.has(part[1]))) refuse(`the bundle holds ${entry.name} twice`);
+      if (known) {
+        if (entry.size > MAX_JSON_MEMBER) refuse(`${entry.name} is too large`);
+        const whole = new Uint8Array(entry.size);
+        let at = 0;
+        for await (const c of entry.body) {
+          whole.set(c, at);
+          at += c.length;
+        }
+        json.set(entry.name, whole);
+        continue;
+      }
+      const hash = createHash("sha256");
+      const out = options.check ? null : await open(join(staging, `${part![1]}.parquet`), "wx");
+      try {
+        for await (const c of entry.body) {
+          hash.update(c);
+          await out?.write(c);
+        }
+        await out?.sync();
+      } finally {
+        await out?.close();
+      }
+      if (hash.digest("hex") !== part![1]) refuse(`part ${part![1]} in the bundle does not match its SHA-256`);
+      parts.set(part![1], entry.size);
+    }
+    for (const name of ["svc-bundle.json", "project.json", "manifest.json"]) {
+      if (!json.has(name)) refuse(`the bundle has no ${name}`);
+    }
+    const parse = (name: string) => {
+      try {
+        return JSON.parse(new TextDecoder().decode(json.get(name)));
+      } catch {
+        return refuse(`${name} in the bundle is not JSON`);
+      }
+    };
+    const header = parse("svc-bundle.json") as BundleHeader;
+    const meta = parse("project.json");
+    const manifestText = new TextDecoder().decode(json.get("manifest.json"));
+    if (header.format !== BUNDLE_FORMAT) {
+      refuse(`the bundle's format is ${JSON.stringify(header.format)}, not ${BUNDLE_FORMAT}`);
+    }
+    if (typeof header.project !== "string" || !isSlug(header.project)) refuse("the bundle names no valid project");
+    if (!Number.isSafeInteger(header.version) || header.version < 1) refuse("the bundle names no valid version");
+    const manifest = parseStoredManifest(manifestText, header.project, header.version);
+    if ("reason" in manifest) refuse(`the bundle's manifest does not match its header: ${manifest.reason}`);
+    if (createHash("sha256").update(json.get("manifest.json")!).digest("hex") !== header.manifestSha256) {
+      refuse("the bundle's manifest does not match the SHA-256 its header gives");
+    }
+    const bytes = manifest.parts.reduce((a, p) => a + p.bytes, 0);
+    if (header.parts !== manifest.parts.length || header.bytes !== bytes) {
+      refuse("the bundle's header and manifest disagree");
+    }
+    for (const p of manifest.parts) {
+      if (parts.get(p.sha256) !== p.bytes) refuse(`part ${p.sha256} is missing from the bundle or has the wrong size`);
+    }
+    const listed = new Set(manifest.parts.map((p) => p.sha256));
+    for (const sha of parts.keys()) {
+      if (!listed.has(sha)) refuse(`the bundle holds part ${sha}, which its manifest does not list`);
+    }
+    const slug = header.project;
+    let newParts = 0;
+    for (const sha of parts.keys()) {
+      if (!(await stat(join(projectDir(root, slug), "parts", `${sha}.parquet`)).catch(() => null))) newParts++;
+    }
+    if (options.check) return { header, newParts, written: false };
+    const dir = join(projectDir(root, slug), "parts");
+    await mkdir(dir, { recursive: true });
+    await withProjectLock(root, slug, async () => {
+      for (const sha of parts.keys()) await rename(join(staging, `${sha}.parquet`), join(dir, `${sha}.parquet`));
+      await syncDir(dir);
+      if (await stat(manifestFile(root, slug, header.version)).catch(() => null)) return;
+      await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...meta, slug, local: false }, null, 2) + "\n");
+      const onDisk = {
+        ...manifest.raw,
+        format: "parquet",
+        loaded: true,
+        loadedAt: new Date().toISOString(),
+        loadedFrom: file,
+      };
+      const versionStaging = join(projectDir(root, slug), `.v${header.version}.tmp-${randomUUID()}`);
+      await mkdir(versionStaging);
+      await writeFileAtomic(join(versionStaging, "manifest.json"), JSON.stringify(onDisk, null, 2) + "\n");
+      await rename(versionStaging, join(projectDir(root, slug), `v${header.version}`));
+      await syncDir(projectDir(root, slug));
+    });
+    return { header, newParts, written: true };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
