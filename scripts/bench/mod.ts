@@ -18,6 +18,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   export: async () => (await import("./export.ts")).benchmark,
   contribute: async () => (await import("./contribute.ts")).benchmark,
   mcp: async () => (await import("./mcp.ts")).benchmark,
+  pull: async () => (await import("./pull.ts")).benchmark,
 };
 
 /**

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
 import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
@@ -52,6 +53,9 @@ export interface PullResult {
   signedBy: string | null;
 }
 
+/** Bytes gathered before one write to a part file. */
+const WRITE_BYTES = 1024 * 1024;
+
 async function whole(path: string, bytes: number): Promise<boolean> {
   const info = await lstat(path).catch(() => null);
   return info !== null && info.isFile() && info.size === bytes;
@@ -86,6 +90,15 @@ async function fetchPart(
       const hash = createHash("sha256");
       const file = await open(temp, "wx");
       try {
+        // Chunks are gathered into writes of about 1 MiB: far fewer calls than one per network read.
+        let pending: Uint8Array[] = [];
+        let pendingBytes = 0;
+        const flush = async () => {
+          if (pendingBytes === 0) return;
+          await file.write(pending.length === 1 ? pending[0] : Buffer.concat(pending));
+          pending = [];
+          pendingBytes = 0;
+        };
         for await (const chunk of res.body) {
           received += chunk.byteLength;
           if (received > part.bytes) {
@@ -97,9 +110,12 @@ async function fetchPart(
             );
           }
           hash.update(chunk);
-          await file.write(chunk);
+          pending.push(chunk);
+          pendingBytes += chunk.byteLength;
+          if (pendingBytes >= WRITE_BYTES) await flush();
           onBytes(chunk.byteLength);
         }
+        await flush();
         await file.sync();
       } finally {
         await file.close();

@@ -7,7 +7,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 
-const STEP = 64 * 1024;
+const STEP = 256 * 1024;
 
 /**
  * Opens a regular file for reading without following a symlink at its last

@@ -1,0 +1,100 @@
+/**
+ * Benchmark `pull`: `pull()` of a ~1 GB version in 16 parts from a node over
+ * loopback into an empty store (parts streamed, sized and hashed, renamed),
+ * beside `curl` fetching the same part URLs (4 at once, `--parallel`, to
+ * files) in the same run. Target: at least 0.7x of curl's throughput,
+ * checksums included.
+ *
+ * @module
+ */
+import { spawn } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { startServe } from "../../tests/support/cli_process.ts";
+import { Client } from "../../src/client/client.ts";
+import { pull } from "../../src/client/pull.ts";
+import { ensureBenchStore } from "./_bench_store.ts";
+import { benchDataDir, type Benchmark, median, printTable, verdict } from "./_util.ts";
+
+/** Parts of the version. */
+const PARTS = 16;
+/** Rows per part (about 64 MB of poorly compressible text each). */
+const ROWS = 900_000;
+/** Timed runs of each side. */
+const RUNS = 3;
+/** Target: pull's throughput at least this share of curl's. */
+const TARGET = 0.7;
+
+function partSql(i: number): string {
+  return `SELECT (${i * ROWS} + range)::BIGINT AS id, sha256((${i * ROWS} + range)::VARCHAR) || ` +
+    `sha256((${i * ROWS} + range + 1)::VARCHAR) AS payload FROM range(${ROWS})`;
+}
+
+function curl(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("curl", args, { stdio: ["ignore", "ignore", "inherit"] });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`curl exited ${code}`))));
+  });
+}
+
+/** Runs the benchmark and prints its table. */
+export async function run(): Promise<void> {
+  const { root } = await ensureBenchStore("pull", { generator: 1, parts: PARTS, rows: ROWS }, [{
+    slug: "big",
+    title: "Bench pull",
+    fields: [{ name: "id", type: "integer" }, { name: "payload", type: "string" }],
+    parts: Array.from({ length: PARTS }, (_, i) => ({ sql: partSql(i) })),
+  }]);
+  // The node runs in a process of its own, as an origin would: pull and curl then share nothing with it.
+  const serving = await startServe(["--store", root, "--quiet"]);
+  const scratch = benchDataDir(".pull-run");
+  const client = new Client({ baseUrl: serving.url, apiKey: "bench" });
+  try {
+    const manifest = await client.manifest("big");
+    const bytes = manifest.parts.reduce((a, p) => a + p.bytes, 0);
+    const config = manifest.parts.map((p, i) => `url = "${p.url}"\noutput = "${join(scratch, "curl", `${i}.parquet`)}"`)
+      .join("\n");
+    const pullTimes: number[] = [];
+    const curlTimes: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await rm(scratch, { recursive: true, force: true });
+      await mkdir(join(scratch, "curl"), { recursive: true });
+      await writeFile(join(scratch, "curl.cfg"), config);
+      let t0 = performance.now();
+      await curl(["--silent", "--fail", "--parallel", "--parallel-max", "4", "--config", join(scratch, "curl.cfg")]);
+      curlTimes.push(performance.now() - t0);
+      t0 = performance.now();
+      const result = await pull(client, "big", { store: join(scratch, "store"), workers: 4 });
+      pullTimes.push(performance.now() - t0);
+      if (result.downloaded !== PARTS) throw new Error(`pulled ${result.downloaded} parts, not ${PARTS}`);
+    }
+    const mibs = (ms: number) => bytes / 1048576 / (ms / 1000);
+    const ratio = mibs(median(pullTimes)) / mibs(median(curlTimes));
+    console.log(
+      `\nA version of ${PARTS} parts, ${(bytes / 1048576).toFixed(0)} MiB, over loopback; median of ${RUNS}\n`,
+    );
+    printTable(["what", "median s", "MiB/s"], [
+      [
+        "svc pull (4 workers, size + SHA-256 checked, renamed)",
+        (median(pullTimes) / 1000).toFixed(2),
+        mibs(median(pullTimes)).toFixed(0),
+      ],
+      ["curl --parallel-max 4 to files", (median(curlTimes) / 1000).toFixed(2), mibs(median(curlTimes)).toFixed(0)],
+    ]);
+    console.log(
+      `\n${verdict(ratio >= TARGET, `pull at ${ratio.toFixed(2)}x of curl's throughput (target >= ${TARGET}x)`)}`,
+    );
+  } finally {
+    serving.child.kill("SIGTERM");
+    await serving.status;
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The benchmark as `mod.ts` lists it. */
+export const benchmark: Benchmark = {
+  name: "pull",
+  description: "pull of a ~1 GB version over loopback vs curl fetching the same parts",
+  run,
+};
