@@ -25,9 +25,11 @@ Commands:
   create       create a local project on a node (svc create --help)
   contribute   send a JSON-lines file of records to a node (svc contribute --help)
 
-Global options:
-  --version    print the release and exit
-  -h, --help   show this help
+Global options (before the command):
+  --base-url URL   the origin or node client commands talk to (SVC_BASE_URL)
+  --api-key KEY    the agent key they send (SVC_API_KEY)
+  --version        print the release and exit
+  -h, --help       show this help
 `;
 
 /**
@@ -41,7 +43,7 @@ Global options:
  */
 export async function main(args: string[]): Promise<number> {
   try {
-    const [command, ...rest] = args;
+    const [command, ...rest] = takeGlobalFlags(args);
     if (command === undefined || command === "--help" || command === "-h" || command === "help") {
       process.stdout.write(MAIN_HELP);
       return command === undefined ? 2 : 0;
@@ -67,6 +69,23 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`error: ${message}\n`);
     return 1;
   }
+}
+
+/**
+ * Takes `--base-url` and `--api-key` given before the command and makes them
+ * the process's `SVC_BASE_URL` and `SVC_API_KEY` for this run; returns the
+ * rest.
+ */
+function takeGlobalFlags(args: string[]): string[] {
+  const rest = [...args];
+  while (rest[0] === "--base-url" || rest[0] === "--api-key" || /^--(base-url|api-key)=/.test(rest[0] ?? "")) {
+    const flag = rest.shift()!;
+    const [name, inline] = flag.split(/=(.*)/s, 2);
+    const value = inline ?? rest.shift();
+    if (value === undefined || value === "") throw new UsageError(`${name} needs a value`);
+    process.env[name === "--base-url" ? "SVC_BASE_URL" : "SVC_API_KEY"] = value;
+  }
+  return rest;
 }
 
 function describe(e: unknown): string {

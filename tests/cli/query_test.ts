@@ -103,3 +103,31 @@ Deno.test("svc query --remote asks a running node; it needs a key, as the origin
     await dir.cleanup();
   }
 });
+
+Deno.test("global --base-url and --api-key before the command reach client commands", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const node = await startServe(["--store", dir.path, "--quiet"]);
+    try {
+      const run = await runCli([
+        "--base-url",
+        node.url,
+        "--api-key=k",
+        "query",
+        "cities",
+        "SELECT 7",
+        "--remote",
+        "--json",
+      ]);
+      assertEquals(run.code, 0, run.stderr);
+      assertEquals(JSON.parse(run.stdout).rows, [[7]]);
+      assertEquals((await runCli(["--base-url"])).code, 2);
+    } finally {
+      node.child.kill("SIGTERM");
+      await node.status;
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
