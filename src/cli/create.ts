@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { callJson } from "../client/http.ts";
+import { Client } from "../client/client.ts";
 import { checkNewProject } from "../wire/new_project.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
@@ -94,7 +94,7 @@ export async function createCommand(args: string[]): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   const endpoint = endpointFrom(values, process.env);
-  const { body } = await callJson(endpoint, "POST", "/projects", JSON.stringify(request));
+  const body = await new Client({ ...endpoint }).create(request);
   if (values.json) process.stdout.write(JSON.stringify(body) + "\n");
   else {
     const b = body as { slug: string; visibility: string };

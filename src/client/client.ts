@@ -10,6 +10,17 @@ import { ValueError } from "./errors.ts";
 import { callJson, type Endpoint } from "./http.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 
+/** The licenses the origin takes (any letter case; sent as listed). A node takes any string. */
+export const ORIGIN_LICENSES: readonly string[] = [
+  "platform-standard",
+  "CC0-1.0",
+  "CC-BY-4.0",
+  "CC-BY-SA-4.0",
+  "ODbL-1.0",
+  "PDDL-1.0",
+  "CDLA-Permissive-2.0",
+];
+
 /** The local node, where a client goes when nothing names another base URL. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8686";
 
@@ -100,6 +111,7 @@ export class Client {
   /** The payment service's base URL. */
   readonly payUrl: string;
   readonly #endpoint: Endpoint;
+  #isNode: Promise<boolean> | null = null;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -193,9 +205,25 @@ export class Client {
     return answer.body as QueryAnswer;
   }
 
-  /** A local project on a node (`POST /projects`). */
+  /** Whether the base URL is a node (its `/healthz` says `"node": true`), asked once. */
+  isNode(): Promise<boolean> {
+    this.#isNode ??= callJson(this.#endpoint, "GET", "/healthz", null, {}, { route: "GET /healthz" })
+      .then(({ body }) => (body as { node?: unknown }).node === true, () => false);
+    return this.#isNode;
+  }
+
+  /**
+   * A project: a local project on a node, or a project on the origin, whose
+   * license must be one of {@linkcode ORIGIN_LICENSES} (any letter case, sent
+   * as listed), checked before sending.
+   */
   async create(project: Record<string, unknown>): Promise<Record<string, unknown>> {
     this.#needKey("create");
+    if (project.license !== undefined && !(await this.isNode())) {
+      const listed = ORIGIN_LICENSES.find((l) => l.toLowerCase() === String(project.license).toLowerCase());
+      if (!listed) throw new ValueError(`license must be one of ${ORIGIN_LICENSES.join(", ")} on the origin`);
+      project = { ...project, license: listed };
+    }
     return (await callJson(this.#endpoint, "POST", "/projects", JSON.stringify(project), {}, {
       route: "POST /projects",
     })).body as Record<string, unknown>;

@@ -70,3 +70,36 @@ Deno.test("Client: configuration from options or the SVC_ environment; the pay U
     assert(error instanceof ValueError, bad);
   }
 });
+
+Deno.test("Client.create: on the origin the license must be listed (any case, sent as listed); a node takes any", async () => {
+  const { startOrigin } = await import("../support/origin.ts");
+  const origin = await startOrigin();
+  try {
+    const client = new Client({ baseUrl: origin.url, apiKey: "k" });
+    const base = {
+      slug: "notes",
+      title: "Notes",
+      readme: "x".repeat(20),
+      schemaDef: { fields: [{ name: "a", type: "string" }] },
+    };
+    const refused = await assertRejects(() => client.create({ ...base, license: "MIT" }), /license must be one of/);
+    assert(refused instanceof ValueError);
+    assertEquals(origin.seen.filter((s) => s.method === "POST").length, 0, "nothing was sent");
+    await client.create({ ...base, license: "cc-by-4.0" });
+    const sent = origin.seen.find((s) => s.method === "POST");
+    assertEquals(JSON.parse(sent!.body).license, "CC-BY-4.0");
+  } finally {
+    await origin.close();
+  }
+  await withNode({}, async ({ url }) => {
+    const client = new Client({ baseUrl: url, apiKey: "k" });
+    const made = await client.create({
+      slug: "notes",
+      title: "Notes",
+      readme: "x".repeat(20),
+      schemaDef: { fields: [{ name: "a", type: "string" }] },
+      license: "My own terms",
+    });
+    assertEquals(made.local, true);
+  });
+});
