@@ -12,6 +12,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
+import { ValueError } from "../client/errors.ts";
 import { callJson, type Endpoint } from "../client/http.ts";
 import { parseExactJson } from "../wire/json_parse.ts";
 import { isSlug } from "../wire/slug.ts";
@@ -122,6 +123,11 @@ export async function contributeCommand(args: string[]): Promise<number> {
   if (!values.file) throw new UsageError("svc contribute needs --file FILE (or - for stdin)");
   const slug = positionals[0];
   const endpoint = endpointFrom(values, process.env);
+  if (!endpoint.apiKey) {
+    throw new ValueError(
+      "contribute needs an agent key: pass --api-key or set SVC_API_KEY (a node without a token takes any)",
+    );
+  }
   const fromStdin = values.file === "-";
   const size = fromStdin ? 0 : (await stat(values.file).catch(() => {
     throw new CliError(`cannot read ${values.file}`);
@@ -148,7 +154,10 @@ export async function contributeCommand(args: string[]): Promise<number> {
     answers.push(await send(endpoint, slug, batch, totals));
     batch = [];
     batchBytes = 2;
-    bar.update(fromStdin ? totals.records : read, `${totals.records} records, ${totals.batches} batches`);
+    bar.update(
+      fromStdin ? totals.records : read,
+      `${totals.records} records, ${totals.batches} batch${totals.batches === 1 ? "" : "es"}`,
+    );
   };
   try {
     for await (const text of createInterface({ input, crlfDelay: Infinity })) {

@@ -8,7 +8,7 @@ Deno.test("svc create and svc contribute fill a node: batches, progress, summary
   const dir = await tempDir();
   const node = await startServe(["--store", join(dir.path, "store"), "--quiet"]);
   try {
-    const base = ["--base-url", node.url];
+    const base = ["--base-url", node.url, "--api-key", "any"];
     await writeFile(join(dir.path, "README.md"), "Notes an agent keeps while it works.");
     await writeFile(
       join(dir.path, "schema.json"),
@@ -56,7 +56,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
   const dir = await tempDir();
   const node = await startServe(["--store", join(dir.path, "store"), "--quiet"]);
   try {
-    const base = ["--base-url", node.url];
+    const base = ["--base-url", node.url, "--api-key", "any"];
     await writeFile(join(dir.path, "README.md"), "Notes an agent keeps while it works.");
     const created = await runCli([
       "create",
@@ -89,6 +89,8 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
       join(dir.path, "bad.jsonl"),
       "--base-url",
       "http://127.0.0.1:9",
+      "--api-key",
+      "k",
     ]);
     assertEquals(down.code, 1);
     assertMatch(down.stderr, /error: http:\/\/127\.0\.0\.1:9: cannot be reached/);
@@ -96,6 +98,16 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertEquals(missing.code, 1);
     assertMatch(missing.stderr, /error: .*project nowhere is not on this node/);
     assertEquals((await runCli(["contribute", "notes", ...base])).code, 2);
+    const keyless = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "bad.jsonl"),
+      "--base-url",
+      node.url,
+    ]);
+    assertEquals(keyless.code, 1);
+    assertMatch(keyless.stderr, /^error: contribute needs an agent key/);
     assertEquals((await runCli(["create", "notes", "--title", "x", ...base])).code, 2);
   } finally {
     node.child.kill("SIGTERM");
