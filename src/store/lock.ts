@@ -1,13 +1,15 @@
 /**
  * Writes to one project, one at a time: an in-process queue per project, and
- * a lock file (`<slug>/.lock`, created exclusively, holding the owner's pid
+ * a lock file (`<slug>/.lock`, created exclusively, holding its owner's pid
  * and host) so that two node processes on one store cannot interleave. A
- * lock left by a process that no longer runs on this host is taken over.
+ * lock left by a process that no longer runs on this host is taken over, as
+ * is one without an owner (its writer died between creating and filling it)
+ * once it is ten seconds old.
  *
  * @module
  */
 import { hostname } from "node:os";
-import { open, readFile, unlink } from "node:fs/promises";
+import { open, readFile, stat, unlink } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
 import { projectDir } from "./layout.ts";
@@ -35,25 +37,39 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A lock file with no readable owner older than this was left by a writer that died creating it. */
+const ORPHAN_MS = 10_000;
+
+/** Creates `path` holding `owner`, unless it exists. */
+async function createWithOwner(path: string, owner: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, "wx");
+  } catch (e) {
+    if ((e as { code?: string }).code === "EEXIST") return false;
+    throw e;
+  }
+  try {
+    await handle.writeFile(owner);
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
 async function takeFileLock(root: string, slug: string, waitMs: number): Promise<() => Promise<void>> {
   const path = join(projectDir(root, slug), ".lock");
   const me = `${process.pid}@${hostname()}`;
   const deadline = Date.now() + waitMs;
   let pause = 2;
   while (true) {
-    try {
-      const handle = await open(path, "wx");
-      await handle.writeFile(me);
-      await handle.close();
+    if (await createWithOwner(path, me)) {
       return async () => {
         if ((await readFile(path, "utf8").catch(() => "")) === me) await unlink(path).catch(() => {});
       };
-    } catch (e) {
-      if ((e as { code?: string }).code !== "EEXIST") throw e;
     }
-    const owner = await readFile(path, "utf8").catch(() => "");
-    const [pid, host] = owner.split("@");
-    if (owner !== "" && host === hostname() && !alive(Number(pid))) {
+    const owner = await readFile(path, "utf8").catch(() => null);
+    if (owner !== null && await stale(path, owner)) {
       await unlink(path).catch(() => {});
       continue;
     }
@@ -61,6 +77,14 @@ async function takeFileLock(root: string, slug: string, waitMs: number): Promise
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(pause * 2, 50);
   }
+}
+
+/** Whether a lock held by `owner` can be taken over: its process is gone, or it names none and is old. */
+async function stale(path: string, owner: string): Promise<boolean> {
+  const m = /^(\d+)@(.+)$/.exec(owner);
+  if (m) return m[2] === hostname() && !alive(Number(m[1]));
+  const info = await stat(path).catch(() => null);
+  return info !== null && Date.now() - info.mtimeMs > ORPHAN_MS;
 }
 
 /**

@@ -86,3 +86,23 @@ Deno.test("a writer killed at random points leaves whole, consecutive versions a
     await dir.cleanup();
   }
 });
+
+Deno.test("a lock left empty by a writer killed while creating it is taken over once it is old", async () => {
+  const { withProjectLock } = await import("../../src/store/lock.ts");
+  const { mkdir, writeFile, utimes } = await import("node:fs/promises");
+  const dir = await tempDir();
+  try {
+    await mkdir(join(dir.path, "notes"));
+    const lock = join(dir.path, "notes", ".lock");
+    await writeFile(lock, "");
+    const old = new Date(Date.now() - 11_000);
+    await utimes(lock, old, old);
+    assertEquals(await withProjectLock(dir.path, "notes", () => Promise.resolve("taken"), 2000), "taken");
+    await writeFile(lock, "999999@elsewhere.example");
+    const { LockTimeout } = await import("../../src/store/lock.ts");
+    const e = await withProjectLock(dir.path, "notes", () => Promise.resolve("no"), 200).catch((e) => e);
+    assert(e instanceof LockTimeout, "a lock of another host is never broken");
+  } finally {
+    await dir.cleanup();
+  }
+});
