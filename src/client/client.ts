@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
+import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
 import { ValueError } from "./errors.ts";
 import { callJson, type Endpoint } from "./http.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
@@ -64,25 +64,8 @@ export interface QueryAnswer {
   scannedBytes: number;
 }
 
-/** A contribution's answer. */
-export interface ContributionAnswer {
-  /** Contribution id. */
-  id: string;
-  /** `merged` or `rejected`. */
-  status: string;
-  /** Records sent. */
-  recordCount: number;
-  /** Records merged, or null. */
-  acceptedCount: number | null;
-  /** The gates' verdict. */
-  verdict: Record<string, unknown>;
-  /** The version made, or null. */
-  mergedVersion: number | null;
-  /** When received. */
-  createdAt: string;
-  /** Where the records come from. */
-  sourceDeclaration: string | null;
-}
+/** A contribution's answer (the wire's `ContributionView`). */
+export type ContributionAnswer = ContributionView;
 
 function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");

@@ -10,31 +10,14 @@ import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { projectDir } from "./layout.ts";
 import { isNotFound } from "./project_file.ts";
+import type { ContributionView } from "../wire/types.ts";
+
+export type { ContributionView } from "../wire/types.ts";
 
 /** How long an Idempotency-Key replays its first answer. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-/** A contribution's answer, as the node gives and keeps it. */
-export interface ContributionView {
-  /** UUID v4. */
-  id: string;
-  /** `merged` or `rejected`. */
-  status: "merged" | "rejected";
-  /** Records sent. */
-  recordCount: number;
-  /** Records merged (null when rejected). */
-  acceptedCount: number | null;
-  /** `{ok, droppedDuplicates, parts}` when merged; `{gate, reason}` when rejected. */
-  verdict: Record<string, unknown>;
-  /** The version the merge made (null when rejected). */
-  mergedVersion: number | null;
-  /** When it was received, ISO 8601 with milliseconds. */
-  createdAt: string;
-  /** The contributor's declaration of where the records come from. */
-  sourceDeclaration: string | null;
-}
 
 /** One Idempotency-Key's first answer. */
 export interface IdempotencyEntry {

@@ -185,3 +185,23 @@ export interface ErrorBody {
   /** What went wrong and, where possible, what to do. */
   error: string;
 }
+
+/** A contribution's answer, as the node gives and keeps it. */
+export interface ContributionView {
+  /** UUID v4. */
+  id: string;
+  /** `merged` or `rejected`. */
+  status: "merged" | "rejected";
+  /** Records sent. */
+  recordCount: number;
+  /** Records merged (null when rejected). */
+  acceptedCount: number | null;
+  /** `{ok, droppedDuplicates, parts}` when merged; `{gate, reason}` when rejected. */
+  verdict: Record<string, unknown>;
+  /** The version the merge made (null when rejected). */
+  mergedVersion: number | null;
+  /** When it was received, ISO 8601 with milliseconds. */
+  createdAt: string;
+  /** The contributor's declaration of where the records come from. */
+  sourceDeclaration: string | null;
+}
