@@ -12,6 +12,7 @@ import { createCommand } from "./create.ts";
 import { pullCommand } from "./pull.ts";
 import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
+import { trustCommand } from "./trust.ts";
 
 /** The top-level help text. */
 export const MAIN_HELP = `Usage: svc <command> [options]
@@ -22,6 +23,7 @@ Commands:
   pull         copy a version into a local store (svc pull --help)
   save         write a version as a bundle file (svc save --help)
   load         check a bundle and lay it out in a store (svc load --help)
+  trust        pin an origin's signing keys (svc trust --help)
   create       create a local project on a node (svc create --help)
   contribute   send a JSON-lines file of records to a node (svc contribute --help)
 
@@ -58,6 +60,7 @@ export async function main(args: string[]): Promise<number> {
     if (command === "pull") return await pullCommand(rest);
     if (command === "save") return await saveCommand(rest);
     if (command === "load") return await loadCommand(rest);
+    if (command === "trust") return await trustCommand(rest);
     if (command === "contribute") return await contributeCommand(rest);
     throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
   } catch (e) {

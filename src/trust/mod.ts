@@ -6,4 +6,5 @@
  */
 export * from "./ed25519.ts";
 export * from "./statement.ts";
+export * from "./trust_file.ts";
 export * from "./verify.ts";
