@@ -9,6 +9,7 @@ import process from "node:process";
 import { Client } from "../client/client.ts";
 import { pull } from "../client/pull.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
+import { trustFilePath } from "../trust/trust_file.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
@@ -24,6 +25,9 @@ in the store are not fetched again; a pull that was stopped resumes.
 Options:
   --store DIR      store directory (default: ${DEFAULT_STORE})
   --workers N      parts fetched at once (default: 4)
+  --verify         take the version only if it is signed by a pinned key of the
+                   origin (svc trust add); also SVC_VERIFY=1
+  --origin URL     the origin whose keys sign it (default: --base-url)
   --base-url URL   where from (default: SVC_BASE_URL or http://127.0.0.1:8686)
   --api-key KEY    agent key (default: SVC_API_KEY)
   --json           print the result as JSON
@@ -41,6 +45,8 @@ export async function pullCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
     store: { type: "string" },
     workers: { type: "string" },
+    verify: { type: "boolean" },
+    origin: { type: "string" },
     "base-url": { type: "string" },
     "api-key": { type: "string" },
     json: { type: "boolean" },
@@ -58,11 +64,18 @@ export async function pullCommand(args: string[]): Promise<number> {
   }
   const store = values.store ?? DEFAULT_STORE;
   const client = new Client({ ...endpointFrom(values, process.env) });
+  const required = values.verify === true || /^(1|true|yes)$/i.test(process.env.SVC_VERIFY ?? "");
+  const trust = {
+    trustFile: trustFilePath(process.env),
+    origin: (values.origin ?? client.baseUrl).replace(/\/+$/, ""),
+    required,
+  };
   let bar: ReturnType<typeof progress> | null = null;
   const result = await pull(client, slug, {
     store,
     version: at === undefined ? undefined : Number(at),
     workers: values.workers === undefined ? 4 : Number(values.workers),
+    trust,
     onProgress: (done, total) => {
       bar ??= progress(`pull ${slug}`, total);
       bar.update(done, "bytes");
@@ -72,9 +85,11 @@ export async function pullCommand(args: string[]): Promise<number> {
   if (values.json) {
     process.stdout.write(JSON.stringify(result) + "\n");
   } else {
-    const signed = result.signedBy
-      ? ` · signed by ${result.signedBy} (not verified: this release has no trust store yet)`
-      : "";
+    const signed = result.signature === "verified"
+      ? ` · signed by ${result.signedBy} ✓`
+      : result.signedBy
+      ? ` · signed by ${result.signedBy} (${result.signature}: not checked against pinned keys)`
+      : " · unsigned";
     const parts = `${result.parts} part${result.parts === 1 ? "" : "s"}`;
     process.stdout.write(
       `${slug} v${result.version}: ${result.records} records in ${parts} -> ${store}/${slug}/parts/ ` +

@@ -16,11 +16,14 @@ import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
 import { manifestFile, partFile, projectDir, projectFile } from "../store/layout.ts";
 import { withProjectLock } from "../store/lock.ts";
-import { parseStoredManifest } from "../store/manifest.ts";
+import { parseStoredManifest, type StoredManifest } from "../store/manifest.ts";
+import { openStore } from "../store/store.ts";
+import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
+import { type SignatureStatus, type Verdict, verifyManifest } from "../trust/verify.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
 import type { Client } from "./client.ts";
-import { BundleError, SvcError, ValueError } from "./errors.ts";
+import { BundleError, SignatureError, SvcError, ValueError } from "./errors.ts";
 import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "./retry.ts";
 
 /** How to pull. */
@@ -33,6 +36,13 @@ export interface PullOptions {
   workers?: number;
   /** Called as bytes arrive: done and total of the parts to fetch. */
   onProgress?: (doneBytes: number, totalBytes: number) => void;
+  /**
+   * Check the signature against the keys pinned for `origin` in the trust
+   * file `trustFile`; with `required`, anything but `verified` is refused
+   * before a byte of a part is fetched, and so is a version below the
+   * newest one held or a held version whose parts differ.
+   */
+  trust?: { trustFile: string; origin: string; required: boolean };
 }
 
 /** What a pull did. */
@@ -49,8 +59,10 @@ export interface PullResult {
   downloaded: number;
   /** Bytes fetched by this pull. */
   bytes: number;
-  /** The origin named by the manifest's signature, if it carries one (not verified yet). */
+  /** The origin named by the manifest's signature, if it carries one. */
   signedBy: string | null;
+  /** `verified`, `unsigned` or `untrusted` (null when no trust check was asked). */
+  signature: SignatureStatus | null;
 }
 
 /** Bytes gathered before one write to a part file. */
@@ -167,8 +179,9 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
   const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
   const stored = parseStoredManifest(JSON.stringify(rest), slug, manifest.version);
   if ("reason" in stored) throw new BundleError(`the manifest is not usable: ${stored.reason}`, 0, "manifest", null);
-  const detail = await client.project(slug);
   const root = options.store;
+  const verdict = options.trust ? await checkTrust(root, slug, manifest, stored, options.trust) : null;
+  const detail = await client.project(slug);
   const dir = join(projectDir(root, slug), "parts");
   await mkdir(dir, { recursive: true });
   return await withProjectLock(root, slug, async () => {
@@ -202,6 +215,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
         ...kept,
         parts: stored.parts.map(({ entry: { url: _url, ...part } }) => part),
         format: "parquet",
+        ...(verdict?.status === "verified" ? { verified: true } : {}),
         pulledAt: new Date().toISOString(),
         downloaded: unique.length,
         source: client.baseUrl,
@@ -224,8 +238,58 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       downloaded: unique.length,
       bytes: total,
       signedBy: (manifest.signature as { origin?: string } | undefined)?.origin ?? null,
+      signature: verdict?.status ?? null,
     };
   });
+}
+
+/** Checks the manifest against the pinned keys (and, when required, against rollback); pins learned keys. */
+async function checkTrust(
+  root: string,
+  slug: string,
+  manifest: Manifest,
+  stored: StoredManifest,
+  trust: NonNullable<PullOptions["trust"]>,
+): Promise<Verdict> {
+  const file = await readTrustFile(trust.trustFile);
+  const verdict = await verifyManifest(
+    manifest as Record<string, unknown>,
+    trust.origin,
+    file.origins[trust.origin] ?? [],
+  );
+  if (trust.required && verdict.status !== "verified") {
+    throw new SignatureError(
+      `${slug} v${manifest.version} is ${verdict.status}: ${verdict.reason}`,
+      0,
+      "signature",
+      null,
+    );
+  }
+  if (trust.required) {
+    const held = await openStore(root).latest(slug);
+    if (held && held.version > manifest.version) {
+      throw new SignatureError(
+        `${slug} v${manifest.version} is below v${held.version}, held already`,
+        0,
+        "rollback",
+        null,
+      );
+    }
+    const same = await openStore(root).version(slug, manifest.version);
+    if (same && same.parts.map((p) => p.sha256).join() !== stored.parts.map((p) => p.sha256).join()) {
+      throw new SignatureError(`${slug} v${manifest.version} has other parts than the copy held`, 0, "rollback", null);
+    }
+  }
+  if (verdict.status === "verified" && verdict.learned.length > 0) {
+    const now = new Date().toISOString();
+    const pinned = file.origins[trust.origin] ?? [];
+    for (const key of verdict.learned) {
+      if (!pinned.some((k) => k.kid === key.kid)) pinned.push({ ...key, addedAt: now });
+    }
+    file.origins[trust.origin] = pinned;
+    await writeTrustFile(trust.trustFile, file);
+  }
+  return verdict;
 }
 
 async function readManifestVersion(root: string, slug: string, version: number): Promise<boolean> {
