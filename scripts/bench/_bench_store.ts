@@ -99,15 +99,4 @@ export async function ensureBenchStore(name: string, spec: unknown, projects: Be
   return { root, parts, generatedMs };
 }
 
-/**
- * SQL text for a string literal.
- *
- * @example
- * ```ts
- * import { sqlString } from "./_bench_store.ts";
- * sqlString("it's"); // "'it''s'"
- * ```
- */
-export function sqlString(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
-}
+export { sqlString } from "../../src/parquet/mod.ts";

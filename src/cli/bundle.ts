@@ -10,7 +10,7 @@ import { Client } from "../client/client.ts";
 import { pull } from "../client/pull.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { openStore } from "../store/store.ts";
-import { commandArgs } from "./args.ts";
+import { commandArgs, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 
@@ -58,10 +58,9 @@ export async function saveCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc save takes one SLUG[@VERSION]");
-  const [slug, at] = positionals[0].split("@", 2);
-  if (at !== undefined && !/^[1-9]\d*$/.test(at)) throw new UsageError(`${JSON.stringify(at)} is not a version number`);
   const store = values.store ?? DEFAULT_STORE;
-  let version = at === undefined ? null : Number(at);
+  const { slug, version: asked } = projectAt(positionals[0]);
+  let version = asked;
   const held = version === null ? await openStore(store).latest(slug) : await openStore(store).version(slug, version);
   if (!held) {
     const pulled = await pull(new Client({ ...endpointFrom(values, process.env) }), slug, {

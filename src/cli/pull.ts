@@ -10,7 +10,7 @@ import { Client } from "../client/client.ts";
 import { pull } from "../client/pull.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
-import { commandArgs } from "./args.ts";
+import { commandArgs, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 import { progress } from "./progress.ts";
@@ -57,8 +57,7 @@ export async function pullCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc pull takes one SLUG[@VERSION]");
-  const [slug, at] = positionals[0].split("@", 2);
-  if (at !== undefined && !/^[1-9]\d*$/.test(at)) throw new UsageError(`${JSON.stringify(at)} is not a version number`);
+  const { slug, version } = projectAt(positionals[0]);
   if (values.workers !== undefined && !/^[1-9]\d?$/.test(values.workers)) {
     throw new UsageError("--workers must be 1-99");
   }
@@ -73,7 +72,7 @@ export async function pullCommand(args: string[]): Promise<number> {
   let bar: ReturnType<typeof progress> | null = null;
   const result = await pull(client, slug, {
     store,
-    version: at === undefined ? undefined : Number(at),
+    version: version ?? undefined,
     workers: values.workers === undefined ? 4 : Number(values.workers),
     trust,
     onProgress: (done, total) => {

@@ -9,8 +9,7 @@
 import process from "node:process";
 import { createNode } from "../node/mod.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
-import { isSlug } from "../wire/slug.ts";
-import { commandArgs } from "./args.ts";
+import { commandArgs, projectAt } from "./args.ts";
 import { CliError, UsageError } from "./errors.ts";
 import { renderTable } from "./table.ts";
 import { Client, type QueryAnswer } from "../client/client.ts";
@@ -65,9 +64,8 @@ export async function queryCommand(args: string[]): Promise<number> {
     throw new UsageError('svc query takes a project and one SQL statement: svc query SLUG "SQL"');
   }
   const [target, sql] = positionals;
-  const [slug, at] = target.split("@", 2);
-  if (!isSlug(slug)) throw new UsageError(`${JSON.stringify(slug)} is not a project slug`);
-  const version = positiveInt("version", values.version) ?? (at === undefined ? undefined : positiveInt("version", at));
+  const { slug, version: at } = projectAt(target);
+  const version = positiveInt("version", values.version) ?? at ?? undefined;
   const limit = positiveInt("limit", values.limit);
   const body = values.remote
     ? await new Client({ ...endpointFrom(values, process.env) }).query(slug, sql, { version, limit })

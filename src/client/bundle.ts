@@ -14,6 +14,7 @@ import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
 import { manifestFile, projectDir, projectFile } from "../store/layout.ts";
+import { commitVersion } from "../store/commit_version.ts";
 import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest, publishManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
@@ -245,11 +246,7 @@ export async function loadBundle(file: string, root: string, options: { check?: 
         loadedAt: new Date().toISOString(),
         loadedFrom: file,
       };
-      const versionStaging = join(projectDir(root, slug), `.v${header.version}.tmp-${randomUUID()}`);
-      await mkdir(versionStaging);
-      await writeFileAtomic(join(versionStaging, "manifest.json"), JSON.stringify(onDisk, null, 2) + "\n");
-      await rename(versionStaging, join(projectDir(root, slug), `v${header.version}`));
-      await syncDir(projectDir(root, slug));
+      await commitVersion(root, slug, header.version, onDisk);
     });
     return { header, newParts, written: true };
   } finally {

@@ -50,7 +50,7 @@ const warnedRoutes = new WeakMap<Endpoint, Set<string>>();
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The base URL without trailing slashes, as errors name it. */
-export function baseOf(endpoint: Endpoint): string {
+function baseOf(endpoint: Endpoint): string {
   return endpoint.baseUrl.replace(/\/+$/, "");
 }
 

@@ -15,6 +15,7 @@ import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promise
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
 import { manifestFile, partFile, projectDir, projectFile } from "../store/layout.ts";
+import { commitVersion } from "../store/commit_version.ts";
 import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest, type StoredManifest } from "../store/manifest.ts";
 import { openStore } from "../store/store.ts";
@@ -220,14 +221,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
         downloaded: unique.length,
         source: client.baseUrl,
       };
-      const staging = join(projectDir(root, slug), `.v${manifest.version}.tmp-${randomUUID()}`);
-      await mkdir(staging);
-      await writeFileAtomic(join(staging, "manifest.json"), JSON.stringify(onDisk, null, 2) + "\n");
-      await rename(staging, join(projectDir(root, slug), `v${manifest.version}`)).catch(async (e) => {
-        await rm(staging, { recursive: true, force: true });
-        throw e;
-      });
-      await syncDir(projectDir(root, slug));
+      await commitVersion(root, slug, manifest.version, onDisk);
     }
     const totals = manifest.totals as { records?: number } | undefined;
     return {

@@ -24,6 +24,11 @@ export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
+/** SQL text for a quoted identifier (a column name). */
+export function sqlIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
 /**
  * Opens an engine that can read files under `root` and nothing else.
  */

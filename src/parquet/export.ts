@@ -15,20 +15,16 @@
 import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
 import { createGzip } from "node:zlib";
 import type { StoredVersion } from "../store/mod.ts";
-import { type ReadEngine, sqlString } from "./_duckdb.ts";
+import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
 import { EXTRA_COLUMN, type RecordEncoder, recordEncoder } from "./rows.ts";
 
 /** Column types whose JSON DuckDB writes exactly as the record encoder does. */
 const SQL_JSON_TYPES =
   /^(VARCHAR|BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
 
-function ident(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 /** The SQL for one record member, NULL when the column is null (so `concat_ws` leaves it out). */
 function memberSql(name: string, type: string): string {
-  const c = ident(name);
+  const c = sqlIdent(name);
   if (name === EXTRA_COLUMN && type === "VARCHAR") {
     const inner = `trim(substr(trim(${c}), 2, length(trim(${c})) - 2))`;
     return `CASE WHEN starts_with(trim(${c}), '{') AND ends_with(trim(${c}), '}') AND ${inner} <> '' THEN ${inner} END`;

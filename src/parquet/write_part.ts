@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { ExactJson } from "../wire/json_parse.ts";
 import { stableStringify } from "../wire/stable_json.ts";
 import type { SchemaDef } from "../wire/types.ts";
-import { type ReadEngine, sqlString } from "./_duckdb.ts";
+import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
 import { EXTRA_COLUMN } from "./rows.ts";
 
 /** Rows per Parquet row group of the parts the node writes (see docs/benchmarks.md). */
@@ -36,10 +36,6 @@ const SQL_TYPES: Record<string, string> = {
   number: "DOUBLE",
   boolean: "BOOLEAN",
 };
-
-function ident(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 function appendValue(appender: DuckDBAppender, type: string, value: ExactJson | undefined): void {
   if (value === null || value === undefined) return appender.appendNull();
@@ -81,8 +77,8 @@ export async function writePart(
   await mkdir(partsDir, { recursive: true });
   const table = `batch_${randomUUID().replaceAll("-", "")}`;
   const names = new Set(schema.fields.map((f) => f.name));
-  const columns = schema.fields.map((f) => `${ident(f.name)} ${SQL_TYPES[f.type]}`);
-  if (schema.allowExtra) columns.push(`${ident(EXTRA_COLUMN)} VARCHAR`);
+  const columns = schema.fields.map((f) => `${sqlIdent(f.name)} ${SQL_TYPES[f.type]}`);
+  if (schema.allowExtra) columns.push(`${sqlIdent(EXTRA_COLUMN)} VARCHAR`);
   const temp = join(partsDir, `.tmp-${randomUUID()}.parquet`);
   const connection = await engine.connect();
   try {

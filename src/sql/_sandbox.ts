@@ -10,6 +10,7 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { sqlString } from "../parquet/_duckdb.ts";
 
 /** Resource limits of one sandbox. */
 export interface SandboxLimits {
@@ -27,10 +28,6 @@ export interface Sandbox {
   db: DuckDBInstance;
   /** The connection. */
   connection: DuckDBConnection;
-}
-
-function literal(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
 }
 
 /**
@@ -63,11 +60,11 @@ export async function openSandbox(parts: string[], tempDir: string, limits: Sand
   });
   const connection = await db.connect();
   try {
-    const list = `[${parts.map(literal).join(", ")}]`;
+    const list = `[${parts.map(sqlString).join(", ")}]`;
     const setup = [
-      `SET temp_directory = ${literal(tempDir)}`,
-      `SET max_temp_directory_size = ${literal(limits.tempLimit)}`,
-      `SET extension_directory = ${literal(join(tempDir, "extensions"))}`,
+      `SET temp_directory = ${sqlString(tempDir)}`,
+      `SET max_temp_directory_size = ${sqlString(limits.tempLimit)}`,
+      `SET extension_directory = ${sqlString(join(tempDir, "extensions"))}`,
       `SET allowed_paths = ${parts.length > 0 ? list : "[]"}`,
       `SET enable_external_access = false`,
     ];

@@ -9,15 +9,16 @@
  *
  * @module
  */
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReadEngine } from "../parquet/_duckdb.ts";
 import { writePart } from "../parquet/write_part.ts";
 import type { ExactJson } from "../wire/json_parse.ts";
 import { stableStringify } from "../wire/stable_json.ts";
 import type { SchemaDef } from "../wire/types.ts";
-import { syncDir, writeFileAtomic } from "./atomic.ts";
+import { syncDir } from "./atomic.ts";
+import { commitVersion } from "./commit_version.ts";
 import {
   type ContributionView,
   type IdempotencyEntry,
@@ -97,16 +98,7 @@ export async function mergeVersion(
     },
     source: { ...source, contribution: { ...source.contribution, mergedVersion: n } },
   };
-  const staging = join(dir, `.v${n}.tmp-${randomUUID()}`);
-  await mkdir(staging);
-  try {
-    await writeFileAtomic(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
-    await rename(staging, join(dir, `v${n}`));
-  } catch (e) {
-    await rm(staging, { recursive: true, force: true });
-    throw e;
-  }
-  await syncDir(dir);
+  await commitVersion(root, slug, n, manifest);
   return { version: n, partSha256: part.sha256 };
 }
 

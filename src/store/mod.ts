@@ -5,6 +5,7 @@
  * @module
  */
 export * from "./atomic.ts";
+export * from "./commit_version.ts";
 export * from "./contributions.ts";
 export * from "./export_cache.ts";
 export * from "./identity_index.ts";

@@ -25,10 +25,7 @@ Deno.test("Ctrl-C during a long client command exits 130", async () => {
       stdout: "null",
       stderr: "null",
     }).spawn();
-    const deadline = Date.now() + 15_000;
-    while (!origin.seen.some((s) => s.path.startsWith("/projects/slow/manifest")) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await origin.waitFor("/projects/slow/manifest");
     child.kill("SIGINT");
     assertEquals((await child.status).code, 130);
   } finally {

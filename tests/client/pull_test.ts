@@ -134,10 +134,7 @@ Deno.test("svc pull killed halfway leaves the store whole, and the next pull res
       stdout: "null",
       stderr: "null",
     }).spawn();
-    const deadline = Date.now() + 15_000;
-    while (!origin.seen.some((s) => s.path.includes(shas[1])) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await origin.waitFor(shas[1]);
     await new Promise((r) => setTimeout(r, 200));
     child.kill("SIGKILL");
     await child.status;

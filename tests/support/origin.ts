@@ -43,6 +43,8 @@ export interface TestOrigin {
   fault(path: string, ...faults: Fault[]): void;
   /** What arrived, in order. */
   seen: Seen[];
+  /** Resolves once a request whose path contains `part` has arrived (or `ms` pass). */
+  waitFor(part: string, ms?: number): Promise<void>;
   /** Stops the server. */
   close(): Promise<void>;
 }
@@ -74,6 +76,12 @@ export function startOrigin(): Promise<TestOrigin> {
         url: `http://127.0.0.1:${port}`,
         fault: (path, ...faults) => queues.set(path, [...(queues.get(path) ?? []), ...faults]),
         seen,
+        async waitFor(part, ms = 15_000) {
+          const deadline = Date.now() + ms;
+          while (!seen.some((s) => s.path.includes(part)) && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        },
         close: () =>
           new Promise<void>((r) => {
             server.closeAllConnections();
