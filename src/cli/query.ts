@@ -7,12 +7,12 @@
  * @module
  */
 import process from "node:process";
-import { createNode } from "../node/mod.ts";
+import { queryLocal } from "../client/local_query.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { commandArgs, projectAt } from "./args.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { UsageError } from "./errors.ts";
 import { renderTable } from "./table.ts";
-import { Client, type QueryAnswer } from "../client/client.ts";
+import { Client } from "../client/client.ts";
 import { endpointFrom } from "./endpoint.ts";
 
 /** The help text of `svc query`. */
@@ -69,7 +69,7 @@ export async function queryCommand(args: string[]): Promise<number> {
   const limit = positiveInt("limit", values.limit);
   const body = values.remote
     ? await new Client({ ...endpointFrom(values, process.env) }).query(slug, sql, { version, limit })
-    : await queryLocally(values.store ?? DEFAULT_STORE, slug, { sql, version, limit });
+    : await queryLocal(values.store ?? DEFAULT_STORE, slug, { sql, version, limit });
   if (values.json) {
     process.stdout.write(JSON.stringify(body) + "\n");
   } else {
@@ -80,27 +80,4 @@ export async function queryCommand(args: string[]): Promise<number> {
     );
   }
   return 0;
-}
-
-/** Runs the query through the handler of a node over the local store (same engine, limits and messages). */
-async function queryLocally(
-  store: string,
-  slug: string,
-  request: { sql: string; version?: number; limit?: number },
-): Promise<QueryAnswer> {
-  const node = await createNode({ store, host: "127.0.0.1", token: null });
-  try {
-    const res = await node.handler(
-      new Request(`http://127.0.0.1/projects/${slug}/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json", host: "127.0.0.1" },
-        body: JSON.stringify(request),
-      }),
-    );
-    const body = await res.json();
-    if (!res.ok) throw new CliError(body.error ?? `query failed with status ${res.status}`);
-    return body;
-  } finally {
-    await node.close();
-  }
 }

@@ -6,9 +6,11 @@
  * @module
  */
 import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
-import { ValueError } from "./errors.ts";
-import { callJson, type Endpoint } from "./http.ts";
+import { SvcError, ValueError } from "./errors.ts";
+import { callJson, callStream, type Endpoint } from "./http.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
+import type { PullOptions, PullResult } from "./pull.ts";
+import type { BundleHeader, LoadResult } from "./bundle.ts";
 
 /** The licenses the origin takes (any letter case; sent as listed). A node takes any string. */
 export const ORIGIN_LICENSES: readonly string[] = [
@@ -66,6 +68,19 @@ export interface QueryAnswer {
 
 /** A contribution's answer (the wire's `ContributionView`). */
 export type ContributionAnswer = ContributionView;
+
+/** Contribution states after which nothing changes. */
+const FINAL_STATUSES: ReadonlySet<string> = new Set(["merged", "rejected"]);
+
+/** A source declaration, when given, is 4 to 2000 characters (spec 9). */
+function checkSourceDeclaration(text: string | undefined): void {
+  if (text === undefined) return;
+  if (typeof text !== "string") throw new ValueError("sourceDeclaration must be a string");
+  const length = [...text].length;
+  if (length < 4 || length > 2000) {
+    throw new ValueError(`sourceDeclaration must be 4 to 2000 characters, not ${length}`);
+  }
+}
 
 function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
@@ -214,15 +229,18 @@ export class Client {
 
   /**
    * Sends 1 to 500 records. With an `idempotencyKey` the call is safe to
-   * repeat, so it is retried on transient failures.
+   * repeat, so it is retried on transient failures. The origin screens
+   * contributions asynchronously: with `wait` (true, or milliseconds; true
+   * waits up to 900 s) the answer is polled until it is final.
    */
   async contribute(
     slug: string,
     records: Record<string, unknown>[],
-    options: { sourceDeclaration?: string; idempotencyKey?: string } = {},
+    options: { sourceDeclaration?: string; idempotencyKey?: string; wait?: boolean | number } = {},
   ): Promise<ContributionAnswer & { replayed: boolean }> {
     this.#needKey("contribute");
     if (records.length < 1 || records.length > 500) throw new ValueError("records must hold 1-500 records");
+    checkSourceDeclaration(options.sourceDeclaration);
     const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
     const body = JSON.stringify({ records, sourceDeclaration: options.sourceDeclaration });
     const answer = await callJson(
@@ -236,7 +254,87 @@ export class Client {
         route: "POST /projects/{slug}/contribute",
       },
     );
-    return { ...(answer.body as ContributionAnswer), replayed: answer.headers.get("idempotent-replayed") === "true" };
+    const replayed = answer.headers.get("idempotent-replayed") === "true";
+    let view = answer.body as ContributionAnswer;
+    if (options.wait && !FINAL_STATUSES.has(view.status)) {
+      view = await this.waitForContribution(slug, view.id, {
+        timeoutMs: options.wait === true ? 900_000 : options.wait,
+      });
+    }
+    return { ...view, replayed };
+  }
+
+  /** Polls a contribution until it is `merged` or `rejected`; fails once `timeoutMs` passed (default 900 s). */
+  async waitForContribution(
+    slug: string,
+    id: string,
+    options: { timeoutMs?: number; intervalMs?: number } = {},
+  ): Promise<ContributionAnswer> {
+    const deadline = Date.now() + (options.timeoutMs ?? 900_000);
+    for (let wait = options.intervalMs ?? 250;; wait = Math.min(wait * 2, 5_000)) {
+      const view = await this.contribution(slug, id);
+      if (FINAL_STATUSES.has(view.status)) return view;
+      if (Date.now() + wait > deadline) {
+        throw new SvcError(`${this.baseUrl}: contribution ${id} is still ${view.status}`, 0, "timeout", view);
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  /**
+   * Every record of a version as gzip-compressed JSON lines, streamed (the
+   * timeout covers the wait for the answer's headers only).
+   */
+  async export(
+    slug: string,
+    options: { version?: number } = {},
+  ): Promise<{ filename: string | null; body: ReadableStream<Uint8Array> }> {
+    this.#needKey("export");
+    const res = await callStream(
+      this.#endpoint,
+      `/projects/${encodeURIComponent(slug)}/export${search({ version: options.version })}`,
+      { route: "GET /projects/{slug}/export" },
+    );
+    const filename = res.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? null;
+    return { filename, body: res.body ?? new ReadableStream({ start: (c) => c.close() }) };
+  }
+
+  /** Pulls a version into a local store (see `pull.ts`); `slug@N` is not parsed here. */
+  async pull(slug: string, options: PullOptions): Promise<PullResult> {
+    const { pull } = await import("./pull.ts");
+    return await pull(this, slug, options);
+  }
+
+  /** Writes a held version (pulled first when missing) as a bundle at `output` (default `./<slug>-v<N>.svc`). */
+  async save(
+    slug: string,
+    options: { store: string; version?: number; output?: string },
+  ): Promise<BundleHeader & { file: string }> {
+    const [{ saveBundle }, { openStore }] = await Promise.all([import("./bundle.ts"), import("../store/store.ts")]);
+    const store = openStore(options.store);
+    let held = options.version === undefined ? await store.latest(slug) : await store.version(slug, options.version);
+    if (!held) {
+      const pulled = await this.pull(slug, { store: options.store, version: options.version });
+      held = await store.version(slug, pulled.version);
+    }
+    const file = options.output ?? `${slug}-v${held!.version}.svc`;
+    return { ...(await saveBundle(options.store, slug, held!.version, file)), file };
+  }
+
+  /** Checks a bundle and lays it out in a local store (`check`: write nothing). */
+  async load(file: string, options: { store: string; check?: boolean }): Promise<LoadResult> {
+    const { loadBundle } = await import("./bundle.ts");
+    return await loadBundle(file, options.store, { check: options.check });
+  }
+
+  /** One read-only SQL statement over a version in a local store (loads the SQL engine on first use). */
+  async queryLocal(
+    slug: string,
+    sql: string,
+    options: { store: string; version?: number; limit?: number },
+  ): Promise<QueryAnswer> {
+    const { queryLocal } = await import("./local_query.ts");
+    return await queryLocal(options.store, slug, { sql, version: options.version, limit: options.limit });
   }
 
   /** A contribution's answer. */

@@ -64,26 +64,28 @@ function warnOnce(endpoint: Endpoint, route: string, headers: Headers): void {
   (endpoint.onWarning ?? ((w) => console.warn(`SvcDeprecationWarning: ${w.message}`)))(warning);
 }
 
+/** One request; `settled` ends its timeout (called once the body is read, or at once for a stream). */
 async function attempt(
   endpoint: Endpoint,
   method: string,
   path: string,
   body: string | null,
   headers: Record<string, string>,
-): Promise<Response> {
+): Promise<{ res: Response; settled: () => void }> {
   const base = baseOf(endpoint);
   const all: Record<string, string> = { "user-agent": `svc-sdk/${VERSION}`, accept: "application/json", ...headers };
   if (endpoint.apiKey) all.authorization = `Bearer ${endpoint.apiKey}`;
   if (body !== null) all["content-type"] = "application/json";
+  const abort = new AbortController();
+  const timer = setTimeout(
+    () => abort.abort(new DOMException("timed out", "TimeoutError")),
+    endpoint.timeoutMs ?? 60_000,
+  );
   try {
-    return await fetch(`${base}${path}`, {
-      method,
-      headers: all,
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(endpoint.timeoutMs ?? 60_000),
-    });
+    const res = await fetch(`${base}${path}`, { method, headers: all, body, redirect: "manual", signal: abort.signal });
+    return { res, settled: () => clearTimeout(timer) };
   } catch (e) {
+    clearTimeout(timer);
     const timeout = (e as Error)?.name === "TimeoutError";
     const detail = timeout ? "timed out" : `cannot be reached (${(e as Error).message})`;
     throw new SvcError(`${base}: ${detail}`, 0, timeout ? "timeout" : "network", null);
@@ -117,6 +119,57 @@ async function interpret(endpoint: Endpoint, res: Response): Promise<JsonAnswer>
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
+/** The retry loop: the last answer, retried where the call is safe to repeat. */
+async function send(
+  endpoint: Endpoint,
+  method: string,
+  path: string,
+  body: string | null,
+  headers: Record<string, string>,
+  options: CallOptions,
+): Promise<{ res: Response; settled: () => void }> {
+  const retry = options.retry ?? (method === "GET" || method === "HEAD");
+  const retries = retry ? endpoint.retries ?? DEFAULT_RETRIES : 0;
+  const sleep = endpoint.sleep ?? defaultSleep;
+  const route = options.route ?? `${method} ${path.split("?")[0]}`;
+  for (let tried = 0;; tried++) {
+    let sent;
+    try {
+      sent = await attempt(endpoint, method, path, body, headers);
+    } catch (e) {
+      if (tried >= retries) throw e;
+      await sleep(backoffMs(tried, null));
+      continue;
+    }
+    const { res, settled } = sent;
+    warnOnce(endpoint, route, res.headers);
+    if (tried < retries && retryableStatus(res.status, options.partTransfer === true)) {
+      const asked = retryAfterMs(res.headers.get("retry-after"), Date.now());
+      if (asked === null || asked <= MAX_RETRY_AFTER_S * 1000) {
+        await res.body?.cancel();
+        settled();
+        await sleep(backoffMs(tried, asked));
+        continue;
+      }
+    }
+    return sent;
+  }
+}
+
+/** Reads a body under the attempt's timeout, as an `SvcError` naming the base URL if it fails. */
+async function settle<T>(endpoint: Endpoint, sent: { settled: () => void }, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (e instanceof SvcError) throw e;
+    const timeout = (e as Error)?.name === "TimeoutError";
+    const detail = timeout ? "timed out" : `broke off (${(e as Error).message})`;
+    throw new SvcError(`${baseOf(endpoint)}: ${detail}`, 0, timeout ? "timeout" : "network", null);
+  } finally {
+    sent.settled();
+  }
+}
+
 /**
  * Calls `method path` on `endpoint` with `body` (JSON text, or null) and
  * returns the parsed answer.
@@ -134,28 +187,28 @@ export async function callJson(
   headers: Record<string, string> = {},
   options: CallOptions = {},
 ): Promise<JsonAnswer> {
-  const retry = options.retry ?? (method === "GET" || method === "HEAD");
-  const retries = retry ? endpoint.retries ?? DEFAULT_RETRIES : 0;
-  const sleep = endpoint.sleep ?? defaultSleep;
-  const route = options.route ?? `${method} ${path.split("?")[0]}`;
-  for (let tried = 0;; tried++) {
-    let res: Response;
-    try {
-      res = await attempt(endpoint, method, path, body, headers);
-    } catch (e) {
-      if (tried >= retries) throw e;
-      await sleep(backoffMs(tried, null));
-      continue;
-    }
-    warnOnce(endpoint, route, res.headers);
-    if (tried < retries && retryableStatus(res.status, options.partTransfer === true)) {
-      const asked = retryAfterMs(res.headers.get("retry-after"), Date.now());
-      if (asked === null || asked <= MAX_RETRY_AFTER_S * 1000) {
-        await res.body?.cancel();
-        await sleep(backoffMs(tried, asked));
-        continue;
-      }
-    }
-    return await interpret(endpoint, res);
+  const sent = await send(endpoint, method, path, body, headers, options);
+  return await settle(endpoint, sent, () => interpret(endpoint, sent.res));
+}
+
+/**
+ * Calls `GET path` on `endpoint` and returns the answer with its body
+ * unread, for downloads: the timeout covers the wait for the headers only.
+ * Errors are thrown as {@linkcode callJson} throws them.
+ *
+ * @example
+ * ```ts ignore
+ * const res = await callStream({ baseUrl: "http://127.0.0.1:8686", apiKey: null }, "/projects/cities/export");
+ * ```
+ */
+export async function callStream(endpoint: Endpoint, path: string, options: CallOptions = {}): Promise<Response> {
+  const sent = await send(endpoint, "GET", path, null, { accept: "*/*" }, options);
+  if (sent.res.ok) {
+    sent.settled();
+    return sent.res;
   }
+  return await settle(endpoint, sent, async () => {
+    await interpret(endpoint, sent.res);
+    throw new SvcError(`${baseOf(endpoint)}: answered ${sent.res.status}`, sent.res.status, "bad_answer", null);
+  });
 }

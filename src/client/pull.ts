@@ -11,16 +11,16 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
-import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
 import { manifestFile, partFile, projectDir, projectFile } from "../store/layout.ts";
 import { commitVersion } from "../store/commit_version.ts";
 import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest, type StoredManifest } from "../store/manifest.ts";
-import { openStore } from "../store/store.ts";
-import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
-import { type SignatureStatus, type Verdict, verifyManifest } from "../trust/verify.ts";
+import { readProjectMeta } from "../store/project_file.ts";
+import type { SignatureStatus } from "../trust/verify.ts";
+import { checkVersion, type TrustOptions } from "./version_trust.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
 import type { Client } from "./client.ts";
@@ -43,7 +43,7 @@ export interface PullOptions {
    * before a byte of a part is fetched, and so is a version below the
    * newest one held or a held version whose parts differ.
    */
-  trust?: { trustFile: string; origin: string; required: boolean };
+  trust?: TrustOptions;
 }
 
 /** What a pull did. */
@@ -157,6 +157,13 @@ async function fetchPart(
   }
 }
 
+/** Refuses to pull over a project created on this store: it is not a copy of anything. */
+export async function refuseLocal(root: string, slug: string): Promise<void> {
+  if ((await readProjectMeta(root, slug))?.local === true) {
+    throw new ValueError(`${slug} is a local project in ${root}; a copy cannot be taken over it`);
+  }
+}
+
 /**
  * Pulls `slug` (version `options.version`, else the newest) from `client`
  * into `options.store`.
@@ -168,7 +175,10 @@ async function fetchPart(
  */
 export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
   if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  const root = options.store;
+  await refuseLocal(root, slug);
   const manifest: Manifest = await client.manifest(slug, options.version);
+  const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
   if (manifest.project !== slug || (options.version !== undefined && manifest.version !== options.version)) {
     throw new BundleError(
       `the manifest is for ${manifest.project} v${manifest.version}, not what was asked`,
@@ -177,15 +187,22 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       null,
     );
   }
-  const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
   const stored = parseStoredManifest(JSON.stringify(rest), slug, manifest.version);
   if ("reason" in stored) throw new BundleError(`the manifest is not usable: ${stored.reason}`, 0, "manifest", null);
-  const root = options.store;
-  const verdict = options.trust ? await checkTrust(root, slug, manifest, stored, options.trust) : null;
+  const verdict = options.trust
+    ? await checkVersion({
+      root,
+      slug,
+      asked: options.version ?? null,
+      manifest: manifest as Record<string, unknown>,
+      parts: stored.parts.map((p) => p.sha256),
+    }, options.trust)
+    : null;
   const detail = await client.project(slug);
   const dir = join(projectDir(root, slug), "parts");
   await mkdir(dir, { recursive: true });
   return await withProjectLock(root, slug, async () => {
+    await refuseLocal(root, slug);
     for (const name of await readdir(dir)) if (name.startsWith(".tmp-")) await rm(join(dir, name), { force: true });
     const missing = [];
     for (const part of stored.parts) {
@@ -208,20 +225,25 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     });
     await Promise.all(workers);
     await syncDir(dir);
-    const existing = await readManifestVersion(root, slug, manifest.version);
-    if (!existing) {
-      await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...detail, local: false }, null, 2) + "\n");
-      const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
-      const onDisk = {
-        ...kept,
-        parts: stored.parts.map(({ entry: { url: _url, ...part } }) => part),
-        format: "parquet",
-        ...(verdict?.status === "verified" ? { verified: true } : {}),
-        pulledAt: new Date().toISOString(),
-        downloaded: unique.length,
-        source: client.baseUrl,
-      };
-      await commitVersion(root, slug, manifest.version, onDisk);
+    const held = await readHeldManifest(root, slug, manifest.version);
+    const verified = verdict?.status === "verified";
+    const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
+    const onDisk = {
+      ...kept,
+      parts: stored.parts.map(({ entry: { url: _url, ...part } }) => part),
+      format: "parquet",
+      ...(verified ? { verified: true } : {}),
+      pulledAt: new Date().toISOString(),
+      downloaded: unique.length,
+      source: client.baseUrl,
+    };
+    await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...detail, local: false }, null, 2) + "\n");
+    if (!held) await commitVersion(root, slug, manifest.version, onDisk);
+    else if (verified && held.verified !== true) {
+      // The copy held has the same parts but was taken unsigned: it now carries the signature that covers them.
+      await writeFileAtomic(manifestFile(root, slug, manifest.version), JSON.stringify(onDisk, null, 2) + "\n");
+    } else if (options.trust?.required && held.verified !== true) {
+      throw new SignatureError(`${slug} v${manifest.version} is held as an unsigned copy`, 0, "signature", null);
     }
     const totals = manifest.totals as { records?: number } | undefined;
     return {
@@ -237,55 +259,11 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
   });
 }
 
-/** Checks the manifest against the pinned keys (and, when required, against rollback); pins learned keys. */
-async function checkTrust(
-  root: string,
-  slug: string,
-  manifest: Manifest,
-  stored: StoredManifest,
-  trust: NonNullable<PullOptions["trust"]>,
-): Promise<Verdict> {
-  const file = await readTrustFile(trust.trustFile);
-  const verdict = await verifyManifest(
-    manifest as Record<string, unknown>,
-    trust.origin,
-    file.origins[trust.origin] ?? [],
-  );
-  if (trust.required && verdict.status !== "verified") {
-    throw new SignatureError(
-      `${slug} v${manifest.version} is ${verdict.status}: ${verdict.reason}`,
-      0,
-      "signature",
-      null,
-    );
+async function readHeldManifest(root: string, slug: string, version: number): Promise<Record<string, unknown> | null> {
+  try {
+    return JSON.parse(await readFile(manifestFile(root, slug, version), "utf8"));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
   }
-  if (trust.required) {
-    const held = await openStore(root).latest(slug);
-    if (held && held.version > manifest.version) {
-      throw new SignatureError(
-        `${slug} v${manifest.version} is below v${held.version}, held already`,
-        0,
-        "rollback",
-        null,
-      );
-    }
-    const same = await openStore(root).version(slug, manifest.version);
-    if (same && same.parts.map((p) => p.sha256).join() !== stored.parts.map((p) => p.sha256).join()) {
-      throw new SignatureError(`${slug} v${manifest.version} has other parts than the copy held`, 0, "rollback", null);
-    }
-  }
-  if (verdict.status === "verified" && verdict.learned.length > 0) {
-    const now = new Date().toISOString();
-    const pinned = file.origins[trust.origin] ?? [];
-    for (const key of verdict.learned) {
-      if (!pinned.some((k) => k.kid === key.kid)) pinned.push({ ...key, addedAt: now });
-    }
-    file.origins[trust.origin] = pinned;
-    await writeTrustFile(trust.trustFile, file);
-  }
-  return verdict;
-}
-
-async function readManifestVersion(root: string, slug: string, version: number): Promise<boolean> {
-  return (await lstat(manifestFile(root, slug, version)).catch(() => null)) !== null;
 }

@@ -190,8 +190,8 @@ export interface ErrorBody {
 export interface ContributionView {
   /** UUID v4. */
   id: string;
-  /** `merged` or `rejected`. */
-  status: "merged" | "rejected";
+  /** A node answers `merged` or `rejected`; the origin, which screens later, may answer another state first. */
+  status: "merged" | "rejected" | (string & Record<never, never>);
   /** Records sent. */
   recordCount: number;
   /** Records merged (null when rejected). */

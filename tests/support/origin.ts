@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type OriginApp, originApp, type OriginAppOptions } from "./origin_app.ts";
 
 /** One scripted answer. */
 export interface Fault {
@@ -45,21 +46,49 @@ export interface TestOrigin {
   seen: Seen[];
   /** Resolves once a request whose path contains `part` has arrived (or `ms` pass). */
   waitFor(part: string, ms?: number): Promise<void>;
+  /** The origin layer, when the origin serves a store. */
+  app: OriginApp | null;
   /** Stops the server. */
   close(): Promise<void>;
 }
 
-/** Starts a test origin on a free loopback port. */
-export function startOrigin(): Promise<TestOrigin> {
+/** What the test origin serves: a store (with the origin's behaviour), or JSON echoes only. */
+export type StartOriginOptions = Omit<OriginAppOptions, "origin">;
+
+async function sendResponse(res: ServerResponse, answer: Response): Promise<void> {
+  res.writeHead(answer.status, Object.fromEntries(answer.headers));
+  if (answer.body) {
+    for await (const chunk of answer.body) {
+      if (!res.write(chunk)) await new Promise((r) => res.once("drain", r));
+    }
+  }
+  res.end();
+}
+
+/**
+ * Starts a test origin on a free loopback port: over `options.store` it
+ * behaves as the origin does (see `origin_app.ts`); queued faults come first.
+ */
+export async function startOrigin(options: StartOriginOptions | null = null): Promise<TestOrigin> {
   const queues = new Map<string, Fault[]>();
   const seen: Seen[] = [];
+  let app: OriginApp | null = null;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", async () => {
       const path = req.url ?? "/";
       seen.push({ method: req.method ?? "GET", path, headers: req.headers, body });
-      const fault = queues.get(path.split("?")[0])?.shift() ?? {};
+      const fault = queues.get(path.split("?")[0])?.shift() ?? (app ? null : {});
+      if (!fault) {
+        const request = new Request(`${url}${path}`, {
+          method: req.method,
+          headers: Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+          body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+        });
+        await sendResponse(res, await app!.handle(request)).catch(() => req.socket.destroy());
+        return;
+      }
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault.drop) {
         req.socket.destroy();
@@ -69,25 +98,27 @@ export function startOrigin(): Promise<TestOrigin> {
       res.end(fault.body ?? JSON.stringify({ ok: true, path }));
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        fault: (path, ...faults) => queues.set(path, [...(queues.get(path) ?? []), ...faults]),
-        seen,
-        async waitFor(part, ms = 15_000) {
-          const deadline = Date.now() + ms;
-          while (!seen.some((s) => s.path.includes(part)) && Date.now() < deadline) {
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        },
-        close: () =>
-          new Promise<void>((r) => {
-            server.closeAllConnections();
-            server.close(() => r());
-          }),
-      });
-    });
+  const url = await new Promise<string>((resolve) => {
+    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
   });
+  if (options) app = await originApp({ ...options, origin: url });
+  return {
+    url,
+    app,
+    fault: (path, ...faults) => queues.set(path, [...(queues.get(path) ?? []), ...faults]),
+    seen,
+    async waitFor(part, ms = 15_000) {
+      const deadline = Date.now() + ms;
+      while (!seen.some((s) => s.path.includes(part)) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    close: async () => {
+      await new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      });
+      await app?.close();
+    },
+  };
 }

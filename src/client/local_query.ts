@@ -1,0 +1,41 @@
+/**
+ * SQL over a version in a local store, through the handler of a node opened
+ * on it for the call: the same engine, limits and messages as a node's
+ * `POST /projects/{slug}/query`. This is the one client path that loads the
+ * node and DuckDB, so the client imports it lazily.
+ *
+ * @module
+ */
+import { createNode } from "../node/mod.ts";
+import type { QueryAnswer } from "./client.ts";
+import { errorForStatus } from "./errors.ts";
+
+/**
+ * Runs `request.sql` over `slug` in the store at `store`.
+ *
+ * @example
+ * ```ts ignore
+ * const answer = await queryLocal("svc-data", "cities", { sql: "SELECT count(*) FROM records" });
+ * ```
+ */
+export async function queryLocal(
+  store: string,
+  slug: string,
+  request: { sql: string; version?: number; limit?: number },
+): Promise<QueryAnswer> {
+  const node = await createNode({ store, host: "127.0.0.1", token: null });
+  try {
+    const res = await node.handler(
+      new Request(`http://127.0.0.1/projects/${encodeURIComponent(slug)}/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json", host: "127.0.0.1" },
+        body: JSON.stringify(request),
+      }),
+    );
+    const body = await res.json();
+    if (!res.ok) throw errorForStatus(res.status, body.error ?? `query failed with status ${res.status}`, body);
+    return body;
+  } finally {
+    await node.close();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The one signature check of pull, load and follow: is this manifest the
+ * requested version, signed by a key pinned for the origin (or by a key a
+ * pinned key endorsed), and may the store take it?
+ *
+ * Always refused: a manifest for another project or version, a version held
+ * already with other parts, and, once keys are pinned for the origin, a
+ * signature that fails them (revoked or unknown key, wrong algorithm, bad
+ * bytes). With `required` (verify), `unsigned` and `untrusted` are refused
+ * too, and so is a newest version below the newest one held. Keys learned
+ * from a chain are pinned only after the signature verified.
+ *
+ * @module
+ */
+import { openStore } from "../store/store.ts";
+import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
+import { type Verdict, verifyManifest } from "../trust/verify.ts";
+import { BundleError, SignatureError } from "./errors.ts";
+
+/** Whose keys to check against. */
+export interface TrustOptions {
+  /** The trust file. */
+  trustFile: string;
+  /** The origin whose pinned keys must have signed. */
+  origin: string;
+  /** Refuse anything not `verified` (verify, `SVC_VERIFY`). */
+  required: boolean;
+}
+
+/** What is being taken, and into which store. */
+export interface Candidate {
+  /** The store directory. */
+  root: string;
+  /** The project asked for. */
+  slug: string;
+  /** The version asked for, or null for the newest. */
+  asked: number | null;
+  /** The manifest as it arrived (signature included). */
+  manifest: Record<string, unknown>;
+  /** Its parts' SHA-256, in order. */
+  parts: readonly string[];
+}
+
+function refuse(message: string, code = "signature"): never {
+  throw new SignatureError(message, 0, code, null);
+}
+
+/**
+ * Checks `candidate` against the keys pinned for `trust.origin` and the
+ * versions the store holds; pins chain-learned keys once verified.
+ *
+ * @example
+ * ```ts ignore
+ * const verdict = await checkVersion(
+ *   { root: "svc-data", slug: "cities", asked: null, manifest, parts: ["ab12..."] },
+ *   { trustFile: "trust.json", origin: "https://origin.example", required: true },
+ * );
+ * ```
+ */
+export async function checkVersion(candidate: Candidate, trust: TrustOptions): Promise<Verdict> {
+  const { root, slug, asked, manifest, parts } = candidate;
+  const version = manifest.version as number;
+  if (manifest.project !== slug || (asked !== null && version !== asked)) {
+    throw new BundleError(
+      `the manifest is for ${String(manifest.project)} v${String(version)}, not ${slug}${asked ? ` v${asked}` : ""}`,
+      0,
+      "manifest",
+      null,
+    );
+  }
+  const store = openStore(root);
+  const same = await store.version(slug, version);
+  if (same && same.parts.map((p) => p.sha256).join() !== parts.join()) {
+    refuse(`${slug} v${version} has other parts than the copy held; refused`, "rollback");
+  }
+  const file = await readTrustFile(trust.trustFile);
+  const pinned = file.origins[trust.origin] ?? [];
+  const verdict = await verifyManifest(manifest, trust.origin, pinned);
+  if (verdict.status !== "verified" && (trust.required || (verdict.status === "untrusted" && pinned.length > 0))) {
+    refuse(`${slug} v${version} is ${verdict.status}: ${verdict.reason}`);
+  }
+  if (trust.required && asked === null) {
+    const newest = await store.latest(slug);
+    if (newest && newest.version > version) {
+      refuse(`${slug} v${version} is below v${newest.version}, held already`, "rollback");
+    }
+  }
+  if (verdict.status === "verified" && verdict.learned.length > 0) {
+    const now = new Date().toISOString();
+    const keys = file.origins[trust.origin] ?? [];
+    for (const key of verdict.learned) if (!keys.some((k) => k.kid === key.kid)) keys.push({ ...key, addedAt: now });
+    file.origins[trust.origin] = keys;
+    await writeTrustFile(trust.trustFile, file);
+  }
+  return verdict;
+}
