@@ -8,6 +8,7 @@
 import process from "node:process";
 import { Client } from "../client/client.ts";
 import { pull } from "../client/pull.ts";
+import { pullJsonLines } from "../client/pull_jsonl.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
 import { commandArgs, projectAt } from "./args.ts";
@@ -25,6 +26,10 @@ in the store are not fetched again; a pull that was stopped resumes.
 Options:
   --store DIR      store directory (default: ${DEFAULT_STORE})
   --workers N      parts fetched at once (default: 4)
+  --format F       parquet (default): the parts, as a node serves them; or
+                   jsonl: the records paged from /data into
+                   STORE/SLUG/vN.jsonl, for when parts cannot be had
+                   (never with --verify: records carry no signature)
   --verify         take the version only if it is signed by a pinned key of the
                    origin (svc trust add); also SVC_VERIFY=1
   --origin URL     the origin whose keys sign it (default: --base-url)
@@ -45,6 +50,7 @@ export async function pullCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
     store: { type: "string" },
     workers: { type: "string" },
+    format: { type: "string" },
     verify: { type: "boolean" },
     origin: { type: "string" },
     "base-url": { type: "string" },
@@ -61,9 +67,12 @@ export async function pullCommand(args: string[]): Promise<number> {
   if (values.workers !== undefined && !/^[1-9]\d?$/.test(values.workers)) {
     throw new UsageError("--workers must be 1-99");
   }
+  const format = values.format ?? "parquet";
+  if (format !== "parquet" && format !== "jsonl") throw new UsageError("--format must be parquet or jsonl");
   const store = values.store ?? DEFAULT_STORE;
   const client = new Client({ ...endpointFrom(values, process.env) });
   const required = values.verify === true || /^(1|true|yes)$/i.test(process.env.SVC_VERIFY ?? "");
+  if (format === "jsonl") return await pullLines(client, slug, { store, version, verify: required, json: values.json });
   const trust = {
     trustFile: trustFilePath(process.env),
     origin: (values.origin ?? client.baseUrl).replace(/\/+$/, ""),
@@ -95,5 +104,26 @@ export async function pullCommand(args: string[]): Promise<number> {
         `(${result.downloaded} part${result.downloaded === 1 ? "" : "s"} downloaded)${signed}\n`,
     );
   }
+  return 0;
+}
+
+async function pullLines(
+  client: Client,
+  slug: string,
+  options: { store: string; version: number | null; verify: boolean; json?: boolean },
+): Promise<number> {
+  let bar: ReturnType<typeof progress> | null = null;
+  const result = await pullJsonLines(client, slug, {
+    store: options.store,
+    version: options.version ?? undefined,
+    verify: options.verify,
+    onProgress: (done, total) => {
+      bar ??= progress(`pull ${slug}`, total);
+      bar.update(done, "records");
+    },
+  });
+  (bar as ReturnType<typeof progress> | null)?.finish();
+  if (options.json) process.stdout.write(JSON.stringify(result) + "\n");
+  else process.stdout.write(`${slug} v${result.version}: ${result.records} records -> ${result.file} · unsigned\n`);
   return 0;
 }

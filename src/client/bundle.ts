@@ -13,15 +13,17 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
-import { manifestFile, projectDir, projectFile } from "../store/layout.ts";
-import { commitVersion } from "../store/commit_version.ts";
+import { projectDir, projectFile } from "../store/layout.ts";
 import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest, publishManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
 import { openStore } from "../store/store.ts";
 import { isSlug } from "../wire/slug.ts";
 import { VERSION } from "../version.ts";
+import type { SignatureStatus } from "../trust/verify.ts";
 import { BundleError } from "./errors.ts";
+import { refuseLocal } from "./pull.ts";
+import { checkVersion, takeVersion, type TrustOptions } from "./version_trust.ts";
 import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
 
 /** The `format` of a bundle header. */
@@ -80,6 +82,7 @@ export async function saveBundle(
   slug: string,
   version: number | null,
   out: string,
+  options: { onProgress?: (doneBytes: number, totalBytes: number) => void } = {},
 ): Promise<BundleHeader> {
   const store = openStore(root);
   const stored = version === null ? await store.latest(slug) : await store.version(slug, version);
@@ -120,9 +123,15 @@ export async function saveBundle(
     await member("svc-bundle.json", new TextEncoder().encode(JSON.stringify(header, null, 2) + "\n"));
     await member("project.json", new TextEncoder().encode(JSON.stringify(meta, null, 2) + "\n"));
     await member("manifest.json", manifestBytes);
+    const total = unique.reduce((a, p) => a + p.bytes, 0);
+    let done = 0;
     for (const part of unique) {
       await file.write(tarHeader(`parts/${part.sha256}.parquet`, part.bytes, now));
-      for await (const chunk of createReadStream(part.path)) await file.write(chunk as Uint8Array);
+      for await (const chunk of createReadStream(part.path, { highWaterMark: 1 << 20 })) {
+        await file.write(chunk as Uint8Array);
+        done += (chunk as Uint8Array).length;
+        options.onProgress?.(done, total);
+      }
       await file.write(tarPadding(part.bytes));
     }
     await file.write(TAR_END);
@@ -145,6 +154,8 @@ export interface LoadResult {
   newParts: number;
   /** Whether anything was written. */
   written: boolean;
+  /** The signature check's outcome, when one was asked for. */
+  signature: SignatureStatus | null;
 }
 
 /**
@@ -156,13 +167,31 @@ export interface LoadResult {
  * const { header } = await loadBundle("cities-v2.svc", "svc-data", { check: true });
  * ```
  */
-export async function loadBundle(file: string, root: string, options: { check?: boolean } = {}): Promise<LoadResult> {
+export async function loadBundle(
+  file: string,
+  root: string,
+  options: {
+    check?: boolean;
+    /** The signature check; an empty `origin` means the one the signature names. */
+    trust?: TrustOptions;
+    onProgress?: (doneBytes: number, totalBytes: number) => void;
+  } = {},
+): Promise<LoadResult> {
+  const size = (await stat(file)).size;
+  let read = 0;
+  const counted = async function* () {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+      read += (chunk as Uint8Array).length;
+      options.onProgress?.(read, size);
+      yield chunk as Uint8Array;
+    }
+  };
   const staging = join(root, `.load-${randomUUID()}`);
   if (!options.check) await mkdir(staging, { recursive: true });
   try {
     const json = new Map<string, Uint8Array>();
     const parts = new Map<string, number>();
-    for await (const entry of readTar(createReadStream(file) as AsyncIterable<Uint8Array>)) {
+    for await (const entry of readTar(counted())) {
       const part = PART_MEMBER.exec(entry.name);
       const known = entry.name === "svc-bundle.json" || entry.name === "project.json" || entry.name === "manifest.json";
       if (!part && !known) refuse(`the bundle holds a member it may not: ${JSON.stringify(entry.name)}`);
@@ -227,28 +256,45 @@ export async function loadBundle(file: string, root: string, options: { check?: 
       if (!listed.has(sha)) refuse(`the bundle holds part ${sha}, which its manifest does not list`);
     }
     const slug = header.project;
+    await refuseLocal(root, slug);
+    const raw = JSON.parse(manifestText);
+    const named = (raw.signature as { origin?: unknown } | undefined)?.origin;
+    const verdict = options.trust
+      ? await checkVersion({
+        root,
+        slug,
+        asked: header.version,
+        manifest: raw,
+        parts: manifest.parts.map((p) => p.sha256),
+        dryRun: options.check,
+      }, { ...options.trust, origin: options.trust.origin || (typeof named === "string" ? named : "") })
+      : null;
     let newParts = 0;
     for (const sha of parts.keys()) {
       if (!(await stat(join(projectDir(root, slug), "parts", `${sha}.parquet`)).catch(() => null))) newParts++;
     }
-    if (options.check) return { header, newParts, written: false };
+    const signature = verdict?.status ?? null;
+    if (options.check) return { header, newParts, written: false, signature };
     const dir = join(projectDir(root, slug), "parts");
     await mkdir(dir, { recursive: true });
     await withProjectLock(root, slug, async () => {
       for (const sha of parts.keys()) await rename(join(staging, `${sha}.parquet`), join(dir, `${sha}.parquet`));
       await syncDir(dir);
-      if (await stat(manifestFile(root, slug, header.version)).catch(() => null)) return;
       await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...meta, slug, local: false }, null, 2) + "\n");
       const onDisk = {
         ...manifest.raw,
         format: "parquet",
+        ...(signature === "verified" ? { verified: true } : {}),
         loaded: true,
         loadedAt: new Date().toISOString(),
         loadedFrom: file,
       };
-      await commitVersion(root, slug, header.version, onDisk);
+      await takeVersion(root, slug, header.version, onDisk, {
+        verified: signature === "verified",
+        required: options.trust?.required === true,
+      });
     });
-    return { header, newParts, written: true };
+    return { header, newParts, written: true, signature };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

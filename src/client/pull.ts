@@ -11,16 +11,15 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
-import { lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
-import { manifestFile, partFile, projectDir, projectFile } from "../store/layout.ts";
-import { commitVersion } from "../store/commit_version.ts";
+import { partFile, projectDir, projectFile } from "../store/layout.ts";
 import { withProjectLock } from "../store/lock.ts";
-import { parseStoredManifest, type StoredManifest } from "../store/manifest.ts";
+import { parseStoredManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
 import type { SignatureStatus } from "../trust/verify.ts";
-import { checkVersion, type TrustOptions } from "./version_trust.ts";
+import { checkVersion, takeVersion, type TrustOptions } from "./version_trust.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
 import type { Client } from "./client.ts";
@@ -225,7 +224,6 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     });
     await Promise.all(workers);
     await syncDir(dir);
-    const held = await readHeldManifest(root, slug, manifest.version);
     const verified = verdict?.status === "verified";
     const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
     const onDisk = {
@@ -238,13 +236,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       source: client.baseUrl,
     };
     await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...detail, local: false }, null, 2) + "\n");
-    if (!held) await commitVersion(root, slug, manifest.version, onDisk);
-    else if (verified && held.verified !== true) {
-      // The copy held has the same parts but was taken unsigned: it now carries the signature that covers them.
-      await writeFileAtomic(manifestFile(root, slug, manifest.version), JSON.stringify(onDisk, null, 2) + "\n");
-    } else if (options.trust?.required && held.verified !== true) {
-      throw new SignatureError(`${slug} v${manifest.version} is held as an unsigned copy`, 0, "signature", null);
-    }
+    await takeVersion(root, slug, manifest.version, onDisk, { verified, required: options.trust?.required === true });
     const totals = manifest.totals as { records?: number } | undefined;
     return {
       slug,
@@ -257,13 +249,4 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       signature: verdict?.status ?? null,
     };
   });
-}
-
-async function readHeldManifest(root: string, slug: string, version: number): Promise<Record<string, unknown> | null> {
-  try {
-    return JSON.parse(await readFile(manifestFile(root, slug, version), "utf8"));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
 }

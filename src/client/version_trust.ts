@@ -12,6 +12,10 @@
  *
  * @module
  */
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../store/atomic.ts";
+import { commitVersion } from "../store/commit_version.ts";
+import { manifestFile } from "../store/layout.ts";
 import { openStore } from "../store/store.ts";
 import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
 import { type Verdict, verifyManifest } from "../trust/verify.ts";
@@ -39,6 +43,8 @@ export interface Candidate {
   manifest: Record<string, unknown>;
   /** Its parts' SHA-256, in order. */
   parts: readonly string[];
+  /** Check only: pin nothing. */
+  dryRun?: boolean;
 }
 
 function refuse(message: string, code = "signature"): never {
@@ -85,7 +91,7 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
       refuse(`${slug} v${version} is below v${newest.version}, held already`, "rollback");
     }
   }
-  if (verdict.status === "verified" && verdict.learned.length > 0) {
+  if (verdict.status === "verified" && verdict.learned.length > 0 && !candidate.dryRun) {
     const now = new Date().toISOString();
     const keys = file.origins[trust.origin] ?? [];
     for (const key of verdict.learned) if (!keys.some((k) => k.kid === key.kid)) keys.push({ ...key, addedAt: now });
@@ -93,4 +99,41 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
     await writeTrustFile(trust.trustFile, file);
   }
   return verdict;
+}
+
+/**
+ * Commits `onDisk` as version `version` of `slug`, or, when the store holds
+ * that version already (with the same parts, checked before): gives the
+ * held copy the signature that now verified, or, under `required`, refuses
+ * a held copy that was taken unsigned. Call it under the project's lock.
+ *
+ * @example
+ * ```ts ignore
+ * await takeVersion("svc-data", "cities", 2, manifestOnDisk, { verified: true, required: true });
+ * ```
+ */
+export async function takeVersion(
+  root: string,
+  slug: string,
+  version: number,
+  onDisk: Record<string, unknown>,
+  trust: { verified: boolean; required: boolean },
+): Promise<void> {
+  let held: Record<string, unknown> | null = null;
+  try {
+    held = JSON.parse(await readFile(manifestFile(root, slug, version), "utf8"));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+  if (!held) return await commitVersion(root, slug, version, onDisk);
+  if (held.verified === true) return;
+  if (trust.verified) {
+    // Same parts, now covered by a signature that verified: the held copy takes it.
+    await writeFileAtomic(
+      manifestFile(root, slug, version),
+      JSON.stringify({ ...onDisk, verified: true }, null, 2) + "\n",
+    );
+  } else if (trust.required) {
+    refuse(`${slug} v${version} is held as an unsigned copy, which a verified pull does not take`);
+  }
 }

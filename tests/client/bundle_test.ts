@@ -3,28 +3,9 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadBundle, saveBundle } from "../../src/client/bundle.ts";
 import { BundleError } from "../../src/client/errors.ts";
-import { readTar, TAR_END, tarHeader, tarPadding } from "../../src/client/tar.ts";
+import { members, rewrite } from "../support/bundle_edit.ts";
 import { runCli } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
-
-async function members(file: string): Promise<[string, Uint8Array][]> {
-  const out: [string, Uint8Array][] = [];
-  for await (const e of readTar((await import("node:fs")).createReadStream(file) as AsyncIterable<Uint8Array>)) {
-    const chunks: number[] = [];
-    for await (const c of e.body) chunks.push(...c);
-    out.push([e.name, new Uint8Array(chunks)]);
-  }
-  return out;
-}
-
-async function rewrite(file: string, change: (m: [string, Uint8Array][]) => [string, Uint8Array][]): Promise<void> {
-  const pieces: Uint8Array[] = [];
-  for (const [name, body] of change(await members(file))) {
-    pieces.push(tarHeader(name, body.length, 0), body, tarPadding(body.length));
-  }
-  pieces.push(TAR_END);
-  await writeFile(file, new Uint8Array(pieces.flatMap((p) => [...p])));
-}
 
 Deno.test("a saved bundle loads into another store as the same version; --check writes nothing", async () => {
   const dir = await tempDir();

@@ -9,7 +9,7 @@ import { pull } from "../../src/client/pull.ts";
 import { ROOT, runCli } from "../support/cli_process.ts";
 import { withNode } from "../support/node.ts";
 import { startOrigin } from "../support/origin.ts";
-import { tempDir } from "../support/store_fixture.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
 Deno.test("pull copies a version into a store that a node then serves the same, parts shared and never fetched twice", async () => {
   await withNode({ token: "origin-token" }, async ({ url }) => {
@@ -149,6 +149,37 @@ Deno.test("svc pull killed halfway leaves the store whole, and the next pull res
     assertEquals(run.code, 0, run.stderr);
     assertMatch(run.stdout, /^slow v3: 2 records in 2 parts -> .* \(1 part downloaded\) · unsigned\n$/);
     assertEquals((await readdir(join(dir.path, "slow", "parts"))).sort(), shas.map((s) => `${s}.parquet`).sort());
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc pull --format jsonl pages /data into STORE/SLUG/vN.jsonl; --verify refuses that path", async () => {
+  const dir = await tempDir();
+  const origin = await startOrigin({ store: join(dir.path, "origin"), seed: "33".repeat(32) });
+  try {
+    await citiesStore(join(dir.path, "origin"));
+    const store = join(dir.path, "store");
+    const common = ["--store", store, "--base-url", origin.url, "--api-key", "agent-key", "--format", "jsonl"];
+    const run = await runCli(["pull", "cities@1", ...common]);
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(run.stdout, `cities v1: 250 records -> ${join(store, "cities", "v1.jsonl")} · unsigned\n`);
+    assertMatch(run.stderr, /pull cities \[#{24}\] 250\/250 records/);
+    const lines = (await readFile(join(store, "cities", "v1.jsonl"), "utf8")).trimEnd().split("\n");
+    const page: Json = await (await fetch(`${origin.url}/projects/cities/data?version=1&limit=1000`, {
+      headers: { authorization: "Bearer agent-key" },
+    })).json();
+    assertEquals(lines.map((l) => JSON.parse(l)), page.records);
+    const pages = origin.seen.filter((s) => s.path.startsWith("/projects/cities/data"));
+    assert(pages.every((s) => s.path.includes("version=1")), "every page is pinned to the version");
+
+    const verified = await runCli(["pull", "cities", ...common, "--verify"]);
+    assertEquals(verified.code, 1);
+    assertMatch(verified.stderr, /^error: the JSON-lines path carries no signature/);
+    assertEquals((await readdir(join(store, "cities"))).sort(), ["v1.jsonl"], "nothing else was written");
+    const bad = await runCli(["pull", "cities", ...common.slice(0, -1), "csv"]);
+    assertEquals(bad.code, 2);
   } finally {
     await origin.close();
     await dir.cleanup();
