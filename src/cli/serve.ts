@@ -7,7 +7,12 @@
 import process from "node:process";
 import { serveNode } from "../../server.ts";
 import { exit, onShutdownSignal } from "../runtime/mod.ts";
-import { checkServeSettings, parseServeArgs, SERVE_HELP } from "./serve_args.ts";
+import { Client } from "../client/client.ts";
+import { type Follower, startFollower } from "../follow/mod.ts";
+import { readProjectMeta } from "../store/project_file.ts";
+import { trustFilePath } from "../trust/trust_file.ts";
+import { CliError } from "./errors.ts";
+import { checkServeSettings, parseServeArgs, SERVE_HELP, type ServeSettings } from "./serve_args.ts";
 
 /**
  * Runs `svc serve` with `args`; resolves when the node has stopped, with the
@@ -26,6 +31,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   }
   checkServeSettings(settings);
   const log = settings.quiet ? null : (line: string) => process.stderr.write(line + "\n");
+  const follower = settings.follow.length > 0 ? await followerFor(settings) : null;
   const serving = await serveNode({
     store: settings.store,
     host: settings.host,
@@ -34,11 +40,19 @@ export async function serveCommand(args: string[]): Promise<number> {
     readOnly: settings.readOnly,
     allowedHosts: settings.allowHosts,
     log,
+    follow: follower ?? undefined,
+  }).catch(async (e) => {
+    await follower?.stop();
+    throw e;
   });
   const auth = settings.token ? "token required" : "no token";
   process.stderr.write(
     `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
-      `MCP (Streamable HTTP): ${serving.url}/mcp\n`,
+      `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
+      (follower
+        ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
+          `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
+        : ""),
   );
   serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   let code = 0;
@@ -49,6 +63,8 @@ export async function serveCommand(args: string[]): Promise<number> {
       if (signals > 1) exit(130);
       code = signal === "SIGINT" ? 130 : 0;
       process.stderr.write(`svc node stopping (${signal}): finishing requests in flight\n`);
+      // A sync under way is left behind: a pull cut off leaves no half version.
+      void follower?.stop();
       serving.shutdown().then(resolve, (e) => {
         process.stderr.write(`error: ${(e as Error).message}\n`);
         code = 1;
@@ -58,4 +74,32 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   await stopped;
   return code;
+}
+
+/**
+ * The follow loop of `settings`: from the upstream node (with its token, never
+ * the agent key) or from the origin (with the agent key); signatures checked
+ * against the keys pinned for the origin either way.
+ */
+async function followerFor(settings: ServeSettings): Promise<Follower> {
+  for (const slug of settings.follow) {
+    if ((await readProjectMeta(settings.store, slug))?.local === true) {
+      throw new CliError(`${slug} is a local project in ${settings.store}; a local project cannot be followed`);
+    }
+  }
+  const client = settings.upstream
+    ? new Client({ baseUrl: settings.upstream, apiKey: settings.upstreamToken, requireKey: false })
+    : new Client({ baseUrl: settings.baseUrl!, apiKey: settings.apiKey });
+  return await startFollower({
+    client,
+    store: settings.store,
+    trust: {
+      trustFile: trustFilePath(process.env),
+      origin: settings.baseUrl!.replace(/\/+$/, ""),
+      required: settings.verify,
+    },
+    slugs: settings.follow,
+    intervalMs: settings.interval * 1000,
+    log: settings.quiet ? null : (line) => process.stderr.write(line + "\n"),
+  });
 }

@@ -41,6 +41,10 @@ export interface ServeSettings {
   upstream: string | null;
   /** The upstream node's token. */
   upstreamToken: string | null;
+  /** The origin (`--base-url`, `SVC_BASE_URL`): where following goes without `--upstream`, and whose keys sign. */
+  baseUrl: string | null;
+  /** The agent key for the origin (`--api-key`, `SVC_API_KEY`); never sent upstream. */
+  apiKey: string | null;
   /** Whether `--help` was asked. */
   help: boolean;
 }
@@ -61,12 +65,18 @@ Options:
   --quiet                 no request log
   --allow-host NAME       also answer to Host NAME (repeatable; env
                           SVC_ALLOWED_HOSTS, space separated)
-  --follow SLUG ...       keep these projects current from the origin
-  --interval SECONDS      seconds between follow syncs (default: ${DEFAULT_INTERVAL})
+  --follow SLUG ...       keep these projects current from the origin (env
+                          SVC_FOLLOW, space separated); needs an agent key
+  --interval SECONDS      seconds between follow syncs (default: ${DEFAULT_INTERVAL};
+                          env SVC_FOLLOW_INTERVAL)
   --verify                with --follow, take only versions signed by a
-                          trusted origin
-  --upstream URL          follow from this node instead of the origin
+                          key pinned for the origin (svc trust add; env
+                          SVC_VERIFY=1)
+  --upstream URL          follow from this node instead of the origin; the
+                          agent key is never sent there
   --upstream-token TOKEN  the upstream node's token
+  --base-url URL          the origin (default: SVC_BASE_URL)
+  --api-key KEY           the agent key for the origin (default: SVC_API_KEY)
   -h, --help              show this help
 `;
 
@@ -122,6 +132,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   }
   const { values, tokens } = parsed;
   const follow = [...(values.follow ?? [])];
+  if (follow.length === 0 && !values.follow) follow.push(...(env.SVC_FOLLOW ?? "").split(/\s+/).filter((x) => x));
   let last = "";
   for (const t of tokens ?? []) {
     if (t.kind === "option") last = t.name;
@@ -150,8 +161,10 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   if (values["upstream-token"] !== undefined && upstream === null) {
     throw new UsageError("--upstream-token needs --upstream");
   }
+  const verify = values.verify ?? /^(1|true|yes)$/i.test(env.SVC_VERIFY ?? "");
   if (values.verify && follow.length === 0) throw new UsageError("--verify needs --follow");
   if (values.interval !== undefined && follow.length === 0) throw new UsageError("--interval needs --follow");
+  const interval = values.interval ?? (env.SVC_FOLLOW_INTERVAL || undefined);
   if (upstream !== null && follow.length === 0) throw new UsageError("--upstream needs --follow");
   const allowHosts = [...(values["allow-host"] ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)]
     .filter((h) => h !== "");
@@ -167,10 +180,12 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     quiet: values.quiet ?? false,
     allowHosts,
     follow,
-    interval: values.interval === undefined ? DEFAULT_INTERVAL : intIn("interval", values.interval, 1, 31_536_000),
-    verify: values.verify ?? false,
+    interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
+    verify: verify && follow.length > 0,
     upstream,
     upstreamToken: values["upstream-token"] ?? null,
+    baseUrl: values["base-url"] ?? (env.SVC_BASE_URL || null),
+    apiKey: values["api-key"] ?? (env.SVC_API_KEY || null),
     help: values.help ?? false,
   };
 }
@@ -191,9 +206,10 @@ export function checkServeSettings(s: ServeSettings): void {
       `refusing to listen on ${s.host} without a token: anything but loopback needs --token or SVC_NODE_TOKEN`,
     );
   }
-  if (s.follow.length > 0) {
-    throw new CliError(
-      "following (--follow, --interval, --verify, --upstream, --upstream-token) is not yet available in this release",
-    );
+  if (s.follow.length > 0 && s.baseUrl === null) {
+    throw new CliError("following needs the origin: --base-url or SVC_BASE_URL");
+  }
+  if (s.follow.length > 0 && s.apiKey === null) {
+    throw new CliError("following needs an agent key: --api-key or SVC_API_KEY (with --upstream it stays here)");
   }
 }

@@ -42,6 +42,11 @@ export interface ClientOptions {
   onWarning?: (warning: SvcDeprecationWarning) => void;
   /** The environment to read `SVC_*` from (default: none; pass `process.env` or `Deno.env.toObject()`). */
   env?: Record<string, string | undefined>;
+  /**
+   * Whether calls that need an agent key on the origin refuse to go without
+   * one (default true). Turn off only to talk to a node known to have no token.
+   */
+  requireKey?: boolean;
 }
 
 /** An SQL answer. */
@@ -110,6 +115,7 @@ export class Client {
   readonly payUrl: string;
   readonly #endpoint: Endpoint;
   #isNode: Promise<boolean> | null = null;
+  readonly #requireKey: boolean;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -128,6 +134,7 @@ export class Client {
     } catch {
       throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
     }
+    this.#requireKey = options.requireKey ?? true;
     this.payUrl = options.payUrl ?? env.SVC_PAY_URL ??
       (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl);
     this.#endpoint = {
@@ -140,7 +147,7 @@ export class Client {
   }
 
   #needKey(call: string): void {
-    if (!this.#endpoint.apiKey) {
+    if (!this.#endpoint.apiKey && this.#requireKey) {
       throw new ValueError(
         `${call} needs an agent key: pass apiKey or set SVC_API_KEY (a node without a token takes any)`,
       );

@@ -23,7 +23,7 @@ import { checkVersion, takeVersion, type TrustOptions } from "./version_trust.ts
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
 import type { Client } from "./client.ts";
-import { BundleError, SignatureError, SvcError, ValueError } from "./errors.ts";
+import { BundleError, SvcError, ValueError } from "./errors.ts";
 import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "./retry.ts";
 
 /** How to pull. */

@@ -47,8 +47,8 @@ export interface Candidate {
   dryRun?: boolean;
 }
 
-function refuse(message: string, code = "signature"): never {
-  throw new SignatureError(message, 0, code, null);
+function refuse(message: string, code = "signature", signature: string | null = null): never {
+  throw new SignatureError(message, 0, code, signature ? { signature } : null);
 }
 
 /**
@@ -83,7 +83,7 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
   const pinned = file.origins[trust.origin] ?? [];
   const verdict = await verifyManifest(manifest, trust.origin, pinned);
   if (verdict.status !== "verified" && (trust.required || (verdict.status === "untrusted" && pinned.length > 0))) {
-    refuse(`${slug} v${version} is ${verdict.status}: ${verdict.reason}`);
+    refuse(`${slug} v${version} is ${verdict.status}: ${verdict.reason}`, "signature", verdict.status);
   }
   if (trust.required && asked === null) {
     const newest = await store.latest(slug);
@@ -134,6 +134,10 @@ export async function takeVersion(
       JSON.stringify({ ...onDisk, verified: true }, null, 2) + "\n",
     );
   } else if (trust.required) {
-    refuse(`${slug} v${version} is held as an unsigned copy, which a verified pull does not take`);
+    refuse(
+      `${slug} v${version} is held as an unsigned copy, which a verified pull does not take`,
+      "signature",
+      "unsigned",
+    );
   }
 }

@@ -7,6 +7,13 @@
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPool } from "../sql/mod.ts";
 import type { Store } from "../store/mod.ts";
+import type { FollowStatus } from "../wire/types.ts";
+
+/** The node's view of its follow loop. */
+export interface FollowView {
+  /** The status of every followed project. */
+  status(): Record<string, FollowStatus>;
+}
 
 /** The node's settings and services, passed to every handler. */
 export interface NodeContext {
@@ -34,4 +41,6 @@ export interface NodeContext {
   allowedHosts: readonly string[];
   /** The clock, in milliseconds since the epoch. */
   now(): number;
+  /** The follow loop, when the node follows projects. */
+  follow: FollowView | null;
 }

@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { openReadEngine, pageReader } from "../parquet/mod.ts";
 import { createSqlPool, type SqlPoolOptions } from "../sql/mod.ts";
 import { openStore } from "../store/mod.ts";
-import type { NodeContext } from "./context.ts";
+import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler, type LogSink } from "./handler.ts";
 
 /** How to run a node. */
@@ -29,6 +29,8 @@ export interface NodeOptions {
   now?: () => number;
   /** SQL pool settings beyond the spec's defaults (time limit, waiting, memory). */
   sql?: Omit<SqlPoolOptions, "storeRoot">;
+  /** The follow loop, whose status `/healthz` shows and whose projects cannot be created here. */
+  follow?: FollowView;
 }
 
 /** A node: the handler to serve and how to release what it holds. */
@@ -72,6 +74,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     bindHost: options.host,
     allowedHosts: options.allowedHosts ?? [],
     now: options.now ?? Date.now,
+    follow: options.follow ?? null,
   };
   return {
     handler: createHandler(context, options.log ?? null),

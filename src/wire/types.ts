@@ -154,6 +154,30 @@ export interface IncompleteVersion {
   reason: string;
 }
 
+/**
+ * How following one project goes, as `/healthz` reports it.
+ *
+ * @example
+ * ```ts
+ * import type { FollowStatus } from "./types.ts";
+ * const status: FollowStatus = {
+ *   version: 2, at: "2026-11-22T03:00:00.000Z", error: null, signature: "verified", from: "https://origin.example",
+ * };
+ * ```
+ */
+export interface FollowStatus {
+  /** The newest version held (null before the first version arrived). */
+  version: number | null;
+  /** When the last sync ended (null before the first). */
+  at: string | null;
+  /** Why the last sync failed, or null. */
+  error: string | null;
+  /** `verified`, `unsigned` or `untrusted` for the newest version seen (null before any). */
+  signature: "verified" | "unsigned" | "untrusted" | null;
+  /** Where the project is followed from. */
+  from: string;
+}
+
 /** The full answer of `GET /healthz` (token holders, or nodes without a token). */
 export interface Health {
   /** Always true while the node answers. */
@@ -175,7 +199,7 @@ export interface Health {
   /** `token` when a node token is set, else `none`. */
   auth: "token" | "none";
   /** Follow status per followed project. */
-  follow: Record<string, unknown>;
+  follow: Record<string, FollowStatus>;
   /** Versions on disk that are not served because they are not whole. */
   incomplete: IncompleteVersion[];
 }

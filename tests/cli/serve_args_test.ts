@@ -49,12 +49,41 @@ Deno.test("bad values are usage errors", () => {
   }
 });
 
-Deno.test("a non-loopback host needs a token; following is not yet available", () => {
+Deno.test("a non-loopback host needs a token; following needs the origin and an agent key", () => {
   const open = parseServeArgs(["--host", "0.0.0.0"], {});
   const e = assertThrows(() => checkServeSettings(open), /refusing to listen on 0\.0\.0\.0 without a token/);
   assertEquals(e instanceof CliError, true);
   checkServeSettings(parseServeArgs(["--host", "0.0.0.0"], { SVC_NODE_TOKEN: "t" }));
   checkServeSettings(parseServeArgs(["--host", "localhost"], {}));
   const follow = parseServeArgs(["--follow", "cities", "--interval", "60", "--verify"], {});
-  assertThrows(() => checkServeSettings(follow), /not yet available/);
+  assertThrows(() => checkServeSettings(follow), /following needs the origin/);
+  const keyless = parseServeArgs(["--follow", "cities", "--base-url", "https://o.example"], {});
+  assertThrows(() => checkServeSettings(keyless), /following needs an agent key/);
+  const upstream = parseServeArgs(["--follow", "cities", "--upstream", "http://10.0.0.2:8686"], {
+    SVC_BASE_URL: "https://o.example",
+  });
+  assertThrows(() => checkServeSettings(upstream), /following needs an agent key/);
+  const ok = parseServeArgs(["--follow", "aaa", "bbb", "--upstream", "http://10.0.0.2:8686", "--upstream-token", "t"], {
+    SVC_BASE_URL: "https://o.example",
+    SVC_API_KEY: "k",
+  });
+  checkServeSettings(ok);
+  assertEquals([ok.follow, ok.baseUrl, ok.apiKey, ok.upstream, ok.upstreamToken, ok.verify], [
+    ["aaa", "bbb"],
+    "https://o.example",
+    "k",
+    "http://10.0.0.2:8686",
+    "t",
+    false,
+  ]);
+});
+
+Deno.test("following from the environment: SVC_FOLLOW, SVC_FOLLOW_INTERVAL, SVC_VERIFY; flags win", () => {
+  const env = { SVC_FOLLOW: " cities  notes ", SVC_FOLLOW_INTERVAL: "30", SVC_VERIFY: "1" };
+  const s = parseServeArgs([], env);
+  assertEquals([s.follow, s.interval, s.verify], [["cities", "notes"], 30, true]);
+  const flags = parseServeArgs(["--follow", "xyz", "--interval", "5"], env);
+  assertEquals([flags.follow, flags.interval], [["xyz"], 5]);
+  assertEquals(parseServeArgs([], { SVC_VERIFY: "1" }).verify, false, "verify means nothing without following");
+  assertThrows(() => parseServeArgs([], { SVC_FOLLOW: "../etc" }), /not a project slug/);
 });

@@ -48,6 +48,8 @@ export interface TestOrigin {
   waitFor(part: string, ms?: number): Promise<void>;
   /** The origin layer, when the origin serves a store. */
   app: OriginApp | null;
+  /** The most part downloads that were under way at once. */
+  maxPartsInFlight(): number;
   /** Stops the server. */
   close(): Promise<void>;
 }
@@ -73,6 +75,8 @@ export async function startOrigin(options: StartOriginOptions | null = null): Pr
   const queues = new Map<string, Fault[]>();
   const seen: Seen[] = [];
   let app: OriginApp | null = null;
+  let partsInFlight = 0;
+  let maxPartsInFlight = 0;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => (body += c));
@@ -86,7 +90,13 @@ export async function startOrigin(options: StartOriginOptions | null = null): Pr
           headers: Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
           body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
         });
-        await sendResponse(res, await app!.handle(request)).catch(() => req.socket.destroy());
+        const isPart = path.startsWith("/parts/");
+        if (isPart) maxPartsInFlight = Math.max(maxPartsInFlight, ++partsInFlight);
+        try {
+          await sendResponse(res, await app!.handle(request)).catch(() => req.socket.destroy());
+        } finally {
+          if (isPart) partsInFlight--;
+        }
         return;
       }
       if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
@@ -105,6 +115,7 @@ export async function startOrigin(options: StartOriginOptions | null = null): Pr
   return {
     url,
     app,
+    maxPartsInFlight: () => maxPartsInFlight,
     fault: (path, ...faults) => queues.set(path, [...(queues.get(path) ?? []), ...faults]),
     seen,
     async waitFor(part, ms = 15_000) {

@@ -32,7 +32,7 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
     versions,
     localProjects,
     auth: ctx.token ? "token" : "none",
-    follow: {},
+    follow: ctx.follow?.status() ?? {},
     incomplete,
   };
   return json(health);

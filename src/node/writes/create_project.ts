@@ -20,6 +20,10 @@ import { HttpError } from "../response.ts";
  * ```
  */
 export async function createLocalProject(ctx: NodeContext, input: NewProject): Promise<Record<string, unknown>> {
+  const followed = ctx.follow?.status()[input.slug];
+  if (followed) {
+    throw new HttpError(409, `project ${input.slug} is followed from ${followed.from}; it cannot be created here`);
+  }
   await mkdir(projectDir(ctx.store.root, input.slug), { recursive: true });
   return await withProjectLock(ctx.store.root, input.slug, async () => {
     if (await ctx.store.project(input.slug)) {

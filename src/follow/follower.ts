@@ -1,0 +1,95 @@
+/**
+ * The follow loop of `svc serve --follow`: a sync of every followed project
+ * at start and then every interval, one project at a time, so that an error
+ * on one is logged and recorded in its status while the others go on and the
+ * version held keeps serving.
+ *
+ * @module
+ */
+import type { FollowStatus } from "../wire/types.ts";
+import { initialStatus, syncProject, type SyncSource } from "./sync.ts";
+import { openStore } from "../store/store.ts";
+import { refreshPinnedKeys } from "./keys.ts";
+
+/** What to follow. */
+export interface FollowerOptions extends SyncSource {
+  /** Project slugs. */
+  slugs: readonly string[];
+  /** Milliseconds between the end of one round and the start of the next. */
+  intervalMs: number;
+  /** Where sync outcomes are logged (null: nowhere). */
+  log: ((line: string) => void) | null;
+}
+
+/** A running follow loop. */
+export interface Follower {
+  /** The projects followed. */
+  slugs: readonly string[];
+  /** The status of every followed project, as `/healthz` shows it. */
+  status(): Record<string, FollowStatus>;
+  /** Runs a round now (after the one under way, if any) and resolves when it ends. */
+  syncNow(): Promise<void>;
+  /** Stops after the round under way. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts following `options.slugs`; the first round starts at once.
+ *
+ * @example
+ * ```ts ignore
+ * const follower = await startFollower({ client, store: "svc-data", trust, slugs: ["cities"], intervalMs: 600_000, log: null });
+ * ```
+ */
+export async function startFollower(options: FollowerOptions): Promise<Follower> {
+  const from = options.client.baseUrl;
+  const store = openStore(options.store);
+  const statuses = new Map<string, FollowStatus>();
+  for (const slug of options.slugs) {
+    statuses.set(slug, initialStatus(from, (await store.latest(slug))?.version ?? null));
+  }
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<void> = Promise.resolve();
+
+  const round = async () => {
+    if (options.trust.required) {
+      const changed = await refreshPinnedKeys(options.trust).catch((e) =>
+        `keys not refreshed: ${(e as Error).message}`
+      );
+      if (changed) options.log?.(`follow: ${changed}`);
+    }
+    for (const slug of options.slugs) {
+      if (stopped) return;
+      const before = statuses.get(slug)!;
+      const after = await syncProject(options, slug, before);
+      statuses.set(slug, after);
+      if (after.error) options.log?.(`follow ${slug}: ${after.error} (serving v${after.version ?? "-"})`);
+      else if (after.version !== before.version) {
+        options.log?.(`follow ${slug}: took v${after.version} from ${from} (${after.signature ?? "not checked"})`);
+      }
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = null;
+      running = running.then(round).then(schedule);
+    }, options.intervalMs);
+  };
+  running = round().then(schedule);
+
+  return {
+    slugs: options.slugs,
+    status: () => Object.fromEntries(statuses),
+    syncNow() {
+      running = running.then(round);
+      return running;
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

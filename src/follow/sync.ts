@@ -1,0 +1,84 @@
+/**
+ * One follow sync of one project: ask the source for its newest version and,
+ * when it is newer than the one held, take it as a pull does (parts first,
+ * at most four at a time, streamed and checked, fetched by their presigned
+ * URLs without any key; `project.json` refreshed; the manifest last), under
+ * the signature check of `version_trust.ts`. A source whose newest version
+ * is below the one held is refused: following never goes back.
+ *
+ * @module
+ */
+import type { Client } from "../client/client.ts";
+import { SvcError } from "../client/errors.ts";
+import { pull } from "../client/pull.ts";
+import type { TrustOptions } from "../client/version_trust.ts";
+import { readProjectMeta } from "../store/project_file.ts";
+import { openStore } from "../store/store.ts";
+import type { FollowStatus } from "../wire/types.ts";
+
+/** Where one project is followed from, and how. */
+export interface SyncSource {
+  /** The client of the origin or the upstream node. */
+  client: Client;
+  /** The store directory. */
+  store: string;
+  /** The signature check (origin, trust file, verify). */
+  trust: TrustOptions;
+}
+
+/** The status of a project nothing was learned about yet. */
+export function initialStatus(from: string, version: number | null): FollowStatus {
+  return { version, at: null, error: null, signature: null, from };
+}
+
+/**
+ * Syncs `slug` once and returns its new status (the previous one's version
+ * and signature are kept when the sync fails before a version is judged).
+ *
+ * @example
+ * ```ts ignore
+ * const status = await syncProject(source, "cities", initialStatus(source.client.baseUrl, null));
+ * ```
+ */
+export async function syncProject(source: SyncSource, slug: string, previous: FollowStatus): Promise<FollowStatus> {
+  const store = openStore(source.store);
+  const held = await store.latest(slug);
+  const now = () => new Date().toISOString();
+  try {
+    if ((await readProjectMeta(source.store, slug))?.local === true) {
+      throw new SvcError(
+        `${slug} is a local project on this node; a local project cannot be followed`,
+        0,
+        "local",
+        null,
+      );
+    }
+    const offered = await source.client.manifest(slug);
+    if (held && offered.version < held.version) {
+      throw new SvcError(
+        `${source.client.baseUrl} offers ${slug} v${offered.version}, below v${held.version} held; kept v${held.version}`,
+        0,
+        "rollback",
+        null,
+      );
+    }
+    const result = await pull(source.client, slug, {
+      store: source.store,
+      version: offered.version,
+      workers: 4,
+      trust: source.trust,
+    });
+    return { ...previous, version: result.version, at: now(), error: null, signature: result.signature };
+  } catch (e) {
+    const signature = (e instanceof SvcError ? (e.body as { signature?: unknown } | null)?.signature : undefined) as
+      | FollowStatus["signature"]
+      | undefined;
+    return {
+      ...previous,
+      version: held?.version ?? previous.version,
+      at: now(),
+      error: (e as Error).message,
+      signature: signature ?? previous.signature,
+    };
+  }
+}
