@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { VERSION } from "../../src/version.ts";
 import { ROOT, runCli, startServe } from "../support/cli_process.ts";
 import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
@@ -16,10 +17,36 @@ Deno.test("svc serve refuses a non-loopback host without a token: error and exit
   assertMatch(run.stderr, /^error: refusing to listen on 0\.0\.0\.0 without a token/);
 });
 
-Deno.test("svc serve: following is not yet available (exit 1); bad flags are usage errors (exit 2)", async () => {
-  const follow = await runCli(["serve", "--follow", "cities", "--port", "0"]);
+Deno.test("svc serve: following without the origin, the key, or of a local project exits 1; bad flags exit 2", async () => {
+  const follow = await runCli(["serve", "--follow", "cities", "--port", "0"], { SVC_BASE_URL: "", SVC_API_KEY: "" });
   assertEquals(follow.code, 1);
-  assertMatch(follow.stderr, /^error: following .* is not yet available/);
+  assertMatch(follow.stderr, /^error: following needs the origin: --base-url or SVC_BASE_URL/);
+  const keyless = await runCli(["serve", "--follow", "cities", "--base-url", "http://127.0.0.1:1"], {
+    SVC_API_KEY: "",
+  });
+  assertMatch(keyless.stderr, /^error: following needs an agent key/);
+  const dir = await tempDir();
+  try {
+    await mkdir(join(dir.path, "notes"), { recursive: true });
+    await writeFile(join(dir.path, "notes", "project.json"), JSON.stringify({ slug: "notes", local: true }));
+    const local = await runCli([
+      "serve",
+      "--store",
+      dir.path,
+      "--port",
+      "0",
+      "--follow",
+      "notes",
+      "--base-url",
+      "http://127.0.0.1:1",
+      "--api-key",
+      "k",
+    ]);
+    assertEquals(local.code, 1);
+    assertMatch(local.stderr, /^error: notes is a local project in .*; a local project cannot be followed/);
+  } finally {
+    await dir.cleanup();
+  }
   for (const args of [["serve", "--port", "http"], ["serve", "--nope"], ["frobnicate"]]) {
     const run = await runCli(args);
     assertEquals(run.code, 2, args.join(" "));
