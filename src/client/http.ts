@@ -92,9 +92,46 @@ async function attempt(
   }
 }
 
+/** The most bytes of one JSON answer read (a 1000-record page, a manifest of many thousand parts fit well within). */
+export const MAX_JSON_ANSWER_BYTES: number = 64 * 1024 * 1024;
+
+/** The body as text, refused once it passes {@linkcode MAX_JSON_ANSWER_BYTES}. */
+async function readCapped(endpoint: Endpoint, res: Response): Promise<string> {
+  const tooLarge = () =>
+    new SvcError(
+      `${baseOf(endpoint)}: the answer is larger than ${MAX_JSON_ANSWER_BYTES} bytes; refused`,
+      res.status,
+      "too_large",
+      null,
+    );
+  if (Number(res.headers.get("content-length") ?? 0) > MAX_JSON_ANSWER_BYTES) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > MAX_JSON_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return all;
+}
+
 async function interpret(endpoint: Endpoint, res: Response): Promise<JsonAnswer> {
   const base = baseOf(endpoint);
-  const text = await res.text();
+  const text = await readCapped(endpoint, res);
   if (res.status >= 300 && res.status < 400) {
     throw new SvcError(
       `${base}: answered with a redirect (${res.status}) to ${res.headers.get("location")}`,
