@@ -19,6 +19,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   contribute: async () => (await import("./contribute.ts")).benchmark,
   mcp: async () => (await import("./mcp.ts")).benchmark,
   pull: async () => (await import("./pull.ts")).benchmark,
+  follow: async () => (await import("./follow.ts")).benchmark,
 };
 
 /**
