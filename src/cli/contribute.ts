@@ -62,13 +62,24 @@ interface Totals {
   reasons: string[];
 }
 
+/** How long one batch may stay in the origin's screening. */
+const SCREENING_WAIT_MS = 900_000;
+
 async function send(endpoint: Endpoint, slug: string, records: string[], totals: Totals): Promise<BatchAnswer> {
   const body = `{"records":[${records.join(",")}]}`;
   const key = "svc-" + createHash("sha256").update(`${slug}\n${body}`).digest("hex").slice(0, 40);
   const { body: answer, headers } = await callJson(endpoint, "POST", `/projects/${slug}/contribute`, body, {
     "idempotency-key": key,
   });
-  const view = answer as BatchAnswer;
+  let view = answer as BatchAnswer;
+  // The origin screens after answering: wait for the final answer, as a node gives at once.
+  const deadline = Date.now() + SCREENING_WAIT_MS;
+  for (let wait = 250; view.status !== "merged" && view.status !== "rejected"; wait = Math.min(wait * 2, 5_000)) {
+    if (Date.now() > deadline) throw new CliError(`batch ${totals.batches + 1} is still ${view.status}; gave up waiting`);
+    await new Promise((r) => setTimeout(r, wait));
+    view = (await callJson(endpoint, "GET", `/projects/${slug}/contributions/${encodeURIComponent(view.id)}`, null))
+      .body as BatchAnswer;
+  }
   totals.batches++;
   if (headers.get("idempotent-replayed") === "true") totals.replayed++;
   totals.records += records.length;

@@ -2,6 +2,7 @@ import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli, startServe } from "../support/cli_process.ts";
+import { startOrigin } from "../support/origin.ts";
 import { tempDir } from "../support/store_fixture.ts";
 
 Deno.test("svc create and svc contribute fill a node: batches, progress, summary, replays", async () => {
@@ -112,6 +113,49 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
   } finally {
     node.child.kill("SIGTERM");
     await node.status;
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc create and svc contribute against the origin: the license list, and batches screened later are waited for", async () => {
+  const dir = await tempDir();
+  const origin = await startOrigin({ store: join(dir.path, "origin"), screenMs: 200 });
+  try {
+    const base = ["--base-url", origin.url, "--api-key", "agent-key"];
+    await writeFile(join(dir.path, "README.md"), "Notes an agent keeps while it works.");
+    const create = (license: string) =>
+      runCli([
+        "create",
+        "notes",
+        "--title",
+        "Agent notes",
+        "--readme-file",
+        join(dir.path, "README.md"),
+        "--schema",
+        JSON.stringify([{ name: "text", type: "string" }]),
+        "--license",
+        license,
+        ...base,
+      ]);
+    const refused = await create("MIT");
+    assertEquals(refused.code, 1);
+    assertMatch(refused.stderr, /^error: license must be one of platform-standard, CC0-1.0/);
+    assertEquals(origin.seen.filter((s) => s.method === "POST").length, 0, "nothing was sent");
+    const created = await create("odbl-1.0");
+    assertEquals(created.code, 0, created.stderr);
+    assertEquals(JSON.parse(origin.seen.find((s) => s.method === "POST")!.body).license, "ODbL-1.0");
+
+    const lines = Array.from({ length: 700 }, (_, i) => JSON.stringify({ text: `note ${i}` })).join("\n");
+    await writeFile(join(dir.path, "notes.jsonl"), lines + "\n");
+    const sent = await runCli(["contribute", "notes", "--file", join(dir.path, "notes.jsonl"), "--json", ...base]);
+    assertEquals(sent.code, 0, sent.stderr);
+    const totals: Json = JSON.parse(sent.stdout);
+    assertEquals([totals.batches, totals.merged, totals.rejected], [2, 700, 0]);
+    assertEquals(totals.answers.map((a: Json) => a.status), ["merged", "merged"]);
+    const polls = origin.seen.filter((s) => s.path.startsWith("/projects/notes/contributions/"));
+    assertEquals(polls.length >= 2, true, "each batch's answer was polled until final");
+  } finally {
+    await origin.close();
     await dir.cleanup();
   }
 });

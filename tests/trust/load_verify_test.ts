@@ -127,3 +127,32 @@ Deno.test("svc load --verify and svc save show progress on stderr; a local proje
     await dir.cleanup();
   }
 });
+
+Deno.test("an unsigned cached copy is not taken as verified: a verified pull of the same parts gives it the signature", async () => {
+  const dir = await tempDir();
+  const originStore = join(dir.path, "origin");
+  await citiesStore(originStore);
+  const origin = await startOrigin({ store: originStore, seed: SEED });
+  try {
+    const client = new Client({ baseUrl: origin.url, apiKey: "agent-key" });
+    const store = join(dir.path, "store");
+    const trustFile = join(dir.path, "trust.json");
+    const lax = await client.pull("cities", { store, trust: { trustFile, origin: origin.url, required: false } });
+    assertEquals(lax.signature, "untrusted", "no key pinned yet");
+    const manifestPath = join(store, "cities", "v2", "manifest.json");
+    assertEquals(JSON.parse(await readFile(manifestPath, "utf8")).verified, undefined);
+    const key = origin.app!.current()!;
+    await writeTrustFile(trustFile, {
+      origins: {
+        [origin.url]: [{ kid: key.kid, alg: "Ed25519", publicKey: key.publicKey, status: "current", addedAt: "x" }],
+      },
+    });
+    const strict = await client.pull("cities", { store, trust: { trustFile, origin: origin.url, required: true } });
+    assertEquals([strict.signature, strict.downloaded], ["verified", 0]);
+    const held = JSON.parse(await readFile(manifestPath, "utf8"));
+    assertEquals([held.verified, held.signature.kid], [true, key.kid]);
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
+});
