@@ -44,6 +44,13 @@ async function withScene(fn: (scene: Scene) => Promise<void>): Promise<void> {
   }
 }
 
+/** A follower of `slugs` from the scene's origin, synced by hand (the interval is an hour). */
+function followOrigin(scene: Scene, slugs: string[], log: ((line: string) => void) | null = null) {
+  const client = new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" });
+  const trust = { trustFile: scene.trustFile, origin: scene.origin.url, required: false };
+  return startFollower({ client, store: scene.store, trust, slugs, intervalMs: 3_600_000, log });
+}
+
 async function pinFirstKey(scene: Scene): Promise<void> {
   const key = scene.origin.app!.current()!;
   await writeTrustFile(scene.trustFile, {
@@ -56,16 +63,7 @@ async function pinFirstKey(scene: Scene): Promise<void> {
 Deno.test("follow: takes the newest version at start and each newer one after, parts at most four at a time and without the key", async () => {
   await withScene(async (scene) => {
     const log: string[] = [];
-    const client = new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" });
-    const trust = { trustFile: scene.trustFile, origin: scene.origin.url, required: false };
-    const follower = await startFollower({
-      client,
-      store: scene.store,
-      trust,
-      slugs: ["cities", "missing"],
-      intervalMs: 3_600_000,
-      log: (l) => log.push(l),
-    });
+    const follower = await followOrigin(scene, ["cities", "missing"], (l) => log.push(l));
     try {
       await follower.syncNow();
       const first = follower.status();
@@ -146,16 +144,7 @@ Deno.test("follow: a local project is never followed; /healthz shows the follow 
     const writer = new StoreWriter(scene.store);
     await writer.project("notes", { slug: "notes", local: true });
     writer.close();
-    const client = new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" });
-    const trust = { trustFile: scene.trustFile, origin: scene.origin.url, required: false };
-    const follower = await startFollower({
-      client,
-      store: scene.store,
-      trust,
-      slugs: ["cities", "notes"],
-      intervalMs: 3_600_000,
-      log: null,
-    });
+    const follower = await followOrigin(scene, ["cities", "notes"]);
     const node = await serveNode({ store: scene.store, host: "127.0.0.1", port: 0, token: null, follow: follower });
     try {
       await follower.syncNow();
