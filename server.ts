@@ -16,7 +16,7 @@ import { createNode, type NodeOptions, type SvcNode } from "./src/node/mod.ts";
 import { serve } from "./src/runtime/mod.ts";
 
 export { createNode, type NodeOptions, type SvcNode } from "./src/node/mod.ts";
-export type { ConnInfo, Handler, LogSink } from "./src/node/mod.ts";
+export type { ConnInfo, FollowView, Handler, LogSink } from "./src/node/mod.ts";
 export type { SqlPoolOptions } from "./src/sql/mod.ts";
 
 /** Options of {@linkcode serveNode}: the node's, plus the port. */

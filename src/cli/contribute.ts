@@ -75,7 +75,9 @@ async function send(endpoint: Endpoint, slug: string, records: string[], totals:
   // The origin screens after answering: wait for the final answer, as a node gives at once.
   const deadline = Date.now() + SCREENING_WAIT_MS;
   for (let wait = 250; view.status !== "merged" && view.status !== "rejected"; wait = Math.min(wait * 2, 5_000)) {
-    if (Date.now() > deadline) throw new CliError(`batch ${totals.batches + 1} is still ${view.status}; gave up waiting`);
+    if (Date.now() > deadline) {
+      throw new CliError(`batch ${totals.batches + 1} is still ${view.status}; gave up waiting`);
+    }
     await new Promise((r) => setTimeout(r, wait));
     view = (await callJson(endpoint, "GET", `/projects/${slug}/contributions/${encodeURIComponent(view.id)}`, null))
       .body as BatchAnswer;

@@ -20,48 +20,17 @@ import { readProjectMeta } from "../store/project_file.ts";
 import { openStore } from "../store/store.ts";
 import { isSlug } from "../wire/slug.ts";
 import { VERSION } from "../version.ts";
-import type { SignatureStatus } from "../trust/verify.ts";
 import { BundleError } from "./errors.ts";
 import { refuseLocal } from "./pull.ts";
-import { checkVersion, takeVersion, type TrustOptions } from "./version_trust.ts";
+import { checkVersion, takeVersion } from "./version_trust.ts";
 import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
+import type { BundleHeader, LoadResult, TrustOptions } from "./types.ts";
+export type { BundleHeader, LoadResult } from "./types.ts";
 
 /** The `format` of a bundle header. */
 export const BUNDLE_FORMAT = "svc-bundle/1";
 const PART_MEMBER = /^parts\/([0-9a-f]{64})\.parquet$/;
 const MAX_JSON_MEMBER = 16 * 1024 * 1024;
-
-/** What a bundle's `svc-bundle.json` says. */
-export interface BundleHeader {
-  /** `svc-bundle/1`. */
-  format: string;
-  /** Project slug. */
-  project: string;
-  /** Version. */
-  version: number;
-  /** Title, license, access, visibility of the project. */
-  title: string;
-  /** License. */
-  license: string;
-  /** Access. */
-  access: string;
-  /** Visibility. */
-  visibility: string;
-  /** Records in the version. */
-  records: number;
-  /** Parts in the version. */
-  parts: number;
-  /** Bytes of the parts. */
-  bytes: number;
-  /** SHA-256 of `manifest.json` as stored in the bundle. */
-  manifestSha256: string;
-  /** When the bundle was made. */
-  savedAt: string;
-  /** Where the version came from. */
-  source: string | null;
-  /** The SDK that made it. */
-  sdk: string;
-}
 
 function refuse(message: string): never {
   throw new BundleError(message, 0, "bundle", null);
@@ -144,18 +113,6 @@ export async function saveBundle(
     throw e;
   }
   return header;
-}
-
-/** What loading found and did. */
-export interface LoadResult {
-  /** The bundle's header. */
-  header: BundleHeader;
-  /** Parts the store did not hold yet (and got, unless checking). */
-  newParts: number;
-  /** Whether anything was written. */
-  written: boolean;
-  /** The signature check's outcome, when one was asked for. */
-  signature: SignatureStatus | null;
 }
 
 /**

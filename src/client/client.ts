@@ -9,8 +9,7 @@ import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry 
 import { SvcError, ValueError } from "./errors.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
-import type { PullOptions, PullResult } from "./pull.ts";
-import type { BundleHeader, LoadResult } from "./bundle.ts";
+import type { BundleHeader, LoadResult, PullOptions, PullResult } from "./types.ts";
 
 /** The licenses the origin takes (any letter case; sent as listed). A node takes any string. */
 export const ORIGIN_LICENSES: readonly string[] = [

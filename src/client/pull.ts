@@ -18,52 +18,14 @@ import { partFile, projectDir, projectFile } from "../store/layout.ts";
 import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
-import type { SignatureStatus } from "../trust/verify.ts";
-import { checkVersion, takeVersion, type TrustOptions } from "./version_trust.ts";
+import { checkVersion, takeVersion } from "./version_trust.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
 import type { Client } from "./client.ts";
 import { BundleError, SvcError, ValueError } from "./errors.ts";
 import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "./retry.ts";
-
-/** How to pull. */
-export interface PullOptions {
-  /** The version (default: the newest). */
-  version?: number;
-  /** The store directory. */
-  store: string;
-  /** Parts fetched at once (default 4). */
-  workers?: number;
-  /** Called as bytes arrive: done and total of the parts to fetch. */
-  onProgress?: (doneBytes: number, totalBytes: number) => void;
-  /**
-   * Check the signature against the keys pinned for `origin` in the trust
-   * file `trustFile`; with `required`, anything but `verified` is refused
-   * before a byte of a part is fetched, and so is a version below the
-   * newest one held or a held version whose parts differ.
-   */
-  trust?: TrustOptions;
-}
-
-/** What a pull did. */
-export interface PullResult {
-  /** Project slug. */
-  slug: string;
-  /** The version now in the store. */
-  version: number;
-  /** Records in it. */
-  records: number;
-  /** Parts in it. */
-  parts: number;
-  /** Parts fetched by this pull. */
-  downloaded: number;
-  /** Bytes fetched by this pull. */
-  bytes: number;
-  /** The origin named by the manifest's signature, if it carries one. */
-  signedBy: string | null;
-  /** `verified`, `unsigned` or `untrusted` (null when no trust check was asked). */
-  signature: SignatureStatus | null;
-}
+import type { PullOptions, PullResult } from "./types.ts";
+export type { PullOptions, PullResult } from "./types.ts";
 
 /** Bytes gathered before one write to a part file. */
 const WRITE_BYTES = 1024 * 1024;

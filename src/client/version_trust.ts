@@ -20,16 +20,8 @@ import { openStore } from "../store/store.ts";
 import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
 import { type Verdict, verifyManifest } from "../trust/verify.ts";
 import { BundleError, SignatureError } from "./errors.ts";
-
-/** Whose keys to check against. */
-export interface TrustOptions {
-  /** The trust file. */
-  trustFile: string;
-  /** The origin whose pinned keys must have signed. */
-  origin: string;
-  /** Refuse anything not `verified` (verify, `SVC_VERIFY`). */
-  required: boolean;
-}
+import type { TrustOptions } from "./types.ts";
+export type { TrustOptions } from "./types.ts";
 
 /** What is being taken, and into which store. */
 export interface Candidate {

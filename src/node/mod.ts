@@ -3,7 +3,7 @@
  *
  * @module
  */
-export type { NodeContext } from "./context.ts";
+export type { FollowView, NodeContext } from "./context.ts";
 export { type ConnInfo, createHandler, type Handler, type LogSink } from "./handler.ts";
 export { hostAllowed, isLoopback } from "./guards/host.ts";
 export { createNode, type NodeOptions, type SvcNode } from "./node.ts";

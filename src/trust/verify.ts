@@ -13,8 +13,8 @@
 import { fromBase64, keyId, verifyEd25519 } from "./ed25519.ts";
 import { endorsementStatement, manifestStatement } from "./statement.ts";
 
-/** The outcome of a check. */
-export type SignatureStatus = "verified" | "unsigned" | "untrusted";
+import type { SignatureStatus } from "../wire/types.ts";
+export type { SignatureStatus } from "../wire/types.ts";
 
 /** A pinned key, as the trust file keeps it. */
 export interface PinnedKey {

@@ -155,6 +155,18 @@ export interface IncompleteVersion {
 }
 
 /**
+ * The outcome of a signature check: `verified` (by a key pinned for the
+ * origin, or endorsed by one), `unsigned`, or `untrusted`.
+ *
+ * @example
+ * ```ts
+ * import type { SignatureStatus } from "./types.ts";
+ * const status: SignatureStatus = "verified";
+ * ```
+ */
+export type SignatureStatus = "verified" | "unsigned" | "untrusted";
+
+/**
  * How following one project goes, as `/healthz` reports it.
  *
  * @example
@@ -173,7 +185,7 @@ export interface FollowStatus {
   /** Why the last sync failed, or null. */
   error: string | null;
   /** `verified`, `unsigned` or `untrusted` for the newest version seen (null before any). */
-  signature: "verified" | "unsigned" | "untrusted" | null;
+  signature: SignatureStatus | null;
   /** Where the project is followed from. */
   from: string;
 }

@@ -118,7 +118,7 @@ Deno.test("attack suite: each hostile manifest or part is refused, the trust fil
         ["an oversized manifest", () => ({ ...good, padding: "x".repeat(MAX_JSON_ANSWER_BYTES) }), /larger than/],
         [
           "rollback: the newest offered below the newest held",
-          async () => signManifest({ ...v1, version: 1 }, ORIGIN, k1),
+          () => signManifest({ ...v1, version: 1 }, ORIGIN, k1),
           /below|is for cities v1/,
           -1,
         ],
