@@ -5,15 +5,14 @@
  * @module
  */
 import process from "node:process";
-import { loadBundle, saveBundle } from "../client/bundle.ts";
+import { loadBundle, saveHeld } from "../client/bundle.ts";
 import { Client } from "../client/client.ts";
 import { pull } from "../client/pull.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
-import { openStore } from "../store/store.ts";
 import { commandArgs, projectAt } from "./args.ts";
-import { endpointFrom } from "./endpoint.ts";
+import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
-import { type Progress, progress } from "./progress.ts";
+import { progressOnReport } from "./progress.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
 
 /** The help text of `svc save`. */
@@ -70,28 +69,19 @@ export async function saveCommand(args: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError("svc save takes one SLUG[@VERSION]");
   const store = values.store ?? DEFAULT_STORE;
-  const { slug, version: asked } = projectAt(positionals[0]);
-  let version = asked;
-  const held = version === null ? await openStore(store).latest(slug) : await openStore(store).version(slug, version);
-  if (!held) {
-    const pulled = await pull(new Client({ ...endpointFrom(values, process.env) }), slug, {
-      store,
-      version: version ?? undefined,
-    });
-    version = pulled.version;
-  }
-  const n = version ?? held!.version;
-  const out = values.output ?? `${slug}-v${n}.svc`;
-  let bar: Progress | null = null;
-  const header = await saveBundle(store, slug, n, out, {
-    onProgress: (done, total) => {
-      bar ??= progress(`save ${slug}`, total);
-      bar.update(done, "bytes");
-    },
+  const { slug, version } = projectAt(positionals[0]);
+  const bar = progressOnReport(`save ${slug}`, "bytes");
+  const pullMissing = async (v: number | null) =>
+    (await pull(new Client({ ...endpointFrom(values, process.env) }), slug, { store, version: v ?? undefined }))
+      .version;
+  const { file: out, ...header } = await saveHeld(store, slug, version, values.output ?? null, pullMissing, {
+    onProgress: bar.onProgress,
   });
-  (bar as Progress | null)?.finish();
+  bar.finish();
   if (values.json) process.stdout.write(JSON.stringify(header) + "\n");
-  else process.stdout.write(`${slug} v${n}: ${header.records} records in ${header.parts} parts -> ${out}\n`);
+  else {process.stdout.write(
+      `${slug} v${header.version}: ${header.records} records in ${header.parts} parts -> ${out}\n`,
+    );}
   return 0;
 }
 
@@ -118,19 +108,16 @@ export async function loadCommand(args: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError("svc load takes one bundle file");
   const store = values.store ?? DEFAULT_STORE;
-  const required = values.verify === true || /^(1|true|yes)$/i.test(process.env.SVC_VERIFY ?? "");
+  const required = verifyRequired(values.verify, process.env);
   // Without --origin, the keys pinned for the origin the signature names are the ones that count.
   const origin = values.origin ?? "";
-  let bar: Progress | null = null;
+  const bar = progressOnReport("load", "bytes");
   const result = await loadBundle(positionals[0], store, {
     check: values.check,
     trust: { trustFile: trustFilePath(process.env), origin: origin.replace(/\/+$/, ""), required },
-    onProgress: (done, total) => {
-      bar ??= progress("load", total);
-      bar.update(done, "bytes");
-    },
+    onProgress: bar.onProgress,
   });
-  (bar as Progress | null)?.finish();
+  bar.finish();
   const h = result.header;
   const signed = ` · ${result.signature === "verified" ? "signed ✓" : result.signature ?? "unsigned"}`;
   const what = `${h.project} v${h.version}, ${h.records} records in ${h.parts} parts`;

@@ -37,3 +37,17 @@ export function endpointFrom(
   const apiKey = flags["api-key"] ?? (env.SVC_API_KEY || env.SVC_NODE_TOKEN || null);
   return { baseUrl, apiKey };
 }
+
+/**
+ * Whether signatures are required: `--verify`, else `SVC_VERIFY` (`1`,
+ * `true` or `yes`).
+ *
+ * @example
+ * ```ts
+ * import { verifyRequired } from "./endpoint.ts";
+ * verifyRequired(undefined, { SVC_VERIFY: "1" }); // true
+ * ```
+ */
+export function verifyRequired(flag: boolean | undefined, env: Record<string, string | undefined>): boolean {
+  return flag ?? /^(1|true|yes)$/i.test(env.SVC_VERIFY ?? "");
+}

@@ -52,3 +52,29 @@ export function progress(label: string, total: number): Progress {
     },
   };
 }
+
+/**
+ * A progress bar drawn from the first report on, for operations that learn
+ * their total as they start (`onProgress(done, total)`); `finish` ends it if
+ * it was drawn.
+ *
+ * @example
+ * ```ts ignore
+ * const bar = progressOnReport("pull cities", "bytes");
+ * await pull(client, "cities", { store, onProgress: bar.onProgress });
+ * bar.finish();
+ * ```
+ */
+export function progressOnReport(
+  label: string,
+  unit: string,
+): { onProgress: (done: number, total: number) => void; finish: () => void } {
+  let bar: Progress | null = null;
+  return {
+    onProgress(done, total) {
+      bar ??= progress(label, total);
+      bar.update(done, unit);
+    },
+    finish: () => bar?.finish(),
+  };
+}

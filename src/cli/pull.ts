@@ -12,9 +12,9 @@ import { pullJsonLines } from "../client/pull_jsonl.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
 import { commandArgs, projectAt } from "./args.ts";
-import { endpointFrom } from "./endpoint.ts";
+import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
-import { progress } from "./progress.ts";
+import { progressOnReport } from "./progress.ts";
 
 /** The help text of `svc pull`. */
 export const PULL_HELP = `Usage: svc pull SLUG[@VERSION] [options]
@@ -71,25 +71,22 @@ export async function pullCommand(args: string[]): Promise<number> {
   if (format !== "parquet" && format !== "jsonl") throw new UsageError("--format must be parquet or jsonl");
   const store = values.store ?? DEFAULT_STORE;
   const client = new Client({ ...endpointFrom(values, process.env) });
-  const required = values.verify === true || /^(1|true|yes)$/i.test(process.env.SVC_VERIFY ?? "");
+  const required = verifyRequired(values.verify, process.env);
   if (format === "jsonl") return await pullLines(client, slug, { store, version, verify: required, json: values.json });
   const trust = {
     trustFile: trustFilePath(process.env),
     origin: (values.origin ?? client.baseUrl).replace(/\/+$/, ""),
     required,
   };
-  let bar: ReturnType<typeof progress> | null = null;
+  const bar = progressOnReport(`pull ${slug}`, "bytes");
   const result = await pull(client, slug, {
     store,
     version: version ?? undefined,
     workers: values.workers === undefined ? 4 : Number(values.workers),
     trust,
-    onProgress: (done, total) => {
-      bar ??= progress(`pull ${slug}`, total);
-      bar.update(done, "bytes");
-    },
+    onProgress: bar.onProgress,
   });
-  (bar as ReturnType<typeof progress> | null)?.finish();
+  bar.finish();
   if (values.json) {
     process.stdout.write(JSON.stringify(result) + "\n");
   } else {
@@ -112,17 +109,14 @@ async function pullLines(
   slug: string,
   options: { store: string; version: number | null; verify: boolean; json?: boolean },
 ): Promise<number> {
-  let bar: ReturnType<typeof progress> | null = null;
+  const bar = progressOnReport(`pull ${slug}`, "records");
   const result = await pullJsonLines(client, slug, {
     store: options.store,
     version: options.version ?? undefined,
     verify: options.verify,
-    onProgress: (done, total) => {
-      bar ??= progress(`pull ${slug}`, total);
-      bar.update(done, "records");
-    },
+    onProgress: bar.onProgress,
   });
-  (bar as ReturnType<typeof progress> | null)?.finish();
+  bar.finish();
   if (options.json) process.stdout.write(JSON.stringify(result) + "\n");
   else process.stdout.write(`${slug} v${result.version}: ${result.records} records -> ${result.file} · unsigned\n`);
   return 0;

@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { isLoopback } from "../node/guards/host.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { isSlug } from "../wire/slug.ts";
+import { verifyRequired } from "./endpoint.ts";
 import { CliError, UsageError } from "./errors.ts";
 
 /** The default port of a node. */
@@ -161,7 +162,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   if (values["upstream-token"] !== undefined && upstream === null) {
     throw new UsageError("--upstream-token needs --upstream");
   }
-  const verify = values.verify ?? /^(1|true|yes)$/i.test(env.SVC_VERIFY ?? "");
+  const verify = verifyRequired(values.verify, env);
   if (values.verify && follow.length === 0) throw new UsageError("--verify needs --follow");
   if (values.interval !== undefined && follow.length === 0) throw new UsageError("--interval needs --follow");
   const interval = values.interval ?? (env.SVC_FOLLOW_INTERVAL || undefined);

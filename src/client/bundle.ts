@@ -116,6 +116,32 @@ export async function saveBundle(
 }
 
 /**
+ * Saves version `version` (the newest held when null) of `slug`, after
+ * `pullMissing` brought it into the store when it was not held (it resolves
+ * with the version it pulled); the bundle goes to `output`, by default
+ * `./<slug>-v<N>.svc`.
+ *
+ * @example
+ * ```ts ignore
+ * const saved = await saveHeld("svc-data", "cities", null, null, (v) => pull(client, "cities", { store, version: v }).then((r) => r.version));
+ * ```
+ */
+export async function saveHeld(
+  root: string,
+  slug: string,
+  version: number | null,
+  output: string | null,
+  pullMissing: (version: number | null) => Promise<number>,
+  options: { onProgress?: (doneBytes: number, totalBytes: number) => void } = {},
+): Promise<BundleHeader & { file: string }> {
+  const store = openStore(root);
+  const held = version === null ? await store.latest(slug) : await store.version(slug, version);
+  const n = held?.version ?? await pullMissing(version);
+  const file = output ?? `${slug}-v${n}.svc`;
+  return { ...(await saveBundle(root, slug, n, file, options)), file };
+}
+
+/**
  * Checks the bundle at `file` member by member and, unless `check`, lays its
  * version out in the store at `root`.
  *

@@ -22,6 +22,21 @@ export const ORIGIN_LICENSES: readonly string[] = [
   "CDLA-Permissive-2.0",
 ];
 
+/**
+ * The origin's spelling of `license` when it is on the list (any letter case),
+ * else null.
+ *
+ * @example
+ * ```ts
+ * import { listedLicense } from "./client.ts";
+ * listedLicense("cc-by-4.0"); // "CC-BY-4.0"
+ * listedLicense("MIT"); // null
+ * ```
+ */
+export function listedLicense(license: string): string | null {
+  return ORIGIN_LICENSES.find((l) => l.toLowerCase() === license.toLowerCase()) ?? null;
+}
+
 /** The local node, where a client goes when nothing names another base URL. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8686";
 
@@ -224,7 +239,7 @@ export class Client {
   async create(project: Record<string, unknown>): Promise<Record<string, unknown>> {
     this.#needKey("create");
     if (project.license !== undefined && !(await this.isNode())) {
-      const listed = ORIGIN_LICENSES.find((l) => l.toLowerCase() === String(project.license).toLowerCase());
+      const listed = listedLicense(String(project.license));
       if (!listed) throw new ValueError(`license must be one of ${ORIGIN_LICENSES.join(", ")} on the origin`);
       project = { ...project, license: listed };
     }
@@ -316,15 +331,14 @@ export class Client {
     slug: string,
     options: { store: string; version?: number; output?: string },
   ): Promise<BundleHeader & { file: string }> {
-    const [{ saveBundle }, { openStore }] = await Promise.all([import("./bundle.ts"), import("../store/store.ts")]);
-    const store = openStore(options.store);
-    let held = options.version === undefined ? await store.latest(slug) : await store.version(slug, options.version);
-    if (!held) {
-      const pulled = await this.pull(slug, { store: options.store, version: options.version });
-      held = await store.version(slug, pulled.version);
-    }
-    const file = options.output ?? `${slug}-v${held!.version}.svc`;
-    return { ...(await saveBundle(options.store, slug, held!.version, file)), file };
+    const { saveHeld } = await import("./bundle.ts");
+    return await saveHeld(
+      options.store,
+      slug,
+      options.version ?? null,
+      options.output ?? null,
+      async (version) => (await this.pull(slug, { store: options.store, version: version ?? undefined })).version,
+    );
   }
 
   /** Checks a bundle and lays it out in a local store (`check`: write nothing). */

@@ -116,17 +116,7 @@ async function readCapped(endpoint: Endpoint, res: Response): Promise<string> {
     if (size > MAX_JSON_ANSWER_BYTES) throw tooLarge();
     chunks.push(chunk);
   }
-  return new TextDecoder().decode(chunks.length === 1 ? chunks[0] : concat(chunks, size));
-}
-
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return all;
+  return await new Blob(chunks as Uint8Array<ArrayBuffer>[]).text();
 }
 
 async function interpret(endpoint: Endpoint, res: Response): Promise<JsonAnswer> {

@@ -11,7 +11,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
-import { lstat, mkdir, open, readdir, rename, rm, unlink } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
 import { partFile, projectDir, projectFile } from "../store/layout.ts";
@@ -138,7 +138,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
   if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
   const root = options.store;
   await refuseLocal(root, slug);
-  const manifest: Manifest = await client.manifest(slug, options.version);
+  const manifest: Manifest = options.manifest ?? await client.manifest(slug, options.version);
   const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
   if (manifest.project !== slug || (options.version !== undefined && manifest.version !== options.version)) {
     throw new BundleError(
@@ -197,7 +197,10 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       downloaded: unique.length,
       source: client.baseUrl,
     };
-    await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...detail, local: false }, null, 2) + "\n");
+    const meta = JSON.stringify({ ...detail, local: false }, null, 2) + "\n";
+    if ((await readFile(projectFile(root, slug), "utf8").catch(() => null)) !== meta) {
+      await writeFileAtomic(projectFile(root, slug), meta);
+    }
     await takeVersion(root, slug, manifest.version, onDisk, { verified, required: options.trust?.required === true });
     const totals = manifest.totals as { records?: number } | undefined;
     return {

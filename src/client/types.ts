@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { SignatureStatus } from "../wire/types.ts";
+import type { Manifest, SignatureStatus } from "../wire/types.ts";
 
 /** Whose keys to check against. */
 export interface TrustOptions {
@@ -21,6 +21,8 @@ export interface TrustOptions {
 export interface PullOptions {
   /** The version (default: the newest). */
   version?: number;
+  /** The manifest, when the caller has just fetched it (a follow sync has); else it is fetched. */
+  manifest?: Manifest;
   /** The store directory. */
   store: string;
   /** Parts fetched at once (default 4). */

@@ -65,6 +65,7 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
     const result = await pull(source.client, slug, {
       store: source.store,
       version: offered.version,
+      manifest: offered,
       workers: 4,
       trust: source.trust,
     });

@@ -6,7 +6,7 @@ import { serveNode } from "../../server.ts";
 import { Client } from "../../src/client/client.ts";
 import { BundleError } from "../../src/client/errors.ts";
 import { pull } from "../../src/client/pull.ts";
-import { ROOT, runCli } from "../support/cli_process.ts";
+import { runCli, spawnCli } from "../support/cli_process.ts";
 import { withNode } from "../support/node.ts";
 import { startOrigin } from "../support/origin.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -117,23 +117,7 @@ Deno.test("svc pull killed halfway leaves the store whole, and the next pull res
       origin.fault(`/parts/slow/${shas[1]}.parquet`, { body: parts[1], delayMs: delaySecond });
     };
     serveAll(20_000);
-    const child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        `${ROOT}cli.ts`,
-        "pull",
-        "slow",
-        "--store",
-        dir.path,
-        "--base-url",
-        origin.url,
-        "--api-key",
-        "k",
-      ],
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
+    const child = spawnCli(["pull", "slow", "--store", dir.path, "--base-url", origin.url, "--api-key", "k"]);
     await origin.waitFor(shas[1]);
     await new Promise((r) => setTimeout(r, 200));
     child.kill("SIGKILL");

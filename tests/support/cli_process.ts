@@ -32,6 +32,15 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/** Starts `svc args...` under Deno with its output discarded, for tests that signal or kill it. */
+export function spawnCli(args: string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli.ts`, ...args],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+}
+
 /** A running `svc serve`. */
 export interface ServeProcess {
   /** The URL the node printed. */

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createNode, type SvcNode } from "../../src/node/mod.ts";
-import { ORIGIN_LICENSES } from "../../src/client/client.ts";
+import { listedLicense, ORIGIN_LICENSES } from "../../src/client/client.ts";
 import type { ChainLink } from "../../src/trust/verify.ts";
 import { endorse, type SigningKey, signingKey, signManifest } from "./signing.ts";
 
@@ -146,9 +146,8 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     if (req.method === "POST" && path === "/projects") {
       const text = await req.text();
       const project = JSON.parse(text);
-      if (project.license !== undefined && !ORIGIN_LICENSES.includes(project.license)) {
-        const listed = ORIGIN_LICENSES.find((l) => l.toLowerCase() === String(project.license).toLowerCase());
-        if (!listed) return answer(400, { error: `license must be one of ${ORIGIN_LICENSES.join(", ")}` });
+      if (project.license !== undefined && !listedLicense(String(project.license))) {
+        return answer(400, { error: `license must be one of ${ORIGIN_LICENSES.join(", ")}` });
       }
       const res = await forward(req, url, text);
       const created = await res.json();
