@@ -35,21 +35,29 @@ async function whole(path: string, bytes: number): Promise<boolean> {
   return info !== null && info.isFile() && info.size === bytes;
 }
 
-/** Fetches one part into place, checking size and digest as it streams; retries transfers, never bad content. */
+/**
+ * Fetches one part into place, checking size and digest as it streams;
+ * retries transfers, never bad content. Once `stop` is aborted it ends soon,
+ * its temporary file removed, and never renames a part into place.
+ */
 async function fetchPart(
   url: string,
   dir: string,
   part: { sha256: string; bytes: number },
   onBytes: (n: number) => void,
+  stop: AbortSignal,
 ): Promise<void> {
   for (let tried = 0;; tried++) {
+    stop.throwIfAborted();
     const temp = join(dir, `.tmp-${randomUUID()}.parquet`);
     let received = 0;
     try {
       let res: Response;
       try {
-        res = await fetch(url, { redirect: "follow", signal: AbortSignal.timeout(10 * 60_000) });
+        const signal = AbortSignal.any([stop, AbortSignal.timeout(10 * 60_000)]);
+        res = await fetch(url, { redirect: "follow", signal });
       } catch (e) {
+        stop.throwIfAborted();
         throw new SvcError(`part ${part.sha256}: cannot be fetched (${(e as Error).message})`, 0, "network", null);
       }
       if (!res.ok || !res.body) {
@@ -105,17 +113,33 @@ async function fetchPart(
       if (hash.digest("hex") !== part.sha256) {
         throw new BundleError(`part ${part.sha256} does not match its SHA-256`, 0, "part_hash", null);
       }
+      stop.throwIfAborted();
       await rename(temp, join(dir, `${part.sha256}.parquet`));
       return;
     } catch (e) {
       await unlink(temp).catch(() => {});
       onBytes(-received);
+      stop.throwIfAborted();
       const transient = e instanceof SvcError && !(e instanceof BundleError) &&
         (e.status === 0 || retryableStatus(e.status, true));
       if (!transient || tried >= DEFAULT_RETRIES) throw e;
-      await new Promise((r) => setTimeout(r, backoffMs(tried, null)));
+      await sleep(backoffMs(tried, null), stop);
     }
   }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** Refuses to pull over a project created on this store: it is not a copy of anything. */
@@ -174,17 +198,26 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     let done = 0;
     const urls = new Map(manifest.parts.map((p) => [p.sha256, p.url]));
     const queue = [...unique];
+    // The first failure stops every other transfer, and the pull answers only once they have all
+    // ended and removed their temporary files: nothing may land in the store after the lock is released.
+    const stop = new AbortController();
     const workers = Array.from({ length: Math.max(1, Math.min(options.workers ?? 4, queue.length)) }, async () => {
-      for (let part = queue.shift(); part; part = queue.shift()) {
-        const url = urls.get(part.sha256);
-        if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
-        await fetchPart(url, dir, part, (n) => {
-          done += n;
-          options.onProgress?.(done, total);
-        });
+      try {
+        for (let part = queue.shift(); part && !stop.signal.aborted; part = queue.shift()) {
+          const url = urls.get(part.sha256);
+          if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
+          await fetchPart(url, dir, part, (n) => {
+            done += n;
+            options.onProgress?.(done, total);
+          }, stop.signal);
+        }
+      } catch (e) {
+        if (!stop.signal.aborted) stop.abort(e);
+        throw e;
       }
     });
-    await Promise.all(workers);
+    await Promise.allSettled(workers);
+    if (stop.signal.aborted) throw stop.signal.reason;
     await syncDir(dir);
     const verified = verdict?.status === "verified";
     const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;

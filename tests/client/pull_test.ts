@@ -93,6 +93,43 @@ Deno.test("pull refuses a part that fails its size or digest, once, and leaves n
   }
 });
 
+Deno.test("a refused part stops the other transfers: nothing is left or lands after pull answers", async () => {
+  const origin = await startOrigin();
+  const dir = await tempDir();
+  try {
+    const slow = new Uint8Array(64 * 1024).fill(7);
+    const bad = new TextEncoder().encode("fast part, wrong bytes");
+    const shas = [slow, new TextEncoder().encode("fast part, right bytes")].map((b) =>
+      createHash("sha256").update(b).digest("hex")
+    );
+    const manifest = {
+      format: "svc-dataset-manifest/1",
+      project: "race",
+      version: 1,
+      parts: shas.map((sha, i) => ({
+        sha256: sha,
+        bytes: i === 0 ? slow.length : bad.length,
+        url: `${origin.url}/parts/race/${sha}.parquet`,
+      })),
+      totals: { records: 2 },
+    };
+    origin.fault("/projects/race/manifest", { body: JSON.stringify(manifest) });
+    origin.fault("/projects/race", { body: JSON.stringify({ slug: "race", title: "Race" }) });
+    // The good part stalls halfway for 3 s; the bad one is refused at once.
+    origin.fault(`/parts/race/${shas[0]}.parquet`, { body: slow, holdMs: 3000 });
+    origin.fault(`/parts/race/${shas[1]}.parquet`, { body: bad });
+    const client = new Client({ baseUrl: origin.url, apiKey: "k" });
+    await assertRejects(() => pull(client, "race", { store: dir.path }), /does not match its SHA-256/);
+    const parts = join(dir.path, "race", "parts");
+    assertEquals(await readdir(parts), [], "no temporary file when pull answers");
+    await new Promise((r) => setTimeout(r, 3500));
+    assertEquals(await readdir(parts), [], "and nothing lands afterwards");
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
+});
+
 Deno.test("svc pull killed halfway leaves the store whole, and the next pull resumes", async () => {
   const origin = await startOrigin();
   const dir = await tempDir();

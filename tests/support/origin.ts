@@ -22,6 +22,8 @@ export interface Fault {
   delayMs?: number;
   /** Close the connection without answering. */
   drop?: boolean;
+  /** Send the first half of the body, then wait this long before the rest. */
+  holdMs?: number;
 }
 
 /** A request the origin received. */
@@ -105,7 +107,15 @@ export async function startOrigin(options: StartOriginOptions | null = null): Pr
         return;
       }
       res.writeHead(fault.status ?? 200, { "content-type": "application/json", ...fault.headers });
-      res.end(fault.body ?? JSON.stringify({ ok: true, path }));
+      const answer = fault.body ?? JSON.stringify({ ok: true, path });
+      if (fault.holdMs) {
+        const half = Math.floor(answer.length / 2);
+        res.write(answer.slice(0, half));
+        await new Promise((r) => setTimeout(r, fault.holdMs));
+        if (!res.destroyed) res.end(answer.slice(half));
+        return;
+      }
+      res.end(answer);
     });
   });
   const url = await new Promise<string>((resolve) => {
