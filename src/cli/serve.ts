@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import { serveNode } from "../../server.ts";
-import { exit, onShutdownSignal } from "../runtime/mod.ts";
+import { exit, onShutdownSignal, surviveStrayErrors } from "../runtime/mod.ts";
 import { Client } from "../client/client.ts";
 import { type Follower, startFollower } from "../follow/mod.ts";
 import { readProjectMeta } from "../store/project_file.ts";
@@ -30,6 +30,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     return 0;
   }
   checkServeSettings(settings);
+  surviveStrayErrors((e) => process.stderr.write(`error: unhandled, the node goes on: ${(e as Error)?.stack ?? e}\n`));
   const log = settings.quiet ? null : (line: string) => process.stderr.write(line + "\n");
   const follower = settings.follow.length > 0 ? await followerFor(settings) : null;
   const serving = await serveNode({
@@ -39,6 +40,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     token: settings.token,
     readOnly: settings.readOnly,
     allowedHosts: settings.allowHosts,
+    limits: { maxConnections: settings.maxConnections },
     log,
     follow: follower ?? undefined,
   }).catch(async (e) => {
@@ -62,7 +64,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       signals++;
       if (signals > 1) exit(130);
       code = signal === "SIGINT" ? 130 : 0;
-      process.stderr.write(`svc node stopping (${signal}): finishing requests in flight\n`);
+      process.stderr.write(`svc node stopping (${signal}): requests in flight have 5 s to finish\n`);
       // A sync under way is left behind: a pull cut off leaves no half version.
       void follower?.stop();
       serving.shutdown().then(resolve, (e) => {

@@ -15,6 +15,10 @@ import { CliError, UsageError } from "./errors.ts";
 export const DEFAULT_PORT = 8686;
 /** The default seconds between follow syncs. */
 export const DEFAULT_INTERVAL = 600;
+/** The default cap on connections served at once. */
+export const DEFAULT_MAX_CONNECTIONS = 64;
+/** The shortest token a node bound beyond loopback takes. */
+export const MIN_EXPOSED_TOKEN = 16;
 
 /** `svc serve`'s settings. */
 export interface ServeSettings {
@@ -32,6 +36,8 @@ export interface ServeSettings {
   quiet: boolean;
   /** Host names answered besides the node's own address. */
   allowHosts: string[];
+  /** Connections served at once. */
+  maxConnections: number;
   /** Projects to follow. */
   follow: string[];
   /** Seconds between follow syncs. */
@@ -58,14 +64,18 @@ Serve a store over HTTP: the read API, on the same paths as the origin.
 Options:
   --store DIR             store directory (default: ${DEFAULT_STORE})
   --host ADDR             address to bind (default: 127.0.0.1); anything but
-                          loopback needs --token
+                          loopback needs a --token of ${MIN_EXPOSED_TOKEN}+ characters
   --port N                port (default: ${DEFAULT_PORT})
   --token TOKEN           require Authorization: Bearer TOKEN
                           (default: env SVC_NODE_TOKEN)
   --read-only             refuse every write
   --quiet                 no request log
-  --allow-host NAME       also answer to Host NAME (repeatable; env
-                          SVC_ALLOWED_HOSTS, space separated)
+  --allow-host NAME       also answer requests without the token for Host
+                          NAME (repeatable; env SVC_ALLOWED_HOSTS, space
+                          separated); with the token any Host is answered
+  --max-connections N     connections served at once; the next one is
+                          answered 503 (default: ${DEFAULT_MAX_CONNECTIONS}; env
+                          SVC_NODE_MAX_CONNECTIONS)
   --follow SLUG ...       keep these projects current from the origin (env
                           SVC_FOLLOW, space separated); needs an agent key
   --interval SECONDS      seconds between follow syncs (default: ${DEFAULT_INTERVAL};
@@ -118,6 +128,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
         "read-only": { type: "boolean" },
         quiet: { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
+        "max-connections": { type: "string" },
         follow: { type: "string", multiple: true },
         interval: { type: "string" },
         verify: { type: "boolean" },
@@ -180,6 +191,12 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     readOnly: values["read-only"] ?? false,
     quiet: values.quiet ?? false,
     allowHosts,
+    maxConnections: intIn(
+      "max-connections",
+      values["max-connections"] ?? (env.SVC_NODE_MAX_CONNECTIONS || String(DEFAULT_MAX_CONNECTIONS)),
+      1,
+      100_000,
+    ),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
     verify: verify && follow.length > 0,
@@ -193,7 +210,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
 
 /**
  * Refuses settings the node cannot run with: a non-loopback address without
- * a token, and following, which this release does not have yet.
+ * a token of at least 16 characters, and following without the origin or a key.
  *
  * @example
  * ```ts
@@ -205,6 +222,12 @@ export function checkServeSettings(s: ServeSettings): void {
   if (!isLoopback(s.host) && s.token === null) {
     throw new CliError(
       `refusing to listen on ${s.host} without a token: anything but loopback needs --token or SVC_NODE_TOKEN`,
+    );
+  }
+  if (!isLoopback(s.host) && s.token !== null && s.token.length < MIN_EXPOSED_TOKEN) {
+    throw new CliError(
+      `refusing to listen on ${s.host} with a token of ${s.token.length} characters: ` +
+        `beyond loopback the token must have at least ${MIN_EXPOSED_TOKEN}`,
     );
   }
   if (s.follow.length > 0 && s.baseUrl === null) {

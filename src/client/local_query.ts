@@ -26,9 +26,9 @@ export async function queryLocal(
   const node = await createNode({ store, host: "127.0.0.1", token: null });
   try {
     const res = await node.handler(
-      new Request(`http://127.0.0.1/projects/${encodeURIComponent(slug)}/query`, {
+      new Request(`http://127.0.0.1:8686/projects/${encodeURIComponent(slug)}/query`, {
         method: "POST",
-        headers: { "content-type": "application/json", host: "127.0.0.1" },
+        headers: { "content-type": "application/json" },
         body: JSON.stringify(request),
       }),
     );

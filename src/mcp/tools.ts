@@ -117,7 +117,7 @@ export function mcpServer(ctx: NodeContext, base: string): McpServer {
       "totals, and the origin's signature when the version came from the origin.",
     inputSchema: { slug, version },
     annotations: read,
-  }, (args) => answer(() => getManifest(ctx, args.slug, query(base, { version: args.version }))));
+  }, (args) => answer(() => getManifest(ctx, args.slug, query(base, { version: args.version }), base)));
 
   server.registerTool(
     "query_dataset",

@@ -8,6 +8,7 @@ import type { PageReader, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPool } from "../sql/mod.ts";
 import type { Store } from "../store/mod.ts";
 import type { FollowStatus } from "../wire/types.ts";
+import type { NodeAddress } from "./guards/host.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {
@@ -35,10 +36,8 @@ export interface NodeContext {
   storeLabel: string;
   /** When the node started. */
   since: Date;
-  /** The address the node is bound to, for the Host guard. */
-  bindHost: string;
-  /** Extra host names the node answers to besides its own address. */
-  allowedHosts: readonly string[];
+  /** Where the node listens, for the Host guard (the port is set once bound). */
+  address: NodeAddress;
   /** The clock, in milliseconds since the epoch. */
   now(): number;
   /** The follow loop, when the node follows projects. */

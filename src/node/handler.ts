@@ -1,5 +1,5 @@
 /**
- * The node's request handler: guards first (Host, cross-site, token, body),
+ * The node's request handler: guards first (Host, cross-site and CORS, token, body),
  * then the route, then one log line. Speaks only Web-standard `Request` and
  * `Response`, so every runtime adapter serves the same function.
  *
@@ -7,11 +7,12 @@
  */
 import type { NodeContext } from "./context.ts";
 import { checkBodyHeaders } from "./guards/body.ts";
-import { isCrossSite } from "./guards/cross_site.ts";
-import { hostAllowed } from "./guards/host.ts";
+import { allowOrigin, preflight } from "./guards/cors.ts";
+import { isCrossSite, originTrusted } from "./guards/cross_site.ts";
+import { hostAllowed, isLoopback } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
 import { errorResponse, HttpError } from "./response.ts";
-import { match } from "./router.ts";
+import { type Match, match } from "./router.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
 export interface ConnInfo {
@@ -35,20 +36,42 @@ function pathOf(req: Request): string {
 }
 
 const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
+const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
 
-async function answer(ctx: NodeContext, req: Request): Promise<Response> {
-  if (!hostAllowed(req.headers.get("host"), ctx.bindHost, ctx.allowedHosts)) {
+/** What the guards establish about a request once. */
+interface Facts {
+  url: URL;
+  route: Match | null;
+  /** The request carries the node's token. */
+  withToken: boolean;
+  /** The origin a browser may read the answer for, if any. */
+  corsOrigin: string | null;
+}
+
+function facts(ctx: NodeContext, req: Request): Facts {
+  const url = new URL(req.url);
+  const withToken = ctx.token !== null && hasToken(req, ctx.token);
+  const origin = req.headers.get("origin");
+  const trusted = origin !== null && (withToken || originTrusted(origin, url, isLoopback(ctx.address.host)));
+  return { url, route: match(url.pathname), withToken, corsOrigin: trusted ? origin : null };
+}
+
+async function answer(ctx: NodeContext, req: Request, { url, route, withToken }: Facts): Promise<Response> {
+  // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
+  // a node reached by a DNS name or behind a proxy.
+  if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
     throw new HttpError(403, "this node answers only to its own address: the Host header names another");
   }
-  const authed = ctx.token === null || hasToken(req, ctx.token);
-  const withToken = ctx.token !== null && authed;
-  if (!withToken && isCrossSite(req)) {
+  const origin = req.headers.get("origin");
+  if (req.method === "OPTIONS" && origin !== null && req.headers.has("access-control-request-method")) {
+    if (ctx.token !== null || originTrusted(origin, url, isLoopback(ctx.address.host))) return preflight(origin);
+  }
+  if (!withToken && isCrossSite(req, isLoopback(ctx.address.host))) {
     throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
   }
-  const url = new URL(req.url);
-  const route = match(url.pathname);
   if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);
-  if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, { "www-authenticate": "Bearer" });
+  const authed = ctx.token === null || withToken;
+  if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, CHALLENGE);
   if (route.methods.length === 0) return await route.run(ctx, req, url, authed);
   if (!route.methods.includes(req.method)) {
     const allow = route.methods.join(", ");
@@ -71,8 +94,10 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
   return async (req, info) => {
     const started = performance.now();
     let res: Response;
+    let known: Facts | null = null;
     try {
-      res = await answer(ctx, req);
+      known = facts(ctx, req);
+      res = await answer(ctx, req, known);
     } catch (e) {
       if (e instanceof HttpError) {
         res = errorResponse(e.status, e.message, e.headers);
@@ -81,6 +106,7 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
         res = errorResponse(500, "internal error: the node's log has the details");
       }
     }
+    if (known?.corsOrigin) res = allowOrigin(res, known.corsOrigin);
     if (req.method === "HEAD" && res.body) {
       await res.body.cancel();
       res = new Response(null, { status: res.status, headers: res.headers });

@@ -17,6 +17,8 @@ export interface NodeOptions {
   store: string;
   /** The address the node is bound to (for the Host guard). */
   host: string;
+  /** The port clients reach it at, for the Host guard (default 8686; `serveNode` sets the bound one). */
+  port?: number;
   /** The node token, or null for none. */
   token: string | null;
   /** Refuse every write. */
@@ -39,6 +41,8 @@ export interface SvcNode {
   handler: Handler;
   /** Starts the SQL workers now, so the first queries do not wait for them. */
   warmSql(): Promise<void>;
+  /** Tells the node the port it was bound to, which the Host guard then checks. */
+  bound(port: number): void;
   /** Process ids of the SQL workers now running. */
   sqlPids(): number[];
   /** Stops the SQL workers and releases the node's DuckDB; call after the server has stopped. */
@@ -71,13 +75,15 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     readOnly: options.readOnly ?? false,
     storeLabel: options.store,
     since: new Date(),
-    bindHost: options.host,
-    allowedHosts: options.allowedHosts ?? [],
+    address: { host: options.host, port: options.port ?? 8686, allowedHosts: options.allowedHosts ?? [] },
     now: options.now ?? Date.now,
     follow: options.follow ?? null,
   };
   return {
     handler: createHandler(context, options.log ?? null),
+    bound(port) {
+      context.address.port = port;
+    },
     sqlPids: () => sql.pids(),
     warmSql: () => sql.warm(),
     close: async () => {

@@ -7,12 +7,13 @@
  */
 import { isSlug } from "../wire/slug.ts";
 import type { NodeContext } from "./context.ts";
+import { publicOrigin } from "./public_url.ts";
 import { HttpError } from "./response.ts";
 import { getData } from "./routes/data.ts";
 import { getExport } from "./routes/export.ts";
 import { getHealth } from "./routes/healthz.ts";
 import { getManifest } from "./routes/manifest.ts";
-import { getPart } from "./routes/parts.ts";
+import { getPart, partUrlSigned } from "./routes/parts.ts";
 import { getProject, listProjects } from "./routes/projects.ts";
 import { postMcp } from "./routes/mcp.ts";
 import { postQuery } from "./routes/query.ts";
@@ -24,6 +25,8 @@ export interface Match {
   methods: readonly string[];
   /** Whether the route answers without the node token (it guards itself). */
   public: boolean;
+  /** Whether the request carries a credential of its own that stands for the token (a signed part URL). */
+  signed?(ctx: NodeContext, url: URL): boolean;
   /** Answers the request; `authed` says whether it carried the node token. */
   run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response>;
 }
@@ -60,7 +63,12 @@ export function match(pathname: string): Match | null {
     };
   }
   if (s[0] === "parts" && s.length === 3 && isSlug(s[1])) {
-    return { methods: READ, public: true, run: (ctx, req) => getPart(ctx, req, s[1], s[2]) };
+    return {
+      methods: READ,
+      public: true,
+      signed: (ctx, url) => partUrlSigned(ctx, url, s[1], s[2]),
+      run: (ctx, req) => getPart(ctx, req, s[1], s[2]),
+    };
   }
   if (s[0] !== "projects") return null;
   if (s.length === 1) {
@@ -82,7 +90,7 @@ export function match(pathname: string): Match | null {
     case "data":
       return { methods: READ, public: false, run: (ctx, _req, url) => getData(ctx, slug, url) };
     case "manifest":
-      return { methods: READ, public: false, run: (ctx, _req, url) => getManifest(ctx, slug, url) };
+      return { methods: READ, public: false, run: (ctx, req, url) => getManifest(ctx, slug, url, publicOrigin(req)) };
     case "export":
       return { methods: READ, public: false, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
     case "query":

@@ -1,28 +1,33 @@
 /**
- * Serving under Deno with `Deno.serve`, whose `shutdown()` lets in-flight
- * requests finish.
+ * The listener under Deno: `Deno.listen` with an accept loop of our own.
+ * Running out of descriptors makes `accept()` fail while the connection
+ * stays queued, so the loop keeps one descriptor in reserve: it lets go of
+ * it to take the queued connection, closes that at once (the peer sees the
+ * connection closed instead of waiting forever), and takes the reserve back.
  *
  * @module
  */
-import type { RunningServer, ServeHandler, ServeOptions } from "./types.ts";
+import type { Conn, Listen } from "../http/mod.ts";
 
-interface DenoServer {
-  addr: { hostname: string; port: number };
-  shutdown(): Promise<void>;
-  finished: Promise<void>;
+interface DenoConn {
+  readonly remoteAddr: { hostname?: string };
+  read(p: Uint8Array): Promise<number | null>;
+  write(p: Uint8Array): Promise<number>;
+  closeWrite(): Promise<void>;
+  close(): void;
+  setNoDelay?(noDelay?: boolean): void;
 }
 
-/** The part of the `Deno` global the adapter uses (typed here so tsc builds without Deno's types). */
+interface DenoListener {
+  readonly addr: { hostname: string; port: number };
+  accept(): Promise<DenoConn>;
+  close(): void;
+}
+
+/** The part of the `Deno` global the runtime seam uses (typed here so tsc builds without Deno's types). */
 export interface DenoGlobal {
-  serve(
-    options: {
-      hostname: string;
-      port: number;
-      onListen?: (addr: { hostname: string; port: number }) => void;
-      onError?: (error: unknown) => Response;
-    },
-    handler: (req: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
-  ): DenoServer;
+  listen(options: { hostname: string; port: number; transport?: "tcp" }): DenoListener;
+  openSync(path: string, options?: { read?: boolean }): { close(): void };
   addSignalListener(signal: "SIGINT" | "SIGTERM", fn: () => void): void;
   exit(code: number): never;
   execPath(): string;
@@ -33,26 +38,118 @@ export function denoGlobal(): DenoGlobal | undefined {
   return (globalThis as { Deno?: DenoGlobal }).Deno;
 }
 
-/** Serves `handler` with `Deno.serve`. */
-export function serveDeno(deno: DenoGlobal, handler: ServeHandler, options: ServeOptions): Promise<RunningServer> {
-  return new Promise((resolve, reject) => {
-    try {
-      const server = deno.serve(
-        {
-          hostname: options.hostname,
-          port: options.port,
-          onListen: () => {},
-          onError: () => new Response('{"error":"internal error"}', { status: 500 }),
-        },
-        (req, info) => handler(req, { remoteAddr: info.remoteAddr.hostname }),
-      );
-      resolve({
-        addr: { hostname: server.addr.hostname, port: server.addr.port },
-        shutdown: () => server.shutdown(),
-        finished: server.finished,
-      });
-    } catch (e) {
-      reject(e);
-    }
-  });
+const READ_BYTES = 64 * 1024;
+
+function denoConn(conn: DenoConn): Conn {
+  try {
+    conn.setNoDelay?.(true);
+  } catch { /* not a TCP connection */ }
+  let closed = false;
+  const buf = new Uint8Array(READ_BYTES);
+  return {
+    remoteAddr: conn.remoteAddr.hostname ?? "-",
+    async read() {
+      if (closed) return null;
+      try {
+        const n = await conn.read(buf);
+        return n === null ? null : buf.slice(0, n);
+      } catch {
+        return null;
+      }
+    },
+    async write(bytes) {
+      let at = 0;
+      while (at < bytes.length) {
+        if (closed) throw new Error("the connection is closed");
+        at += await conn.write(bytes.subarray(at));
+      }
+    },
+    closeWrite() {
+      if (!closed) conn.closeWrite().catch(() => {});
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        conn.close();
+      } catch { /* already closed */ }
+    },
+  };
+}
+
+function outOfDescriptors(e: unknown): boolean {
+  const message = String((e as Error)?.message ?? e);
+  return /os error (23|24)\b|EMFILE|ENFILE|too many open files/i.test(message);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Listens with `Deno.listen` (`deno` is the `Deno` global).
+ *
+ * @example
+ * ```ts ignore
+ * const listener = await listenDeno(Deno)({ hostname: "127.0.0.1", port: 0 }, (conn) => conn.close(), console.error);
+ * ```
+ */
+export function listenDeno(deno: DenoGlobal): Listen {
+  return (options, onConn, onError) => {
+    const listener = deno.listen({ hostname: options.hostname, port: options.port, transport: "tcp" });
+    const takeReserve = () => {
+      try {
+        return deno.openSync("/dev/null", { read: true });
+      } catch {
+        return null;
+      }
+    };
+    let reserve = takeReserve();
+    let closed = false;
+    void (async () => {
+      let backoff = 10;
+      while (!closed) {
+        let conn: DenoConn;
+        try {
+          conn = await listener.accept();
+        } catch (e) {
+          if (closed) break;
+          onError(e instanceof Error ? e : new Error(String(e)));
+          if (!outOfDescriptors(e) || reserve === null) {
+            await sleep(backoff);
+            backoff = Math.min(1000, backoff * 2);
+            continue;
+          }
+          // Let go of the reserve so the queued connection can be taken at all.
+          reserve.close();
+          reserve = null;
+          try {
+            conn = await listener.accept();
+          } catch {
+            reserve = takeReserve();
+            continue;
+          }
+        }
+        backoff = 10;
+        reserve ??= takeReserve();
+        if (reserve === null) {
+          // Still out of descriptors: this one is turned away so the queue does not wedge.
+          conn.close();
+          continue;
+        }
+        onConn(denoConn(conn));
+      }
+    })();
+    return Promise.resolve({
+      addr: { hostname: listener.addr.hostname, port: listener.addr.port },
+      close() {
+        if (closed) return;
+        closed = true;
+        reserve?.close();
+        try {
+          listener.close();
+        } catch { /* already closed */ }
+      },
+    });
+  };
 }

@@ -1,16 +1,15 @@
 /**
- * The one place that knows which runtime runs the code: serving a handler,
- * shutdown signals and exit. Everything else uses Web APIs and `node:`
- * built-ins, which Deno and Node both have.
+ * The one place that knows which runtime runs the code: the listener under
+ * the HTTP server, shutdown signals and exit. Everything else uses Web APIs
+ * and `node:` built-ins, which Deno and Node both have.
  *
  * @module
  */
 import process from "node:process";
-import { denoGlobal, serveDeno } from "./deno.ts";
-import { serveNode } from "./node.ts";
-import type { RunningServer, ServeHandler, ServeOptions } from "./types.ts";
+import { type HttpServer, type HttpServerOptions, type Listen, type ServeHandler, serveHttp } from "../http/mod.ts";
+import { denoGlobal, listenDeno } from "./deno.ts";
+import { listenNode } from "./node.ts";
 
-export type { RunningServer, ServeHandler, ServeInfo, ServeOptions } from "./types.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
 
 /**
@@ -27,8 +26,22 @@ export function runtimeName(): "deno" | "node" {
 }
 
 /**
- * Serves `handler` with the runtime's own HTTP server (`Deno.serve`, or
- * `node:http` under Node).
+ * The runtime's listener: `Deno.listen` with its own accept loop under Deno,
+ * `node:net` under Node.
+ *
+ * @example
+ * ```ts ignore
+ * const server = await serveHttp(runtimeListen(), handler, { hostname: "127.0.0.1", port: 0 });
+ * ```
+ */
+export function runtimeListen(): Listen {
+  const deno = denoGlobal();
+  return deno ? listenDeno(deno) : listenNode;
+}
+
+/**
+ * Serves `handler` with the node's HTTP/1.1 server over the runtime's
+ * listener.
  *
  * @example
  * ```ts ignore
@@ -36,9 +49,8 @@ export function runtimeName(): "deno" | "node" {
  * await server.shutdown();
  * ```
  */
-export function serve(handler: ServeHandler, options: ServeOptions): Promise<RunningServer> {
-  const deno = denoGlobal();
-  return deno ? serveDeno(deno, handler, options) : serveNode(handler, options);
+export function serve(handler: ServeHandler, options: HttpServerOptions): Promise<HttpServer> {
+  return serveHttp(runtimeListen(), handler, options);
 }
 
 /**
@@ -54,6 +66,32 @@ export function onShutdownSignal(fn: (signal: "SIGINT" | "SIGTERM") => void): vo
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     if (deno) deno.addSignalListener(signal, () => fn(signal));
     else process.on(signal, () => fn(signal));
+  }
+}
+
+/**
+ * Keeps the process alive through a rejection or exception nobody handled:
+ * `report` hears of it instead of the process dying (a server must outlive
+ * one bad request).
+ *
+ * @example
+ * ```ts ignore
+ * surviveStrayErrors((e) => console.error("error: unhandled:", e));
+ * ```
+ */
+export function surviveStrayErrors(report: (error: unknown) => void): void {
+  if (denoGlobal()) {
+    globalThis.addEventListener("unhandledrejection", (event) => {
+      event.preventDefault();
+      report(event.reason);
+    });
+    globalThis.addEventListener("error", (event) => {
+      event.preventDefault();
+      report(event.error);
+    });
+  } else {
+    process.on("unhandledRejection", report);
+    process.on("uncaughtException", report);
   }
 }
 

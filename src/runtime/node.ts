@@ -1,136 +1,94 @@
 /**
- * Serving under Node with `node:http`: requests become Web `Request`s and
- * `Response`s are streamed back with backpressure.
+ * The listener under Node: `node:net`. Node itself survives running out of
+ * descriptors on accept (libuv accepts and closes the pending connection),
+ * so the adapter only reports it.
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { Readable } from "node:stream";
-import type { RunningServer, ServeHandler, ServeOptions } from "./types.ts";
+import { createServer, type Socket } from "node:net";
+import type { Conn, Listen } from "../http/mod.ts";
 
-const BAD_REQUEST = JSON.stringify({ error: "malformed HTTP request" });
-
-function toRequest(req: IncomingMessage, fallbackHost: string, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    try {
-      headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-    } catch {
-      // a header Fetch cannot hold is left out, as Deno.serve does
+/** A `node:net` socket as a {@linkcode Conn}. */
+export function socketConn(socket: Socket): Conn {
+  socket.setNoDelay(true);
+  const chunks: Uint8Array[] = [];
+  let ended = false;
+  let waiting: ((chunk: Uint8Array | null) => void) | null = null;
+  const deliver = () => {
+    if (!waiting) return;
+    const resolve = waiting;
+    if (chunks.length > 0) {
+      waiting = null;
+      resolve(chunks.shift()!);
+    } else if (ended) {
+      waiting = null;
+      resolve(null);
     }
-  }
-  const host = req.headers.host ?? fallbackHost;
-  const url = new URL(req.url ?? "/", `http://${host}`);
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  return new Request(url, {
-    method: req.method,
-    headers,
-    signal,
-    body: hasBody ? Readable.toWeb(req) as ReadableStream<Uint8Array> : null,
-    // @ts-ignore: Node's fetch needs `duplex` for streamed bodies; the DOM types do not know it
-    duplex: "half",
+  };
+  socket.on("data", (chunk: Uint8Array) => {
+    chunks.push(chunk);
+    // Reading is paused until the connection asks for more: a peer cannot fill memory faster than it is read.
+    socket.pause();
+    deliver();
   });
-}
-
-async function writeResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = key === "set-cookie" ? response.headers.getSetCookie() : value;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  const closed = new Promise<void>((resolve) => res.once("close", resolve));
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        await Promise.race([new Promise((r) => res.once("drain", r)), closed]);
-      }
-      if (res.destroyed) {
-        await reader.cancel();
-        return;
-      }
-    }
-    res.end();
-  } catch (e) {
-    await reader.cancel().catch(() => {});
-    res.destroy(e instanceof Error ? e : new Error(String(e)));
-  }
+  const end = () => {
+    ended = true;
+    deliver();
+  };
+  socket.on("end", end);
+  socket.on("close", end);
+  socket.on("error", end);
+  return {
+    remoteAddr: socket.remoteAddress ?? "-",
+    read() {
+      if (chunks.length > 0) return Promise.resolve(chunks.shift()!);
+      if (ended || socket.destroyed) return Promise.resolve(null);
+      return new Promise((resolve) => {
+        waiting = resolve;
+        socket.resume();
+      });
+    },
+    write(bytes) {
+      return new Promise((resolve, reject) => {
+        if (socket.destroyed || !socket.writable) return reject(new Error("the connection is closed"));
+        const onClose = () => reject(new Error("the connection closed while writing"));
+        socket.once("close", onClose);
+        socket.write(bytes, (error) => {
+          socket.off("close", onClose);
+          if (error) reject(error);
+          else resolve();
+        });
+      });
+    },
+    closeWrite() {
+      if (!socket.destroyed) socket.end();
+    },
+    close() {
+      socket.destroy();
+      end();
+    },
+  };
 }
 
 /**
- * Serves `handler` on Node's `http` module.
+ * Listens with `node:net`.
  *
  * @example
  * ```ts ignore
- * const server = await serveNode(async () => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
- * await server.shutdown();
+ * const listener = await listenNode({ hostname: "127.0.0.1", port: 0 }, (conn) => conn.close(), console.error);
+ * listener.close();
  * ```
  */
-export function serveNode(handler: ServeHandler, options: ServeOptions): Promise<RunningServer> {
-  const sockets = new Set<Socket>();
-  const busy = new WeakSet<Socket>();
-  let closing = false;
-  const server = createServer(async (req, res) => {
-    const socket = req.socket;
-    busy.add(socket);
-    const abort = new AbortController();
-    res.once("close", () => abort.abort());
-    try {
-      const fallback = `${options.hostname}:${(server.address() as AddressInfo).port}`;
-      const response = await handler(toRequest(req, fallback, abort.signal), { remoteAddr: socket.remoteAddress });
-      if (closing) res.setHeader("connection", "close");
-      await writeResponse(res, response);
-    } catch (e) {
-      console.error("error: unhandled in request:", e);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
-      res.end('{"error":"internal error"}');
-    } finally {
-      busy.delete(socket);
-      if (closing) socket.end();
-    }
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  server.on("clientError", (_error, socket) => {
-    if (socket.writable) {
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\n` +
-          `content-length: ${
-            Buffer.byteLength(BAD_REQUEST)
-          }\r\nconnection: close\r\nx-svc-node: 1\r\n\r\n${BAD_REQUEST}`,
-      );
-    } else {
-      socket.destroy();
-    }
-  });
-  const finished = new Promise<void>((resolve) => server.once("close", () => resolve()));
+export const listenNode: Listen = (options, onConn, onError) => {
+  const server = createServer({ pauseOnConnect: true }, (socket) => onConn(socketConn(socket)));
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.hostname, () => {
+    server.listen({ port: options.port, host: options.hostname, backlog: 511 }, () => {
       server.off("error", reject);
-      const address = server.address() as AddressInfo;
-      resolve({
-        addr: { hostname: address.address, port: address.port },
-        finished,
-        shutdown() {
-          if (!closing) {
-            closing = true;
-            server.close();
-            for (const socket of sockets) if (!busy.has(socket)) socket.end();
-          }
-          return finished;
-        },
-      });
+      server.on("error", (e) => onError(e));
+      const address = server.address();
+      if (address === null || typeof address === "string") return reject(new Error("no TCP address was bound"));
+      resolve({ addr: { hostname: address.address, port: address.port }, close: () => server.close() });
     });
   });
-}
+};

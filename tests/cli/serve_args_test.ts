@@ -22,6 +22,16 @@ Deno.test("the token comes from --token or SVC_NODE_TOKEN, the flag winning", ()
   assertThrows(() => parseServeArgs(["--token", ""], {}), /printable ASCII/);
 });
 
+Deno.test("--max-connections comes from the flag or SVC_NODE_MAX_CONNECTIONS, else 64", () => {
+  assertEquals(parseServeArgs([], {}).maxConnections, 64);
+  assertEquals(parseServeArgs([], { SVC_NODE_MAX_CONNECTIONS: "8" }).maxConnections, 8);
+  assertEquals(parseServeArgs(["--max-connections", "300"], { SVC_NODE_MAX_CONNECTIONS: "8" }).maxConnections, 300);
+  for (const bad of ["0", "many", "100001", "2.5"]) {
+    assertThrows(() => parseServeArgs(["--max-connections", bad], {}), /--max-connections must be an integer from 1/);
+  }
+  assertThrows(() => parseServeArgs([], { SVC_NODE_MAX_CONNECTIONS: "0" }), /--max-connections/);
+});
+
 Deno.test("--follow takes one or more slugs, repeated or listed", () => {
   assertEquals(parseServeArgs(["--follow", "a-b", "cde", "--follow", "fgh"], {}).follow.sort(), ["a-b", "cde", "fgh"]);
   assertEquals(parseServeArgs(["--follow", "abc", "def"], {}).follow.sort(), ["abc", "def"]);
@@ -53,7 +63,12 @@ Deno.test("a non-loopback host needs a token; following needs the origin and an 
   const open = parseServeArgs(["--host", "0.0.0.0"], {});
   const e = assertThrows(() => checkServeSettings(open), /refusing to listen on 0\.0\.0\.0 without a token/);
   assertEquals(e instanceof CliError, true);
-  checkServeSettings(parseServeArgs(["--host", "0.0.0.0"], { SVC_NODE_TOKEN: "t" }));
+  checkServeSettings(parseServeArgs(["--host", "0.0.0.0"], { SVC_NODE_TOKEN: "t".repeat(16) }));
+  assertThrows(
+    () => checkServeSettings(parseServeArgs(["--host", "0.0.0.0"], { SVC_NODE_TOKEN: "t".repeat(15) })),
+    /token of 15 characters: beyond loopback the token must have at least 16/,
+  );
+  checkServeSettings(parseServeArgs(["--token", "short"], {}));
   checkServeSettings(parseServeArgs(["--host", "localhost"], {}));
   const follow = parseServeArgs(["--follow", "cities", "--interval", "60", "--verify"], {});
   assertThrows(() => checkServeSettings(follow), /following needs the origin/);

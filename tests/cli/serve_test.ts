@@ -57,12 +57,16 @@ Deno.test("svc serve: following without the origin, the key, or of a local proje
 Deno.test("svc serve on a non-loopback host starts with SVC_NODE_TOKEN and asks for it", async () => {
   const dir = await tempDir();
   try {
-    const node = await startServe(["--store", dir.path, "--host", "0.0.0.0"], { SVC_NODE_TOKEN: "tok-123" });
+    const node = await startServe(["--store", dir.path, "--host", "0.0.0.0"], {
+      SVC_NODE_TOKEN: "tok-0123456789abcdef",
+    });
     const port = new URL(node.url).port;
     const open = await fetch(`http://127.0.0.1:${port}/projects`);
     assertEquals(open.status, 401);
     await open.body?.cancel();
-    const authed = await fetch(`http://127.0.0.1:${port}/projects`, { headers: { authorization: "Bearer tok-123" } });
+    const authed = await fetch(`http://127.0.0.1:${port}/projects`, {
+      headers: { authorization: "Bearer tok-0123456789abcdef" },
+    });
     assertEquals(await authed.json(), { projects: [] });
     node.child.kill("SIGTERM");
     assertEquals((await node.status).code, 0);

@@ -152,32 +152,36 @@ Deno.test("MCP on a read-only node: the write tools are absent and calling them 
 });
 
 Deno.test("MCP honours the node token, the Host guard and the cross-site guard; other methods are 405", async () => {
+  const init = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  const send = (port: number, headers: string) =>
+    rawRequest(
+      port,
+      `POST /mcp HTTP/1.1\r\n${headers}Content-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${init.length}\r\nConnection: close\r\n\r\n${init}`,
+    );
   await withNode({ token: "mcp-token-123" }, async ({ url, port }) => {
     await assertRejects(() => mcpClient(url), /401|token/i);
     const client = await mcpClient(url, { authorization: "Bearer mcp-token-123" });
     assertEquals((await client.listTools()).tools.length, 7);
     await client.close();
-    const init = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    });
-    const send = (headers: string) =>
-      rawRequest(
-        port,
-        `POST /mcp HTTP/1.1\r\n${headers}Authorization: Bearer mcp-token-123\r\nContent-Type: application/json\r\n` +
-          `Accept: application/json, text/event-stream\r\nContent-Length: ${init.length}\r\nConnection: close\r\n\r\n${init}`,
-      );
-    assertEquals((await send(`Host: 127.0.0.1:${port}\r\n`)).status, 200);
-    assertEquals((await send("Host: rebind.example\r\n")).status, 403);
+    const token = "Authorization: Bearer mcp-token-123\r\n";
+    assertEquals((await send(port, `Host: 127.0.0.1:${port}\r\n${token}`)).status, 200);
+    assertEquals((await send(port, `Host: node.example\r\n${token}`)).status, 200, "the token vouches for any Host");
+    assertEquals((await send(port, `Host: 127.0.0.1:${port}\r\n`)).status, 401);
     for (const method of ["GET", "DELETE", "PUT"]) {
       const r = await fetch(`${url}/mcp`, { method, headers: { authorization: "Bearer mcp-token-123" } });
       assertEquals([r.status, r.headers.get("allow")], [405, "POST"], method);
       await r.body?.cancel();
     }
   });
-  await withNode({}, async ({ url }) => {
+  await withNode({}, async ({ url, port }) => {
+    assertEquals((await send(port, "Host: rebind.example\r\n")).status, 403);
+    assertEquals((await send(port, `Host: localhost:${port}\r\n`)).status, 200);
     const foreign = await mcpClient(url, { origin: "https://evil.example" }).catch((e: Error) => e);
     assert(foreign instanceof Error, "a foreign Origin is refused");
     assertMatch(String(foreign.message), /403|cross-site/);

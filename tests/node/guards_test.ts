@@ -18,7 +18,7 @@ Deno.test("with a token every route needs Authorization: Bearer, compared exactl
     for (const headers of cases) {
       const res = await fetch(`${url}/projects`, { headers });
       assertEquals(res.status, 401, JSON.stringify(headers));
-      assertEquals(res.headers.get("www-authenticate"), "Bearer");
+      assertEquals(res.headers.get("www-authenticate"), 'Bearer realm="svc-node"');
       assertEquals(await res.json(), { error: "this node needs its token: Authorization: Bearer <token>" });
     }
     for (const path of ["/projects", "/projects/cities", "/projects/cities/data", "/projects/cities/manifest"]) {
@@ -88,46 +88,103 @@ Deno.test("with a token, manifest part URLs are signed for one hour and parts ne
   });
 });
 
-Deno.test("a Host that is not the node's own address is refused (DNS rebinding)", async () => {
+Deno.test("a Host that is not the node's own address and port is refused (DNS rebinding)", async () => {
   await withNode({}, async ({ port }) => {
-    for (const host of ["evil.example", `evil.example:${port}`, "127.0.0.1.nip.io", "a@127.0.0.1", "", "[::1"]) {
+    for (
+      const host of [
+        "evil.example",
+        `evil.example:${port}`,
+        "127.0.0.1.nip.io",
+        `127.0.0.1:${port === 9999 ? 9998 : 9999}`,
+        "127.0.0.1",
+        "LOCALHOST",
+        `0.0.0.0:${port}`,
+        `192.168.1.5:${port}`,
+      ]
+    ) {
       const r = await get(port, "/projects", {}, host);
-      assert(r.status === 403 || (host === "" && r.status === 400), `${host}: ${r.status}`);
-      if (r.status === 403) assertMatch(JSON.parse(r.body).error, /own address/);
+      assertEquals(r.status, 403, host);
+      assertMatch(JSON.parse(r.body).error, /own address/);
+    }
+    for (const host of ["a@127.0.0.1", "", "[::1", "127.0.0.1:80/x", "127.0.0.1 :80"]) {
+      const r = await get(port, "/projects", {}, host);
+      assertEquals(r.status, 400, `${JSON.stringify(host)} is malformed`);
     }
     const noHost = await rawRequest(port, "GET /projects HTTP/1.0\r\n\r\n");
-    assertEquals(noHost.status, 403);
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, "LOCALHOST", "127.0.0.2:1", "app.localhost"]) {
+    assertEquals([noHost.status, JSON.parse(noHost.body).error], [400, "a Host header is required"]);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `app.localhost:${port}`]) {
       assertEquals((await get(port, "/projects", {}, host)).status, 200, host);
     }
   });
 });
 
-Deno.test("a node bound beyond loopback answers IP literals and allowed names only", async () => {
-  await withNode({ host: "0.0.0.0", token: TOKEN, allowedHosts: ["data.example.org"] }, async ({ port }) => {
-    for (
-      const host of ["10.1.2.3:8686", "[fe80::1]:80", `127.0.0.1:${port}`, "data.example.org", "DATA.example.org:443"]
-    ) {
-      assertEquals((await get(port, "/projects", AUTH, host)).status, 200, host);
+Deno.test("an absolute-form target is the request's authority: checked by the guard, used for part URLs", async () => {
+  await withNode({}, async ({ port }) => {
+    const foreign = await rawRequest(
+      port,
+      `GET http://evil.example:4444/projects/cities/manifest HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+    );
+    assertEquals(foreign.status, 403, "the foreign authority is refused although Host is good");
+    const own = await rawRequest(
+      port,
+      `GET http://localhost:${port}/projects/cities/manifest HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    );
+    assertEquals(own.status, 200);
+    for (const part of JSON.parse(own.body).parts) {
+      assert(part.url.startsWith(`http://localhost:${port}/parts/cities/`), part.url);
     }
-    assertEquals((await get(port, "/projects", AUTH, "rebind.example")).status, 403);
+  });
+  await withNode({ token: TOKEN }, async ({ port }) => {
+    const r = await rawRequest(
+      port,
+      `GET http://evil.example:4444/projects/cities/manifest HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Authorization: Bearer ${TOKEN}\r\nConnection: close\r\n\r\n`,
+    );
+    assertEquals(r.status, 200, "with the token any authority is the client's own choice");
+    for (const part of JSON.parse(r.body).parts) {
+      assert(part.url.startsWith("http://evil.example:4444/parts/cities/"), "URLs follow the one authority");
+    }
   });
 });
 
-Deno.test("cross-site requests without the token are refused; same-origin ones pass", async () => {
+Deno.test("with the token any Host is accepted; without it a node beyond loopback answers its IPs on its port", async () => {
+  await withNode({ host: "0.0.0.0", token: TOKEN, allowedHosts: ["data.example.org"] }, async ({ port }) => {
+    for (const host of [`10.1.2.3:${port}`, "rebind.example", "data.example.org", "node.example:443"]) {
+      assertEquals((await get(port, "/projects", AUTH, host)).status, 200, host);
+    }
+    assertEquals((await get(port, "/projects", {}, `10.1.2.3:${port}`)).status, 401, "own address: on to the token");
+    assertEquals((await get(port, "/projects", {}, "DATA.example.org:443")).status, 401, "allowed name");
+    assertEquals((await get(port, "/healthz", {}, "rebind.example")).status, 403);
+    assertEquals((await get(port, "/healthz", {}, `10.1.2.3:${port + 1}`)).status, 403, "another port");
+  });
+});
+
+Deno.test("X-Forwarded-Proto: https makes part URLs https", async () => {
+  await withNode({ token: TOKEN }, async ({ port }) => {
+    const r = await get(port, "/projects/cities/manifest", { ...AUTH, "x-forwarded-proto": "https" }, "data.example");
+    const urls: string[] = JSON.parse(r.body).parts.map((p: Json) => p.url);
+    assert(urls.length > 0 && urls.every((u) => u.startsWith("https://data.example/parts/cities/")), urls[0]);
+    const signed = new URL(urls[0]);
+    const part = await get(port, `${signed.pathname}${signed.search}`, {}, "data.example");
+    assertEquals(part.status, 200, "a signed part URL vouches for its authority as the token would");
+  });
+});
+
+Deno.test("cross-site requests without the token are refused; same-origin and loopback pages pass", async () => {
   await withNode({}, async ({ url, port }) => {
     const refused: Record<string, string>[] = [
       { origin: "https://evil.example" },
       { origin: "null" },
-      { origin: `http://127.0.0.1:${port + 1}` },
+      { origin: "http://localhost.evil.example:5173" },
       { "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "same-site" },
-      { "sec-fetch-site": "cross-site", origin: url },
+      { "sec-fetch-site": "cross-site", origin: "https://evil.example" },
     ];
     for (const headers of refused) {
       const r = await get(port, "/projects", headers);
       assertEquals(r.status, 403, JSON.stringify(headers));
       assertMatch(JSON.parse(r.body).error, /cross-site/);
+      assertEquals(r.headers["access-control-allow-origin"], undefined);
     }
     const post = await rawRequest(
       port,
@@ -141,11 +198,32 @@ Deno.test("cross-site requests without the token are refused; same-origin ones p
     for (const headers of allowed) {
       assertEquals((await get(port, "/projects", headers)).status, 200, JSON.stringify(headers));
     }
+    for (const origin of ["http://localhost:5173", "http://127.0.0.1:3000", `http://127.0.0.1:${port + 1}`]) {
+      const r = await get(port, "/projects", { origin, "sec-fetch-site": "cross-site" });
+      assertEquals(r.status, 200, origin);
+      assertEquals(r.headers["access-control-allow-origin"], origin, "a local browser tool may read the answer");
+      const pre = await rawRequest(
+        port,
+        `OPTIONS /projects/cities/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${origin}\r\n` +
+          `Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n`,
+      );
+      assertEquals(pre.status, 204, `preflight from ${origin}`);
+      assertEquals(pre.headers["access-control-allow-origin"], origin);
+      assertMatch(pre.headers["access-control-allow-headers"], /content-type/);
+    }
+    const foreignPreflight = await rawRequest(
+      port,
+      `OPTIONS /projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: https://evil.example\r\n` +
+        `Access-Control-Request-Method: POST\r\nConnection: close\r\n\r\n`,
+    );
+    assertEquals(foreignPreflight.status, 403);
   });
   await withNode({ token: TOKEN }, async ({ port }) => {
     const foreign = { origin: "https://evil.example", "sec-fetch-site": "cross-site" };
     assertEquals((await get(port, "/projects", foreign)).status, 403, "no token: refused as cross-site");
-    assertEquals((await get(port, "/projects", { ...foreign, ...AUTH })).status, 200, "with the token: allowed");
+    const withToken = await get(port, "/projects", { ...foreign, ...AUTH });
+    assertEquals(withToken.status, 200, "with the token: allowed");
+    assertEquals(withToken.headers["access-control-allow-origin"], "https://evil.example");
   });
 });
 

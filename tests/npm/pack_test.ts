@@ -11,6 +11,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { buildNpm } from "../../scripts/build_npm.ts";
+import { openSocket, rawRequest } from "../support/raw_http.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
 interface Ran {
@@ -211,6 +212,60 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       assert.equal(res.status, 200);
       const text = new TextDecoder().decode(gunzipSync(new Uint8Array(await res.arrayBuffer())));
       assert.equal(text.trimEnd().split("\n").length, 250);
+    });
+
+    await t.step("under Node the Host guard checks the port and an absolute-form target's authority", async () => {
+      const own = await rawRequest(
+        port,
+        `GET /projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      );
+      assert.equal(own.status, 200);
+      const otherPort = await rawRequest(
+        port,
+        `GET /projects HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: close\r\n\r\n`,
+      );
+      assert.equal(otherPort.status, 403);
+      const absolute = await rawRequest(
+        port,
+        `GET http://evil.example:4444/projects HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`,
+      );
+      assert.equal(absolute.status, 403);
+    });
+
+    await t.step("under Node, sockets past the cap and past ulimit -n neither kill nor wedge the node", async () => {
+      const exposedPort = freePort();
+      const token = "npm-exposure-token-0123";
+      const exposed = new Deno.Command("bash", {
+        args: ["-c", `ulimit -n 256 && exec "$@"`, "bash", svc, "serve", "--store", store, "--port", `${exposedPort}`],
+        cwd: app,
+        env: { SVC_NODE_TOKEN: token, SVC_NODE_MAX_CONNECTIONS: "5000" },
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      const err = { text: "" };
+      const drained = collect(exposed.stderr, err);
+      const sockets: Awaited<ReturnType<typeof openSocket>>[] = [];
+      try {
+        const until = Date.now() + 20_000;
+        while (!/serving/.test(err.text) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 400; i++) sockets.push(await openSocket(exposedPort));
+        await new Promise((r) => setTimeout(r, 1000));
+        const exited = await Promise.race([exposed.status, new Promise<null>((r) => setTimeout(() => r(null), 50))]);
+        assert.equal(exited, null, `the node died: ${err.text}`);
+        for (const s of sockets.splice(0)) s.destroy();
+        await new Promise((r) => setTimeout(r, 500));
+        const health = await rawRequest(
+          exposedPort,
+          `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${exposedPort}\r\nConnection: close\r\n\r\n`,
+        );
+        assert.equal(health.status, 200, err.text);
+      } finally {
+        for (const s of sockets) s.destroy();
+        exposed.kill("SIGTERM");
+        assert.equal((await within(exposed.status, 10_000, "the exposed node after SIGTERM")).code, 0, err.text);
+        await drained;
+      }
     });
 
     await t.step("SIGTERM stops the node with exit code 0", async () => {

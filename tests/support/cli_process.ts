@@ -53,10 +53,21 @@ export interface ServeProcess {
   status: Promise<Deno.CommandStatus>;
 }
 
-/** Starts `svc serve args...` and resolves once it has printed its URL. */
-export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli.ts`, "serve", "--port", "0", ...args],
+/**
+ * Starts `svc serve args...` and resolves once it has printed its URL;
+ * `nofile` lowers its open-file limit (`ulimit -n`).
+ */
+export async function startServe(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { nofile?: number } = {},
+): Promise<ServeProcess> {
+  const deno = [Deno.execPath(), "run", "-A", `${ROOT}cli.ts`, "serve", "--port", "0", ...args];
+  const [command, ...rest] = options.nofile
+    ? ["bash", "-c", `ulimit -n ${options.nofile} && exec "$@"`, "bash", ...deno]
+    : deno;
+  const child = new Deno.Command(command, {
+    args: rest,
     env,
     stdout: "null",
     stderr: "piped",

@@ -71,3 +71,71 @@ function parse(raw: string): RawResponse {
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
   return { status, headers, body: raw.slice(end + 4), raw };
 }
+
+/** A raw client socket kept open, for tests of what the server does to connections over time. */
+export interface OpenSocket {
+  /** Sends bytes; false when the socket is gone. */
+  send(bytes: string | Uint8Array): boolean;
+  /** Everything received so far, as latin1 text. */
+  received(): string;
+  /** Bytes received so far. */
+  bytes(): number;
+  /** Resolves with the milliseconds since opening when the server ends or resets the connection. */
+  closed: Promise<number>;
+  /** Whether the connection has ended. */
+  isClosed(): boolean;
+  /** Resolves once `text` has been received (or rejects after `ms`). */
+  waitFor(text: string, ms?: number): Promise<void>;
+  /** Closes it from this side. */
+  destroy(): void;
+}
+
+/** Opens a connection to `port` on 127.0.0.1 and resolves once connected. */
+export function openSocket(port: number, options: { read?: boolean } = {}): Promise<OpenSocket> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    let count = 0;
+    let ended = false;
+    let onEnd: (ms: number) => void = () => {};
+    const closed = new Promise<number>((r) => (onEnd = r));
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      onEnd(Date.now() - started);
+    };
+    if (options.read === false) socket.pause();
+    socket.on("data", (d: Uint8Array) => {
+      count += d.length;
+      text += String.fromCharCode(...d);
+    });
+    socket.on("end", end);
+    socket.on("close", end);
+    let connected = false;
+    socket.on("error", () => {
+      end();
+      if (!connected) reject(new Error("cannot connect"));
+    });
+    socket.on("connect", () => {
+      connected = true;
+      resolve({
+        send: (bytes) => !socket.destroyed && socket.write(bytes),
+        received: () => text,
+        bytes: () => count,
+        closed,
+        isClosed: () => ended,
+        async waitFor(want, ms = 5000) {
+          const deadline = Date.now() + ms;
+          while (!text.includes(want)) {
+            if (Date.now() > deadline) {
+              throw new Error(`never received ${JSON.stringify(want)}; got ${JSON.stringify(text.slice(0, 300))}`);
+            }
+            await new Promise((r) => setTimeout(r, 10));
+          }
+        },
+        destroy: () => socket.destroy(),
+      });
+    });
+  });
+}

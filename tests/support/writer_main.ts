@@ -13,9 +13,9 @@ const [store, first, count] = Deno.args;
 const node = await createNode({ store, host: "127.0.0.1", token: null });
 const post = (path: string, body: unknown) =>
   node.handler(
-    new Request(`http://127.0.0.1${path}`, {
+    new Request(`http://127.0.0.1:8686${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", host: "127.0.0.1" },
+      headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     }),
   );

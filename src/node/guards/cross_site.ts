@@ -1,25 +1,55 @@
 /**
  * The cross-site guard: a web page of another origin may not use a node
  * (its browser would send the request with the user's network position)
- * unless it holds the node token.
+ * unless it holds the node token. Pages served from loopback are the
+ * operator's own tools and may use a loopback node.
  *
  * @module
  */
+import { isLoopback } from "./host.ts";
+
+/** The host name of an `Origin` value, or null when it is not a URL (`null`, garbage). */
+function originHost(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.hostname : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Whether `req` comes from a web page of another origin, by the browser's own
- * `Sec-Fetch-Site` or, failing that, by `Origin` against the node's origin.
+ * Whether `origin` (an `Origin` header) may use the node without its token:
+ * the node's own origin, or for a loopback node any loopback origin.
+ *
+ * @example
+ * ```ts
+ * import { originTrusted } from "./cross_site.ts";
+ * originTrusted("http://localhost:5173", new URL("http://127.0.0.1:8686/"), true); // true
+ * originTrusted("https://evil.example", new URL("http://127.0.0.1:8686/"), true); // false
+ * ```
+ */
+export function originTrusted(origin: string, url: URL, loopbackNode: boolean): boolean {
+  if (origin.toLowerCase() === url.origin.toLowerCase()) return true;
+  const host = originHost(origin);
+  return loopbackNode && host !== null && isLoopback(host);
+}
+
+/**
+ * Whether `req` comes from a web page of another origin: by its `Origin`
+ * when it sends one (see {@linkcode originTrusted}), else by the browser's
+ * `Sec-Fetch-Site`.
  *
  * @example
  * ```ts
  * import { isCrossSite } from "./cross_site.ts";
- * isCrossSite(new Request("http://127.0.0.1:8686/projects", { headers: { origin: "https://evil.example" } })); // true
+ * isCrossSite(new Request("http://127.0.0.1:8686/projects", { headers: { origin: "https://evil.example" } }), true); // true
  * ```
  */
-export function isCrossSite(req: Request): boolean {
-  const site = req.headers.get("sec-fetch-site")?.toLowerCase();
-  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+export function isCrossSite(req: Request, loopbackNode: boolean): boolean {
+  const url = new URL(req.url);
   const origin = req.headers.get("origin");
-  if (origin === null) return false;
-  return origin.toLowerCase() !== new URL(req.url).origin.toLowerCase();
+  if (origin !== null) return !originTrusted(origin, url, loopbackNode);
+  const site = req.headers.get("sec-fetch-site")?.toLowerCase();
+  return site !== undefined && site !== "same-origin" && site !== "none";
 }

@@ -1,31 +1,26 @@
 /**
  * The Host guard against DNS rebinding: a page on a hostile domain that
- * resolves to this node sends that domain as `Host`, so the node answers only
- * to its own address.
+ * resolves to this node sends that domain as its authority, so a request
+ * without the node token must name the node's own address, port included.
+ * The authority checked is the request URL's, which is also the one every
+ * URL the node builds starts from.
  *
  * @module
  */
 import { isIP } from "node:net";
 
-/**
- * The host name of a `Host` header, lowercased and without brackets or port,
- * or null when the header is malformed.
- *
- * @example
- * ```ts
- * import { hostName } from "./host.ts";
- * hostName("[::1]:8686"); // "::1"
- * hostName("LocalHost:80"); // "localhost"
- * ```
- */
-export function hostName(header: string): string | null {
-  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+))(?::(\d{1,5}))?$/.exec(header.trim());
-  if (!m) return null;
-  return (m[1] ?? m[2]).toLowerCase().replace(/\.$/, "");
+/** Where the node listens, as the Host guard needs it. */
+export interface NodeAddress {
+  /** The address bound (`127.0.0.1`, `0.0.0.0`, `::1`, a name). */
+  host: string;
+  /** The port bound. */
+  port: number;
+  /** Extra host names the node answers to (any port). */
+  allowedHosts: readonly string[];
 }
 
 /**
- * Whether `name` (a host name or IP literal) is a loopback address.
+ * Whether `name` (a host name or IP literal, brackets allowed) is a loopback address.
  *
  * @example
  * ```ts
@@ -35,30 +30,46 @@ export function hostName(header: string): string | null {
  * ```
  */
 export function isLoopback(name: string): boolean {
-  const n = name.toLowerCase().replace(/^\[|\]$/g, "");
+  const n = name.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
   if (n === "localhost" || n.endsWith(".localhost")) return true;
   if (isIP(n) === 4) return n.startsWith("127.");
   return n === "::1" || n === "0:0:0:0:0:0:0:1";
 }
 
 /**
- * Whether a request with `Host: header` is for this node. Loopback names are
- * always its own; a node bound beyond loopback also answers to IP literals
- * (a rebinding page can only send a domain name) and to `allowedHosts`.
+ * The host name of `url`, lowercased, without brackets or a final dot.
+ *
+ * @example
+ * ```ts
+ * import { urlHostName } from "./host.ts";
+ * urlHostName(new URL("http://[::1]:8686/")); // "::1"
+ * ```
+ */
+export function urlHostName(url: URL): string {
+  return url.hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+}
+
+/**
+ * Whether a request for `url` (its authority: Host, or an absolute-form
+ * target) is for this node: an allowed name, or the node's own address with
+ * its port. A loopback node's own names are the loopback names; a node bound
+ * beyond loopback also answers to IP literals (a rebinding page can only send
+ * a domain name) and to the name it was bound with.
  *
  * @example
  * ```ts
  * import { hostAllowed } from "./host.ts";
- * hostAllowed("127.0.0.1:8686", "127.0.0.1", []); // true
- * hostAllowed("evil.example:8686", "127.0.0.1", []); // false
+ * const node = { host: "127.0.0.1", port: 8686, allowedHosts: [] };
+ * hostAllowed(new URL("http://localhost:8686/projects"), node); // true
+ * hostAllowed(new URL("http://127.0.0.1:9999/projects"), node); // false
+ * hostAllowed(new URL("http://evil.example:8686/projects"), node); // false
  * ```
  */
-export function hostAllowed(header: string | null, bindHost: string, allowedHosts: readonly string[]): boolean {
-  if (header === null) return false;
-  const name = hostName(header);
-  if (name === null) return false;
-  if (isLoopback(name)) return true;
-  if (allowedHosts.some((h) => h.toLowerCase() === name)) return true;
-  if (isLoopback(bindHost)) return false;
-  return isIP(name) !== 0 || name === bindHost.toLowerCase();
+export function hostAllowed(url: URL, node: NodeAddress): boolean {
+  const name = urlHostName(url);
+  if (node.allowedHosts.some((h) => h.toLowerCase() === name)) return true;
+  const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  if (port !== node.port) return false;
+  if (isLoopback(node.host)) return isLoopback(name);
+  return isIP(name) !== 0 || name === node.host.toLowerCase();
 }

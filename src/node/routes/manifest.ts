@@ -16,11 +16,11 @@ function isoSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
-/** `GET /projects/{slug}/manifest?version`. */
-export async function getManifest(ctx: NodeContext, slug: string, url: URL): Promise<Response> {
+/** `GET /projects/{slug}/manifest?version`, part URLs under `origin` (see `publicOrigin`). */
+export async function getManifest(ctx: NodeContext, slug: string, url: URL, origin: string): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1, fallback: null });
   const version = await requireVersion(ctx, slug, wanted);
-  const base = `${url.origin}/parts/${slug}/`;
+  const base = `${origin}/parts/${slug}/`;
   const now = ctx.now() / 1000;
   let expires: number | null = null;
   const manifest = publishManifest(version.manifest, slug, version.version, (sha) => {

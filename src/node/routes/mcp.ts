@@ -14,6 +14,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { mcpServer } from "../../mcp/tools.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../guards/body.ts";
+import { publicOrigin } from "../public_url.ts";
 
 /** Idle servers by node and address, reused so a request does not pay for registering the tools. */
 const idle = new WeakMap<NodeContext, Map<string, McpServer[]>>();
@@ -26,7 +27,7 @@ export async function postMcp(ctx: NodeContext, req: Request): Promise<Response>
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
-  const base = new URL(req.url).origin;
+  const base = publicOrigin(req);
   const byBase = idle.get(ctx) ?? new Map<string, McpServer[]>();
   idle.set(ctx, byBase);
   const free = byBase.get(base) ?? [];

@@ -34,21 +34,24 @@ export function parseRange(header: string | null, size: number): Range {
   return { start, end };
 }
 
+function partSha(file: string): string {
+  return file.endsWith(".parquet") ? file.slice(0, -".parquet".length) : "";
+}
+
+/** Whether `url` is a valid, unexpired signed URL of the part `file` of `slug`. */
+export function partUrlSigned(ctx: NodeContext, url: URL, slug: string, file: string): boolean {
+  const sha = partSha(file);
+  if (!ctx.token || !isSha256(sha)) return false;
+  const { searchParams: q } = url;
+  return partSignatureValid(ctx.token, slug, sha, q.get("exp"), q.get("sig"), ctx.now() / 1000);
+}
+
 /** `GET /parts/{slug}/{file}`. */
 export async function getPart(ctx: NodeContext, req: Request, slug: string, file: string): Promise<Response> {
-  const sha = file.endsWith(".parquet") ? file.slice(0, -".parquet".length) : "";
+  const sha = partSha(file);
   if (!isSha256(sha)) throw new HttpError(404, `no part ${file} on this node`);
-  if (ctx.token && !hasToken(req, ctx.token)) {
-    const url = new URL(req.url);
-    const ok = partSignatureValid(
-      ctx.token,
-      slug,
-      sha,
-      url.searchParams.get("exp"),
-      url.searchParams.get("sig"),
-      ctx.now() / 1000,
-    );
-    if (!ok) throw new HttpError(403, "part URL signature is missing, wrong or expired — ask for the manifest again");
+  if (ctx.token && !hasToken(req, ctx.token) && !partUrlSigned(ctx, new URL(req.url), slug, file)) {
+    throw new HttpError(403, "part URL signature is missing, wrong or expired — ask for the manifest again");
   }
   const opened = await openRegularFile(ctx.store.partPath(slug, sha));
   if (!opened) throw new HttpError(404, `no part ${sha} of ${slug} on this node`);

@@ -18,13 +18,22 @@ Deno.test("hasToken accepts only a Bearer header carrying exactly the token", ()
   assertEquals(hasToken(req({}), "t0k"), false);
 });
 
-Deno.test("isCrossSite reads Sec-Fetch-Site, then Origin against the node's own origin", () => {
-  assertEquals(isCrossSite(req({})), false);
-  assertEquals(isCrossSite(req({ origin: "http://127.0.0.1:8686" })), false);
-  assertEquals(isCrossSite(req({ origin: "http://127.0.0.1:8687" })), true);
-  assertEquals(isCrossSite(req({ origin: "null" })), true);
-  assertEquals(isCrossSite(req({ "sec-fetch-site": "same-origin" })), false);
-  assertEquals(isCrossSite(req({ "sec-fetch-site": "none" })), false);
-  assertEquals(isCrossSite(req({ "sec-fetch-site": "same-site" })), true);
-  assertEquals(isCrossSite(req({ "sec-fetch-site": "cross-site" })), true);
+Deno.test("isCrossSite: Origin against the node's own origin (loopback pages trusted by a loopback node), else Sec-Fetch-Site", () => {
+  assertEquals(isCrossSite(req({}), true), false);
+  assertEquals(isCrossSite(req({ origin: "http://127.0.0.1:8686" }), false), false);
+  assertEquals(
+    isCrossSite(req({ origin: "http://127.0.0.1:8687" }), false),
+    true,
+    "another port of a non-loopback node",
+  );
+  for (const origin of ["http://localhost:5173", "http://127.0.0.1:3000", "https://app.localhost", "http://[::1]:1"]) {
+    assertEquals(isCrossSite(req({ origin, "sec-fetch-site": "cross-site" }), true), false, origin);
+  }
+  for (const origin of ["null", "https://evil.example", "http://localhost.evil.example", "file://", "garbage"]) {
+    assertEquals(isCrossSite(req({ origin }), true), true, origin);
+  }
+  assertEquals(isCrossSite(req({ "sec-fetch-site": "same-origin" }), true), false);
+  assertEquals(isCrossSite(req({ "sec-fetch-site": "none" }), true), false);
+  assertEquals(isCrossSite(req({ "sec-fetch-site": "same-site" }), true), true);
+  assertEquals(isCrossSite(req({ "sec-fetch-site": "cross-site" }), true), true);
 });

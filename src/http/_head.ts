@@ -1,0 +1,167 @@
+/**
+ * Parsing an HTTP/1.1 request head (request line and header fields), strictly:
+ * anything a smuggling attempt or a confused peer could rely on (bare CR or LF,
+ * folded lines, spaces before the colon, conflicting framing headers) is
+ * refused rather than guessed at.
+ *
+ * @module
+ */
+import { ProtocolError } from "./_errors.ts";
+
+/** A parsed request head. */
+export interface RequestHead {
+  /** Method, as sent (methods are case-sensitive). */
+  method: string;
+  /** The request target in origin form (`/path?query`), `*` for `OPTIONS *`. */
+  target: string;
+  /** The authority the request is for: the absolute-form target's, else `Host`. Null when neither exists. */
+  authority: string | null;
+  /** Minor version: 1 for HTTP/1.1, 0 for HTTP/1.0. */
+  minor: 0 | 1;
+  /** Header fields in order, names lowercased. */
+  fields: [string, string][];
+  /** Body framing: none, a declared length, or chunked. */
+  body: { kind: "none" } | { kind: "length"; length: number } | { kind: "chunked" };
+  /** Whether the client asked to keep the connection open after this exchange. */
+  keepAlive: boolean;
+  /** Whether the client sent `Expect: 100-continue`. */
+  expectContinue: boolean;
+}
+
+/** The preface an HTTP/2 client sends first with prior knowledge, up to its first blank line. */
+export const H2_PREFACE_LINE = "PRI * HTTP/2.0";
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// Field values: visible ASCII, space, tab and obs-text; no CR, LF, NUL or other controls.
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+// A request target: visible ASCII only (no space, no controls, no raw non-ASCII).
+const TARGET = /^[\x21-\x7e]+$/;
+// host = IP-literal / IPv4 / reg-name, then an optional port; no userinfo, no path.
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{0,5})?$/;
+
+/** Whether `value` is an authority (`host[:port]`) as a Host header or absolute-form target may carry it. */
+export function isAuthority(value: string): boolean {
+  return value.length > 0 && value.length <= 261 && AUTHORITY.test(value);
+}
+
+function parseRequestLine(line: string): { method: string; rawTarget: string; minor: 0 | 1 } {
+  const first = line.indexOf(" ");
+  const last = line.lastIndexOf(" ");
+  if (first <= 0 || last === first) throw new ProtocolError(400, "malformed request line");
+  const method = line.slice(0, first);
+  const rawTarget = line.slice(first + 1, last);
+  const version = line.slice(last + 1);
+  if (!TOKEN.test(method)) throw new ProtocolError(400, "malformed request line: bad method");
+  if (!TARGET.test(rawTarget)) throw new ProtocolError(400, "malformed request line: bad request target");
+  if (version === "HTTP/1.1") return { method, rawTarget, minor: 1 };
+  if (version === "HTTP/1.0") return { method, rawTarget, minor: 0 };
+  if (/^HTTP\/\d\.\d$/.test(version)) throw new ProtocolError(505, `${version} is not supported: use HTTP/1.1`);
+  throw new ProtocolError(400, "malformed request line: bad version");
+}
+
+/** Splits an absolute-form target into its authority and origin-form path. */
+function absoluteForm(rawTarget: string): { authority: string; target: string } {
+  const m = /^http:\/\/([^/?#]*)([/?][^#]*)?$/i.exec(rawTarget);
+  if (!m) throw new ProtocolError(400, "malformed request target: only http:// absolute URLs are taken");
+  if (!isAuthority(m[1])) throw new ProtocolError(400, "malformed request target: bad authority");
+  const rest = m[2] ?? "/";
+  return { authority: m[1], target: rest.startsWith("?") ? `/${rest}` : rest };
+}
+
+function singleField(fields: [string, string][], name: string): string | null {
+  let found: string | null = null;
+  for (const [n, v] of fields) {
+    if (n !== name) continue;
+    if (found !== null) throw new ProtocolError(400, `more than one ${name} header`);
+    found = v;
+  }
+  return found;
+}
+
+function connectionTokens(fields: [string, string][]): Set<string> {
+  const tokens = new Set<string>();
+  for (const [n, v] of fields) {
+    if (n === "connection") { for (const t of v.split(",")) tokens.add(t.trim().toLowerCase()); }
+  }
+  return tokens;
+}
+
+function bodyFraming(fields: [string, string][], minor: 0 | 1): RequestHead["body"] {
+  const te = fields.filter(([n]) => n === "transfer-encoding").map(([, v]) => v.trim().toLowerCase());
+  const length = singleField(fields, "content-length");
+  if (te.length > 0) {
+    if (length !== null) throw new ProtocolError(400, "Content-Length and Transfer-Encoding together are refused");
+    if (minor === 0) throw new ProtocolError(400, "Transfer-Encoding is not allowed in HTTP/1.0");
+    if (te.length !== 1 || te[0] !== "chunked") {
+      throw new ProtocolError(501, "only Transfer-Encoding: chunked is supported");
+    }
+    return { kind: "chunked" };
+  }
+  if (length === null) return { kind: "none" };
+  if (!/^\d{1,15}$/.test(length)) {
+    throw new ProtocolError(400, "Content-Length must be a non-negative integer");
+  }
+  const n = Number(length);
+  return n === 0 ? { kind: "none" } : { kind: "length", length: n };
+}
+
+/**
+ * Parses the head `text` (latin1-decoded, without the final blank line).
+ * Throws a {@linkcode ProtocolError} with the status to answer.
+ *
+ * @example
+ * ```ts
+ * import { parseHead } from "./_head.ts";
+ * parseHead("GET /projects HTTP/1.1\r\nHost: 127.0.0.1:8686").authority; // "127.0.0.1:8686"
+ * ```
+ */
+export function parseHead(text: string): RequestHead {
+  const lines = text.split("\r\n");
+  const requestLine = lines[0];
+  if (/[\r\n]/.test(text.replace(/\r\n/g, ""))) throw new ProtocolError(400, "bare CR or LF in the request head");
+  const { method, rawTarget, minor } = parseRequestLine(requestLine);
+  if (lines.length > 101) throw new ProtocolError(431, "too many header fields (the limit is 100)");
+  const fields: [string, string][] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    const colon = line.indexOf(":");
+    if (colon <= 0) {
+      throw new ProtocolError(
+        400,
+        line.startsWith(" ") || line.startsWith("\t") ? "folded header lines are refused" : "malformed header line",
+      );
+    }
+    const name = line.slice(0, colon);
+    if (!TOKEN.test(name)) throw new ProtocolError(400, "malformed header name");
+    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
+    if (!FIELD_VALUE.test(value)) throw new ProtocolError(400, `bad character in the ${name} header`);
+    fields.push([name.toLowerCase(), value]);
+  }
+  const host = singleField(fields, "host");
+  if (host !== null && !isAuthority(host)) throw new ProtocolError(400, "malformed Host header");
+  let authority = host;
+  let target = rawTarget;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rawTarget)) {
+    ({ authority, target } = absoluteForm(rawTarget));
+  } else if (rawTarget === "*") {
+    if (method !== "OPTIONS") throw new ProtocolError(400, "the target * is only for OPTIONS");
+  } else if (!rawTarget.startsWith("/")) {
+    throw new ProtocolError(400, "malformed request target: it must start with /");
+  }
+  if (minor === 1 && host === null) throw new ProtocolError(400, "HTTP/1.1 requests need a Host header");
+  const tokens = connectionTokens(fields);
+  const expect = singleField(fields, "expect");
+  if (expect !== null && expect.toLowerCase() !== "100-continue") {
+    throw new ProtocolError(417, `Expect: ${expect.slice(0, 40)} is not supported`);
+  }
+  return {
+    method,
+    target,
+    authority,
+    minor,
+    fields,
+    body: bodyFraming(fields, minor),
+    keepAlive: minor === 1 ? !tokens.has("close") : tokens.has("keep-alive") && !tokens.has("close"),
+    expectContinue: expect !== null && minor === 1,
+  };
+}

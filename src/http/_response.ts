@@ -1,0 +1,234 @@
+/**
+ * Writing a Web `Response` as HTTP/1.1: status line, fields, and the body
+ * framed by its declared length, by its whole length when it is short, or in
+ * chunks.
+ *
+ * @module
+ */
+
+/** Where a response goes: a writer that applies the connection's stall timer. */
+export type Write = (bytes: Uint8Array) => Promise<void>;
+
+/** How a response is to be written. */
+export interface WriteOptions {
+  /** The request was HEAD: fields only. */
+  head: boolean;
+  /** Keep the connection open afterwards (else `connection: close`). */
+  keepAlive: boolean;
+  /** Minor version of the request: HTTP/1.0 peers get no chunked coding. */
+  minor: 0 | 1;
+  /** Seconds an idle kept-alive connection stays open, announced in `keep-alive`. */
+  idleSeconds: number;
+}
+
+const REASONS: Record<number, string> = {
+  100: "Continue",
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  206: "Partial Content",
+  304: "Not Modified",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  408: "Request Timeout",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  503: "Service Unavailable",
+  505: "HTTP Version Not Supported",
+  507: "Insufficient Storage",
+};
+
+// Fields the connection frames itself; a handler's values for them are not passed on.
+const FRAMING = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date", "upgrade"]);
+/** Bodies up to this size are gathered and sent with their length rather than in chunks. */
+const GATHER_BYTES = 64 * 1024;
+
+const encoder = new TextEncoder();
+let dateSecond = 0;
+let dateText = "";
+
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
+
+/** The bytes of `text`, which is latin1 (status line and fields). */
+function latin1(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+function join(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/**
+ * The status line and fields of a response, with the connection's own
+ * framing fields.
+ *
+ * @example
+ * ```ts
+ * import { responseHead } from "./_response.ts";
+ * responseHead(404, new Headers({ "content-type": "application/json" }), { length: 2 }, { head: false, keepAlive: true, minor: 1, idleSeconds: 5 });
+ * ```
+ */
+export function responseHead(
+  status: number,
+  headers: Headers,
+  framing: { length: number } | "chunked" | "none" | "until-close",
+  options: WriteOptions,
+): Uint8Array {
+  let text = `HTTP/1.1 ${status} ${REASONS[status] ?? "Status"}\r\ndate: ${httpDate()}\r\n`;
+  for (const [name, value] of headers) {
+    if (FRAMING.has(name)) continue;
+    if (name === "set-cookie") {
+      for (const cookie of headers.getSetCookie()) text += `set-cookie: ${cookie}\r\n`;
+    } else {
+      text += `${name}: ${value}\r\n`;
+    }
+  }
+  if (framing === "chunked") text += "transfer-encoding: chunked\r\n";
+  else if (framing !== "none" && framing !== "until-close") text += `content-length: ${framing.length}\r\n`;
+  text += options.keepAlive ? `keep-alive: timeout=${options.idleSeconds}\r\n` : "connection: close\r\n";
+  return latin1(text + "\r\n");
+}
+
+/** The value of a `content-length` a handler set, when it is a plain integer. */
+function declaredLength(headers: Headers): number | null {
+  const value = headers.get("content-length");
+  return value !== null && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+/** A response body that produced more or fewer bytes than its `content-length`: the connection cannot go on. */
+export class BodyLengthMismatch extends Error {}
+
+/**
+ * Writes `response` through `write`. Resolves with whether the connection
+ * may stay open (false when the body had to be delimited by closing).
+ * Rejects when writing fails; the body is cancelled then.
+ *
+ * @example
+ * ```ts ignore
+ * const keep = await writeResponse(write, new Response("hi"), { head: false, keepAlive: true, minor: 1, idleSeconds: 5 });
+ * ```
+ */
+export async function writeResponse(write: Write, response: Response, options: WriteOptions): Promise<boolean> {
+  const { status, headers } = response;
+  const body = response.body;
+  const bodiless = options.head || status === 204 || status === 304 || status < 200;
+  const declared = declaredLength(headers);
+  if (bodiless || body === null) {
+    await body?.cancel().catch(() => {});
+    const framing = bodiless ? (options.head && declared !== null ? { length: declared } : "none") : { length: 0 };
+    await write(responseHead(status, headers, framing, options));
+    return options.keepAlive;
+  }
+  const reader = body.getReader();
+  try {
+    if (declared !== null) {
+      await writeDeclared(write, reader, declared, responseHead(status, headers, { length: declared }, options));
+      return options.keepAlive;
+    }
+    const gathered: Uint8Array[] = [];
+    let size = 0;
+    let ended = false;
+    while (size <= GATHER_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) {
+        ended = true;
+        break;
+      }
+      gathered.push(value);
+      size += value.length;
+    }
+    if (ended) {
+      const whole = gathered.length === 1 ? gathered[0] : concat(gathered, size);
+      await write(join(responseHead(status, headers, { length: size }, options), whole));
+      return options.keepAlive;
+    }
+    if (options.minor === 0) {
+      await write(
+        join(responseHead(status, headers, "until-close", { ...options, keepAlive: false }), concat(gathered, size)),
+      );
+      for (let r = await reader.read(); !r.done; r = await reader.read()) await write(r.value);
+      return false;
+    }
+    await write(join(responseHead(status, headers, "chunked", options), chunk(concat(gathered, size))));
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      if (r.value.length > 0) await write(chunk(r.value));
+    }
+    await write(LAST_CHUNK);
+    return options.keepAlive;
+  } catch (e) {
+    await reader.cancel().catch(() => {});
+    throw e;
+  }
+}
+
+const LAST_CHUNK = encoder.encode("0\r\n\r\n");
+
+function chunk(bytes: Uint8Array): Uint8Array {
+  const size = latin1(`${bytes.length.toString(16)}\r\n`);
+  const out = new Uint8Array(size.length + bytes.length + 2);
+  out.set(size);
+  out.set(bytes, size.length);
+  out[out.length - 2] = 13;
+  out[out.length - 1] = 10;
+  return out;
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function writeDeclared(
+  write: Write,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  declared: number,
+  head: Uint8Array,
+): Promise<void> {
+  let sent = 0;
+  let pendingHead: Uint8Array | null = head;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    sent += value.length;
+    if (sent > declared) throw new BodyLengthMismatch(`the body is longer than its content-length ${declared}`);
+    if (pendingHead) {
+      await write(value.length <= GATHER_BYTES ? join(pendingHead, value) : pendingHead);
+      if (value.length > GATHER_BYTES) await write(value);
+      pendingHead = null;
+    } else {
+      await write(value);
+    }
+  }
+  if (pendingHead) await write(pendingHead);
+  if (sent !== declared) throw new BodyLengthMismatch(`the body is shorter than its content-length ${declared}`);
+}

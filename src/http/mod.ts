@@ -1,0 +1,25 @@
+/**
+ * The node's HTTP/1.1 server, the same code on Deno and on Node over a
+ * runtime's listener (see `src/runtime/`): a connection cap, header, idle
+ * and stall timeouts, strict request framing, graceful shutdown.
+ *
+ * @example
+ * ```ts ignore
+ * import { serveHttp } from "./mod.ts";
+ * const server = await serveHttp(listen, async (req) => new Response(req.url), { hostname: "127.0.0.1", port: 0 });
+ * await server.shutdown();
+ * ```
+ *
+ * @module
+ */
+export { type HttpServer, type HttpServerOptions, serveHttp } from "./server.ts";
+export type { ErrorAnswer } from "./connection.ts";
+export {
+  type Conn,
+  DEFAULT_LIMITS,
+  type HttpLimits,
+  type Listen,
+  type Listener,
+  type ServeHandler,
+  type ServeInfo,
+} from "./types.ts";

@@ -1,0 +1,136 @@
+/**
+ * An HTTP/1.1 server over any runtime's listener: at most `maxConnections`
+ * connections served at once (the next one hears 503 with `Retry-After: 1`
+ * and is closed), each under the timeouts of {@linkcode HttpLimits}, and a
+ * shutdown that stops accepting, closes idle connections, lets requests in
+ * flight finish for a grace period and then cuts what is left.
+ *
+ * @module
+ */
+import { writeResponse } from "./_response.ts";
+import { type ErrorAnswer, serveConnection, type ServedConnection } from "./connection.ts";
+import { type Conn, DEFAULT_LIMITS, type HttpLimits, type Listen, type ServeHandler } from "./types.ts";
+
+/** Options of {@linkcode serveHttp}. */
+export interface HttpServerOptions {
+  /** Address to bind. */
+  hostname: string;
+  /** Port to bind; 0 picks a free one. */
+  port: number;
+  /** Limits and timeouts; missing ones take {@linkcode DEFAULT_LIMITS}. */
+  limits?: Partial<HttpLimits>;
+  /** The answers the server gives itself (503, 408, 400, ...); JSON `{"error": ...}` by default. */
+  errorAnswer?: ErrorAnswer;
+  /** Where the server reports trouble it survives (out of descriptors, ...). */
+  log?: (line: string) => void;
+}
+
+/** A listening server. */
+export interface HttpServer {
+  /** The address actually bound. */
+  addr: { hostname: string; port: number };
+  /** Connections open now (served ones, not those being turned away). */
+  connections(): number;
+  /** Stops accepting, closes idle connections, lets requests in flight finish within the grace period, then resolves. */
+  shutdown(): Promise<void>;
+  /** Resolves when the server has stopped. */
+  finished: Promise<void>;
+}
+
+/** Connections being turned away at once beyond which they are closed without an answer. */
+const MAX_SHEDDING = 64;
+const SHED_LINGER_MS = 1000;
+
+function defaultErrorAnswer(status: number, message: string): Response {
+  return new Response(JSON.stringify({ error: message }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+/**
+ * Serves `handler` on a listener opened by `listen` (the runtime's).
+ *
+ * @example
+ * ```ts ignore
+ * const server = await serveHttp(listenNode, async () => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
+ * await server.shutdown();
+ * ```
+ */
+export async function serveHttp(
+  listen: Listen,
+  handler: ServeHandler,
+  options: HttpServerOptions,
+): Promise<HttpServer> {
+  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const errorAnswer = options.errorAnswer ?? defaultErrorAnswer;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const open = new Set<ServedConnection>();
+  let shedding = 0;
+  let stopping: Promise<void> | null = null;
+  let resolveFinished!: () => void;
+  const finished = new Promise<void>((r) => (resolveFinished = r));
+  const context = { handler, limits, errorAnswer };
+
+  const shed = (conn: Conn, status: number, message: string) => {
+    if (shedding >= MAX_SHEDDING) return conn.close();
+    shedding++;
+    const timer = setTimeout(() => conn.close(), SHED_LINGER_MS);
+    const response = errorAnswer(status, message);
+    response.headers.set("retry-after", "1");
+    // The answer goes out before the request is read; what the client sends meanwhile is read and dropped
+    // for a moment so that it reads the answer rather than a reset.
+    void writeResponse((b) => conn.write(b), response, { head: false, keepAlive: false, minor: 1, idleSeconds: 0 })
+      .then(async () => {
+        conn.closeWrite();
+        while (await conn.read() !== null);
+      })
+      .catch(() => {})
+      .finally(() => {
+        clearTimeout(timer);
+        conn.close();
+        shedding--;
+      });
+  };
+
+  const onConn = (conn: Conn) => {
+    if (stopping) return shed(conn, 503, "this node is shutting down");
+    if (open.size >= limits.maxConnections) {
+      return shed(conn, 503, `this node is serving its limit of ${limits.maxConnections} connections: try again`);
+    }
+    const served = serveConnection(conn, context);
+    open.add(served);
+    void served.done.finally(() => open.delete(served));
+  };
+
+  let reported = false;
+  const onError = (error: Error) => {
+    // One line per episode: a flood of refused accepts must not flood the log too.
+    if (reported) return;
+    reported = true;
+    setTimeout(() => (reported = false), 60_000);
+    log(`warning: accepting a connection failed (${error.message}); new connections are turned away until it clears`);
+  };
+
+  const listener = await listen({ hostname: options.hostname, port: options.port }, onConn, onError);
+  return {
+    addr: listener.addr,
+    connections: () => open.size,
+    finished,
+    shutdown() {
+      stopping ??= (async () => {
+        listener.close();
+        for (const c of open) c.finish();
+        const all = Promise.all([...open].map((c) => c.done));
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const grace = new Promise<void>((r) => (timer = setTimeout(r, limits.shutdownGraceMs)));
+        await Promise.race([all, grace]);
+        clearTimeout(timer);
+        for (const c of open) c.destroy();
+        await all;
+        resolveFinished();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * What the HTTP layer needs from a runtime: byte-stream connections and a
+ * listener that hands them over. Everything above this line is the same code
+ * on Deno and on Node.
+ *
+ * @module
+ */
+
+/** One accepted byte-stream connection. */
+export interface Conn {
+  /** The peer's address, for the request log. */
+  readonly remoteAddr: string;
+  /** The next bytes the peer sent; null at the end of the stream or once the connection is closed. */
+  read(): Promise<Uint8Array | null>;
+  /** Writes every byte; resolves once the transport has taken them, rejects when the connection is gone. */
+  write(bytes: Uint8Array): Promise<void>;
+  /** Ends the sending side (FIN); reads go on. */
+  closeWrite(): void;
+  /** Closes both sides now; pending reads end with null, pending writes reject. */
+  close(): void;
+}
+
+/** A listening socket as a runtime opens it. */
+export interface Listener {
+  /** The address actually bound. */
+  addr: { hostname: string; port: number };
+  /** Stops accepting; connections already handed over stay open. */
+  close(): void;
+}
+
+/**
+ * Opens a listener that calls `onConn` for every accepted connection and
+ * `onError` for accept failures it survived (out of descriptors, ...).
+ */
+export type Listen = (
+  options: { hostname: string; port: number },
+  onConn: (conn: Conn) => void,
+  onError: (error: Error) => void,
+) => Promise<Listener>;
+
+/** Connection facts passed to the handler. */
+export interface ServeInfo {
+  /** The client's address. */
+  remoteAddr?: string;
+}
+
+/** A Web-standard handler as the server calls it. */
+export type ServeHandler = (req: Request, info?: ServeInfo) => Promise<Response>;
+
+/** Limits and timeouts of the HTTP layer; every field has a default. */
+export interface HttpLimits {
+  /** Connections served at once; the next one is answered 503 with `Retry-After: 1` and closed (default 64). */
+  maxConnections: number;
+  /** A request head must be complete this long after its first byte, or after the connection opened (default 10 s). */
+  headerTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long (default 5 s). */
+  idleTimeoutMs: number;
+  /** A request body that sends nothing for this long is dropped, and so is a response the client stops reading (default 60 s). */
+  stallTimeoutMs: number;
+  /** On shutdown, requests in flight get this long before their connections are cut (default 5 s). */
+  shutdownGraceMs: number;
+  /** The largest request head, request line and fields together (default 32 KiB). */
+  maxHeadBytes: number;
+}
+
+/** The defaults of {@linkcode HttpLimits}, those of the reference node. */
+export const DEFAULT_LIMITS: Readonly<HttpLimits> = {
+  maxConnections: 64,
+  headerTimeoutMs: 10_000,
+  idleTimeoutMs: 5_000,
+  stallTimeoutMs: 60_000,
+  shutdownGraceMs: 5_000,
+  maxHeadBytes: 32 * 1024,
+};

@@ -1,0 +1,124 @@
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { openSocket, rawRequest } from "../support/raw_http.ts";
+import { type ServeProcess, startServe } from "../support/cli_process.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
+
+const TOKEN = "exposure-token-0123456789";
+
+async function alive(node: ServeProcess): Promise<boolean> {
+  const exited = await Promise.race([node.status.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+  return !exited;
+}
+
+async function healthz(port: number): Promise<number> {
+  return (await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`))
+    .status;
+}
+
+Deno.test("svc serve survives running out of descriptors: idle sockets past ulimit -n neither kill nor wedge it", async () => {
+  const dir = await tempDir();
+  const sockets: Awaited<ReturnType<typeof openSocket>>[] = [];
+  try {
+    await citiesStore(dir.path);
+    const node = await startServe(
+      ["--store", dir.path, "--token", TOKEN, "--max-connections", "5000", "--quiet"],
+      {},
+      { nofile: 256 },
+    );
+    const port = Number(new URL(node.url).port);
+    try {
+      for (let i = 0; i < 400; i++) sockets.push(await openSocket(port));
+      await new Promise((r) => setTimeout(r, 1000));
+      assert(await alive(node), "the node is still running with 400 idle sockets at ulimit -n 256");
+      const shed = sockets.filter((s) => s.isClosed()).length;
+      assert(shed > 0, "connections beyond the descriptors were closed, not left waiting");
+      for (const s of sockets.splice(0)) s.destroy();
+      await new Promise((r) => setTimeout(r, 500));
+      assertEquals(await healthz(port), 200, "once descriptors are free it serves again");
+      const warnings = node.stderr().split("\n").filter((l) => /accepting a connection failed/.test(l));
+      assertEquals(warnings.length, 1, "one warning for the episode:\n" + node.stderr());
+      assertMatch(warnings[0], /Too many open files|os error 24/);
+    } finally {
+      node.child.kill("SIGTERM");
+      assertEquals((await node.status).code, 0);
+    }
+  } finally {
+    for (const s of sockets) s.destroy();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc serve caps connections at --max-connections (default 64): the next hears 503 Retry-After: 1", async () => {
+  const dir = await tempDir();
+  const sockets: Awaited<ReturnType<typeof openSocket>>[] = [];
+  try {
+    const node = await startServe(["--store", dir.path, "--token", TOKEN, "--quiet"], {}, { nofile: 256 });
+    const port = Number(new URL(node.url).port);
+    try {
+      for (let i = 0; i < 64; i++) sockets.push(await openSocket(port));
+      await new Promise((r) => setTimeout(r, 300));
+      const refused = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      assertEquals([refused.status, refused.headers["retry-after"]], [503, "1"]);
+      for (let i = 0; i < 300; i++) sockets.push(await openSocket(port));
+      assert(await alive(node));
+      for (const s of sockets.splice(0)) s.destroy();
+      await new Promise((r) => setTimeout(r, 300));
+      assertEquals(await healthz(port), 200);
+    } finally {
+      node.child.kill("SIGTERM");
+      assertEquals((await node.status).code, 0);
+    }
+  } finally {
+    for (const s of sockets) s.destroy();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc serve closes a silent connection after 10 s and an idle kept-alive one after 5 s", async () => {
+  const dir = await tempDir();
+  try {
+    const node = await startServe(["--store", dir.path, "--quiet"]);
+    const port = Number(new URL(node.url).port);
+    try {
+      const silent = await openSocket(port);
+      const kept = await openSocket(port);
+      kept.send(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      await kept.waitFor('"ok":true');
+      const idleMs = await kept.closed;
+      const silentMs = await silent.closed;
+      assert(idleMs >= 4500 && idleMs < 7000, `idle keep-alive closed after ${idleMs} ms`);
+      assert(silentMs >= 9500 && silentMs < 12_000, `silent connection closed after ${silentMs} ms`);
+      assertMatch(silent.received(), /^HTTP\/1\.1 408 /);
+    } finally {
+      node.child.kill("SIGTERM");
+      await node.status;
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("SIGTERM gives a request in flight 5 s, then exits 0", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const node = await startServe(["--store", dir.path, "--quiet"]);
+    const port = Number(new URL(node.url).port);
+    const sql = JSON.stringify({ sql: "SELECT count(*) FROM range(100000000000) a" });
+    const s = await openSocket(port);
+    s.send(
+      `POST /projects/cities/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${sql.length}\r\n\r\n${sql}`,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    node.child.kill("SIGTERM");
+    const status = await node.status;
+    const took = Date.now() - started;
+    assertEquals(status.code, 0);
+    assert(took >= 4500 && took < 9000, `exited ${took} ms after SIGTERM`);
+    await s.closed;
+  } finally {
+    await dir.cleanup();
+  }
+});
