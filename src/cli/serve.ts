@@ -41,6 +41,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     readOnly: settings.readOnly,
     allowedHosts: settings.allowHosts,
     limits: { maxConnections: settings.maxConnections },
+    sql: { memory: settings.sqlMemory },
     log,
     follow: follower ?? undefined,
   }).catch(async (e) => {

@@ -7,6 +7,7 @@ import { isIP } from "node:net";
 import { parseArgs } from "node:util";
 import { isLoopback } from "../node/guards/host.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
+import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/memory.ts";
 import { isSlug } from "../wire/slug.ts";
 import { verifyRequired } from "./endpoint.ts";
 import { CliError, UsageError } from "./errors.ts";
@@ -38,6 +39,8 @@ export interface ServeSettings {
   allowHosts: string[];
   /** Connections served at once. */
   maxConnections: number;
+  /** Hard memory ceiling of each SQL worker, in bytes. */
+  sqlMemory: number;
   /** Projects to follow. */
   follow: string[];
   /** Seconds between follow syncs. */
@@ -73,6 +76,10 @@ Options:
   --allow-host NAME       also answer requests without the token for Host
                           NAME (repeatable; env SVC_ALLOWED_HOSTS, space
                           separated); with the token any Host is answered
+  --sql-memory SIZE       hard memory ceiling of each of the two SQL workers,
+                          e.g. 2GiB (default: a quarter of this machine's
+                          memory within 1-4 GiB: ${formatBytes(defaultSqlMemory())};
+                          env SVC_NODE_SQL_MEMORY)
   --max-connections N     connections served at once; the next one is
                           answered 503 (default: ${DEFAULT_MAX_CONNECTIONS}; env
                           SVC_NODE_MAX_CONNECTIONS)
@@ -96,6 +103,15 @@ function intIn(name: string, raw: string, min: number, max: number): number {
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(raw)}`);
   }
   return Number(raw);
+}
+
+function sqlMemory(raw: string | null): number {
+  if (raw === null) return defaultSqlMemory();
+  const bytes = parseBytes(raw);
+  if (bytes === null || bytes < 1024 ** 3) {
+    throw new UsageError(`--sql-memory must be a size of at least 1GiB, such as 2GiB, not ${JSON.stringify(raw)}`);
+  }
+  return bytes;
 }
 
 function hostOk(host: string): boolean {
@@ -129,6 +145,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
         quiet: { type: "boolean" },
         "allow-host": { type: "string", multiple: true },
         "max-connections": { type: "string" },
+        "sql-memory": { type: "string" },
         follow: { type: "string", multiple: true },
         interval: { type: "string" },
         verify: { type: "boolean" },
@@ -197,6 +214,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
       1,
       100_000,
     ),
+    sqlMemory: sqlMemory(values["sql-memory"] ?? (env.SVC_NODE_SQL_MEMORY || null)),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
     verify: verify && follow.length > 0,

@@ -215,7 +215,8 @@ export class Client {
   /** One read-only SQL statement over a version (table `records`). */
   async query(slug: string, sql: string, options: { version?: number; limit?: number } = {}): Promise<QueryAnswer> {
     this.#needKey("query");
-    if (sql.length < 1 || sql.length > 4000) throw new ValueError("sql must be a statement of 1-4000 characters");
+    const characters = [...sql].length;
+    if (characters < 1 || characters > 4000) throw new ValueError("sql must be a statement of 1-4000 characters");
     const body = JSON.stringify({ sql, version: options.version, limit: options.limit });
     const answer = await callJson(this.#endpoint, "POST", `/projects/${encodeURIComponent(slug)}/query`, body, {}, {
       retry: true,

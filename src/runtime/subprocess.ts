@@ -17,6 +17,14 @@ export interface ModuleProcessOptions {
   args: string[];
   /** Deno permission flags (ignored under Node). */
   denoPermissions: string[];
+  /** Working directory of the child. */
+  cwd?: string;
+  /**
+   * A hard ceiling, in bytes, on the child's data memory (`RLIMIT_DATA`, set
+   * by the shell before the runtime starts): an allocation past it fails in
+   * the child instead of the machine running out.
+   */
+  dataLimitBytes?: number;
 }
 
 /** The `deno.json` nearest above `file`, or null. */
@@ -39,10 +47,25 @@ function configAbove(file: string): string | null {
  */
 export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): ChildProcess {
   const file = fileURLToPath(moduleUrl);
-  const stdio: ["pipe", "pipe", "inherit"] = ["pipe", "pipe", "inherit"];
   const deno = denoGlobal();
-  if (!deno) return spawn(process.execPath, [file, ...options.args], { stdio });
-  const config = configAbove(file);
-  const flags = ["run", "--quiet", "--no-prompt", ...(config ? ["--config", config] : []), ...options.denoPermissions];
-  return spawn(deno.execPath(), [...flags, file, ...options.args], { stdio });
+  let command: string[];
+  if (deno) {
+    const config = configAbove(file);
+    const flags = [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      ...(config ? ["--config", config] : []),
+      ...options.denoPermissions,
+    ];
+    command = [deno.execPath(), ...flags, file, ...options.args];
+  } else {
+    command = [process.execPath, file, ...options.args];
+  }
+  if (options.dataLimitBytes !== undefined && process.platform !== "win32") {
+    // `ulimit -d` takes KiB. A lower limit already in force is kept (the shell refuses to raise it).
+    const kib = Math.max(1, Math.floor(options.dataLimitBytes / 1024));
+    command = ["/bin/sh", "-c", `ulimit -d ${kib} 2>/dev/null; exec "$@"`, "sh", ...command];
+  }
+  return spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "inherit"], cwd: options.cwd });
 }

@@ -9,7 +9,7 @@ import { type DuckDBConnection, StatementType } from "@duckdb/node-api";
 import { columnWriter } from "../parquet/json_text.ts";
 import { MAX_ANSWER_BYTES, READ_ONLY_MESSAGE } from "./limits.ts";
 import type { Scrubber } from "./scrub.ts";
-import { startsAsRead } from "./statement.ts";
+import { nodeInternal, startsAsRead } from "./statement.ts";
 
 /** A query's answer: its head fields and the rows as JSON text. */
 export interface RanQuery {
@@ -56,6 +56,10 @@ export async function runQuery(
     throw new QueryRefused(400, `one statement at a time: this query holds ${statements.count}`);
   }
   if (!startsAsRead(sql)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
+  const internal = nodeInternal(sql);
+  if (internal !== null) {
+    throw new QueryRefused(400, `${internal} is not available here: it describes the node, not the data`);
+  }
   const prepared = await statements.prepare(0);
   try {
     if (!READ_TYPES.has(prepared.statementType)) throw new QueryRefused(400, READ_ONLY_MESSAGE);

@@ -8,4 +8,4 @@ export * from "./limits.ts";
 export { createSqlPool, type SqlAnswer, SqlError, type SqlPool, type SqlPoolOptions, type SqlSource } from "./pool.ts";
 export { scrubber } from "./scrub.ts";
 export { sqlSource } from "./source.ts";
-export { leadingKeyword, startsAsRead } from "./statement.ts";
+export { leadingKeyword, nodeInternal, startsAsRead } from "./statement.ts";

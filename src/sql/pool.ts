@@ -6,15 +6,11 @@
  *
  * @module
  */
-import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { spawnModule } from "../runtime/subprocess.ts";
 import { CONCURRENCY, INTERRUPT_GRACE_MS, QUERY_TIMEOUT_MS, QUEUE_WAIT_MS } from "./limits.ts";
-import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
+import { defaultSqlMemory, formatBytes, workerMemory } from "./memory.ts";
+import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
+import { startWorker, type WorkerProcess } from "./_worker_process.ts";
 
 /** Settings of a pool; every field has the spec's default. */
 export interface SqlPoolOptions {
@@ -28,8 +24,10 @@ export interface SqlPoolOptions {
   queueWaitMs?: number;
   /** How long an interrupted query has before its worker is killed. */
   interruptGraceMs?: number;
-  /** DuckDB `memory_limit` per worker. */
-  memoryLimit?: string;
+  /** Hard memory ceiling per worker, in bytes (default: a quarter of the machine's, 1-4 GiB). */
+  memory?: number;
+  /** Resident size after a query past which a worker is replaced (default: a quarter of the ceiling). */
+  recycleAbove?: number;
   /** DuckDB threads per worker. */
   threads?: number;
   /** Spill space per worker. */
@@ -45,7 +43,7 @@ export interface SqlSource {
 }
 
 /** A query's answer: the head, and the rows as raw JSON text. */
-export interface SqlAnswer extends Omit<QueryAnswerHead, "id" | "ok"> {
+export interface SqlAnswer extends Omit<QueryAnswerHead, "id" | "ok" | "rss"> {
   /** JSON array of row arrays. */
   rows: string;
 }
@@ -78,24 +76,10 @@ export interface SqlPool {
   close(): Promise<void>;
 }
 
-interface Pending {
-  resolve: (message: QueryAnswerHead | QueryFailure, rows?: string) => void;
-}
-
-interface Worker {
-  child: ChildProcess;
-  temp: string;
-  ready: Promise<void>;
-  pending: Map<number, Pending>;
-  exited: Promise<void>;
-  dead: boolean;
-}
-
-const WORKER_URL = new URL(import.meta.url.endsWith(".ts") ? "./worker_main.ts" : "./worker_main.js", import.meta.url);
-
 /**
  * A pool of SQL workers over the store at `options.storeRoot`. Workers
- * start on the first query.
+ * start on the first query (or on `warm()`); one that dies or grew too large
+ * is replaced at once.
  *
  * @example
  * ```ts ignore
@@ -109,84 +93,41 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
   const timeoutMs = options.timeoutMs ?? QUERY_TIMEOUT_MS;
   const queueWaitMs = options.queueWaitMs ?? QUEUE_WAIT_MS;
   const graceMs = options.interruptGraceMs ?? INTERRUPT_GRACE_MS;
-  const slots: (Worker | null)[] = Array(size).fill(null);
+  const slots: (WorkerProcess | null)[] = Array(size).fill(null);
+  const starting: (Promise<WorkerProcess> | null)[] = Array(size).fill(null);
   const busy: boolean[] = Array(size).fill(false);
   const waiters: { grant: (slot: number) => void }[] = [];
   let nextId = 0;
   let closed = false;
 
-  async function start(): Promise<Worker> {
-    const temp = await mkdtemp(join(tmpdir(), "svc-sql-"));
-    const child = spawnModule(WORKER_URL, {
-      args: [
-        "--store",
-        options.storeRoot,
-        "--temp",
-        temp,
-        "--home",
-        homedir(),
-        "--memory",
-        options.memoryLimit ?? "1GB",
-        "--threads",
-        String(options.threads ?? 2),
-        "--temp-limit",
-        options.tempLimit ?? "2GB",
-      ],
-      denoPermissions: ["--allow-read", `--allow-write=${temp}`, "--allow-ffi"],
+  const memory = { ...workerMemory(options.memory ?? defaultSqlMemory()) };
+  if (options.recycleAbove !== undefined) memory.recycleAbove = options.recycleAbove;
+  const settings = {
+    storeRoot: options.storeRoot,
+    memory,
+    threads: options.threads ?? 2,
+    tempLimit: options.tempLimit ?? "2GB",
+  };
+
+  /** Starts the worker of `slot` and keeps its replacement coming when it exits, unless the pool closed. */
+  function start(slot: number): Promise<WorkerProcess> {
+    const started = startWorker(settings);
+    starting[slot] = started;
+    started.then((w) => {
+      slots[slot] = w;
+      let served = false;
+      w.ready.then(() => (served = true), () => {});
+      w.exited.then(() => {
+        if (slots[slot] !== w) return;
+        slots[slot] = null;
+        // A worker that died after serving is replaced at once, so the next query does not wait for one;
+        // one that could not start is retried by the next query only.
+        if (served && !closed && !starting[slot]) start(slot).catch(() => {});
+      });
+    }, () => {}).finally(() => {
+      if (starting[slot] === started) starting[slot] = null;
     });
-    const worker: Worker = {
-      child,
-      temp,
-      pending: new Map(),
-      dead: false,
-      ready: Promise.resolve(),
-      exited: new Promise((resolve) => child.once("exit", () => resolve())),
-    };
-    let readyNow: () => void = () => {};
-    let failStart: (e: Error) => void = () => {};
-    worker.ready = new Promise<void>((resolve, reject) => {
-      readyNow = resolve;
-      failStart = reject;
-    });
-    let awaitingRows: { head: QueryAnswerHead; pending: Pending } | null = null;
-    const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
-    lines.on("line", (line) => {
-      if (awaitingRows) {
-        const { head, pending } = awaitingRows;
-        awaitingRows = null;
-        pending.resolve(head, line);
-        return;
-      }
-      let message: WorkerMessage;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        console.error(`svc sql worker ${child.pid} wrote a line that is not a message; stopping it`);
-        child.kill("SIGKILL");
-        return;
-      }
-      if ("type" in message) return readyNow();
-      const pending = worker.pending.get(message.id);
-      if (!pending) return;
-      worker.pending.delete(message.id);
-      if (message.ok) awaitingRows = { head: message, pending };
-      else pending.resolve(message);
-    });
-    worker.exited.then(() => {
-      worker.dead = true;
-      failStart(new Error("the SQL worker exited while starting"));
-      const stopped: QueryFailure = {
-        id: 0,
-        ok: false,
-        status: 500,
-        error: "the SQL engine stopped while running this query; a fresh one has taken its place",
-      };
-      for (const pending of worker.pending.values()) pending.resolve(stopped);
-      worker.pending.clear();
-      rm(temp, { recursive: true, force: true }).catch(() => {});
-    });
-    child.stdin!.on("error", () => {});
-    return worker;
+    return started;
   }
 
   function acquire(): Promise<number> {
@@ -225,50 +166,56 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     else busy[slot] = false;
   }
 
-  async function worker(slot: number): Promise<Worker> {
+  async function worker(slot: number): Promise<WorkerProcess> {
     let w = slots[slot];
-    if (!w || w.dead) {
-      w = await start();
-      slots[slot] = w;
-    }
+    if (!w || w.dead()) w = await (starting[slot] ?? start(slot));
     const started = await within(w.ready.then(() => true, () => false), 60_000);
     if (started !== true) {
-      await kill(slot, w);
+      await kill(w);
       throw new SqlError(503, "the SQL engine could not start; the node's log has the details");
     }
     return w;
   }
 
-  function send(w: Worker, request: WorkerRequest): void {
-    w.child.stdin!.write(JSON.stringify(request) + "\n");
-  }
-
-  async function kill(slot: number, w: Worker): Promise<void> {
+  async function kill(w: WorkerProcess): Promise<void> {
     w.child.kill("SIGKILL");
     await w.exited;
+  }
+
+  /** Lets the worker of `slot` go (its answer is out) and starts its replacement now. */
+  function retire(slot: number, w: WorkerProcess): void {
     if (slots[slot] === w) slots[slot] = null;
+    w.child.stdin!.end();
+    within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
+    if (!closed && !starting[slot]) start(slot).catch(() => {});
   }
 
   async function run(slot: number, source: SqlSource, sql: string, limit: number): Promise<SqlAnswer> {
     const w = await worker(slot);
     const id = ++nextId;
-    const answer = new Promise<{ message: QueryAnswerHead | QueryFailure; rows?: string }>((resolve) => {
-      w.pending.set(id, { resolve: (message, rows) => resolve({ message, rows }) });
-    });
-    send(w, { id, type: "query", sql, limit, key: source.key, parts: source.parts });
+    const answer = w.answer(id);
+    w.send({ id, type: "query", sql, limit, key: source.key, parts: source.parts });
     const first = await within(answer, timeoutMs);
     if (first === LATE) {
-      send(w, { id, type: "interrupt" });
-      if (await within(answer, graceMs) === LATE) await kill(slot, w);
+      w.send({ id, type: "interrupt" });
+      if (await within(answer, graceMs) === LATE) await kill(w);
       const seconds = Math.round(timeoutMs / 100) / 10;
       throw new SqlError(408, `the query ran longer than ${seconds} seconds and was stopped`);
     }
     const { message, rows } = first;
+    if ((message.rss ?? 0) > memory.recycleAbove && !w.dead()) retire(slot, w);
     if (!message.ok) {
-      if (message.status === 500 && !w.dead) await kill(slot, w);
+      if (message.status === 500 && !w.dead()) await kill(w);
+      if (/out of memory/i.test(message.error)) {
+        throw new SqlError(
+          400,
+          `the query needed more memory than this node gives one query (${formatBytes(memory.ceiling)}): ` +
+            message.error,
+        );
+      }
       throw new SqlError(message.status, message.error);
     }
-    const { id: _id, ok: _ok, ...head } = message;
+    const { id: _id, ok: _ok, rss: _rss, ...head } = message;
     return { ...head, rows: rows ?? "[]" };
   }
 
@@ -293,12 +240,13 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       }));
     },
     pids() {
-      return slots.flatMap((w) => (w && !w.dead && w.child.pid ? [w.child.pid] : []));
+      return slots.flatMap((w) => (w && !w.dead() && w.child.pid ? [w.child.pid] : []));
     },
     async close() {
       closed = true;
+      await Promise.all(starting.map((s) => s?.catch(() => null)));
       await Promise.all(slots.map(async (w) => {
-        if (!w || w.dead) return;
+        if (!w || w.dead()) return;
         w.child.stdin!.end();
         if (await within(w.exited, 2000) === LATE) w.child.kill("SIGKILL");
         await w.exited;

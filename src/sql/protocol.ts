@@ -6,6 +6,9 @@
  * @module
  */
 
+/** The name of the store's link in a worker's folder: DuckDB reads parts as `store/<slug>/parts/<sha>.parquet`. */
+export const STORE_LINK = "store";
+
 /** Run one statement over one version. */
 export interface QueryRequest {
   /** Request id, echoed in the answer. */
@@ -49,6 +52,8 @@ export interface QueryAnswerHead {
   truncated: boolean;
   /** Milliseconds the query took in the worker. */
   ms: number;
+  /** The worker's resident size after the query, in bytes. */
+  rss?: number;
 }
 
 /** A failed query. */
@@ -61,6 +66,8 @@ export interface QueryFailure {
   status: number;
   /** Message for the client, free of server paths. */
   error: string;
+  /** The worker's resident size after the query, in bytes. */
+  rss?: number;
 }
 
 /** The first line of a worker: it has loaded DuckDB and takes requests. */

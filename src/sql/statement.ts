@@ -58,3 +58,71 @@ export function leadingKeyword(sql: string): string {
 export function startsAsRead(sql: string): boolean {
   return READ_KEYWORDS.has(leadingKeyword(sql));
 }
+
+/**
+ * Names whose results describe the node rather than the data: settings (where
+ * DuckDB keeps canonical absolute paths, such as `allowed_paths`), temp
+ * files, caches, logs, extensions, secrets, and `query()`, which would run
+ * any of them from a string. They are refused wherever they appear, even in
+ * a string or a comment: a false refusal costs a rewording, a miss costs
+ * the server's paths.
+ */
+const NODE_INTERNALS = [
+  "duckdb_settings",
+  "current_setting",
+  "pg_settings",
+  "duckdb_temporary_files",
+  "duckdb_external_file_cache",
+  "duckdb_logs",
+  "duckdb_log_contexts",
+  "duckdb_extensions",
+  "duckdb_secrets",
+  "which_secret",
+  "getvariable",
+  "getenv",
+];
+const INTERNAL_WORD = new RegExp(`\\b(${NODE_INTERNALS.join("|")})\\b`, "i");
+/** `query` and `query_table` are also ordinary column names: refused only as calls. */
+const DYNAMIC_SQL = /\b(query|query_table)\b/gi;
+
+/** The index after whitespace and comments (nested block comments included) from `i`. */
+function skipSpace(sql: string, i: number): number {
+  while (i < sql.length) {
+    if (/\s/.test(sql[i])) i++;
+    else if (sql.startsWith("--", i)) {
+      const end = sql.indexOf("\n", i);
+      i = end < 0 ? sql.length : end + 1;
+    } else if (sql.startsWith("/*", i)) {
+      let depth = 0;
+      while (i < sql.length) {
+        if (sql.startsWith("/*", i)) (depth++, i += 2);
+        else if (sql.startsWith("*/", i)) {
+          i += 2;
+          if (--depth === 0) break;
+        } else i++;
+      }
+    } else break;
+  }
+  return i;
+}
+
+/**
+ * The first name in `sql` that would describe the node itself (see the list
+ * above), or null.
+ *
+ * @example
+ * ```ts
+ * import { nodeInternal } from "./statement.ts";
+ * nodeInternal("SELECT hex(current_setting('temp_directory'))"); // "current_setting"
+ * nodeInternal("SELECT query FROM records"); // null
+ * nodeInternal("FROM query /* x *\/ ('SELECT 1')"); // "query"
+ * ```
+ */
+export function nodeInternal(sql: string): string | null {
+  const word = INTERNAL_WORD.exec(sql);
+  if (word) return word[1].toLowerCase();
+  for (const m of sql.matchAll(DYNAMIC_SQL)) {
+    if (sql[skipSpace(sql, m.index + m[0].length)] === "(") return m[1].toLowerCase();
+  }
+  return null;
+}

@@ -3,22 +3,34 @@
  * runs each on a sandbox kept per version, and answers on stdout. The node
  * runs two of these and replaces one that dies or stops answering.
  *
+ * It runs in a private folder holding `store` (a link to the store) and its
+ * spill space: DuckDB sees only relative paths (`store/<slug>/parts/...`,
+ * `spill/1`), so no setting, view or error can show where the node keeps its
+ * data.
+ *
  * Arguments: `--store DIR --temp DIR --home DIR --memory 1GB --threads 2 --temp-limit 2GB`
- * (paths are those to keep out of answers).
+ * (paths are those to keep out of answers; `--temp` is the working directory).
  *
  * @module
  */
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { closeSandbox, openSandbox, type Sandbox, type SandboxLimits } from "./_sandbox.ts";
 import { QueryRefused, runQuery } from "./_run_query.ts";
-import type { QueryRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
+import { type QueryRequest, STORE_LINK, type WorkerMessage, type WorkerRequest } from "./protocol.ts";
 import { scrubber } from "./scrub.ts";
 
 /** Sandboxes kept open, most recently used last. */
 const KEEP = 2;
+
+/** The path DuckDB uses for a part: relative, through the folder's link to the store. */
+function partPath(storeRoot: string, real: string): string {
+  const inside = relative(storeRoot, real);
+  if (inside.startsWith("..") || inside.startsWith(sep)) throw new Error("a part outside the store was asked for");
+  return `${STORE_LINK}/${inside.split(sep).join("/")}`;
+}
 
 function send(message: WorkerMessage, rows?: string): void {
   process.stdout.write(JSON.stringify(message) + "\n" + (rows === undefined ? "" : rows + "\n"));
@@ -59,7 +71,8 @@ function main(): void {
       sandboxes.set(job.key, hit);
       return hit;
     }
-    const sandbox = await openSandbox(job.parts, join(values.temp!, String(++opened)), limits);
+    const parts = job.parts.map((p) => partPath(values.store!, p));
+    const sandbox = await openSandbox(parts, join("spill", String(++opened)), limits);
     sandboxes.set(job.key, sandbox);
     for (const [key, old] of sandboxes) {
       if (sandboxes.size <= KEEP) break;
@@ -77,11 +90,11 @@ function main(): void {
       const ran = await runQuery(sandbox.connection, job.sql, job.limit, scrub);
       const ms = Math.round(performance.now() - started);
       const { rows, ...head } = ran;
-      send({ id: job.id, ok: true, ...head, ms }, rows);
+      send({ id: job.id, ok: true, ...head, ms, rss: process.memoryUsage.rss() }, rows);
     } catch (e) {
       const status = e instanceof QueryRefused ? e.status : 400;
       const message = scrub(String((e as Error)?.message ?? e)).slice(0, 2000);
-      send({ id: job.id, ok: false, status, error: message });
+      send({ id: job.id, ok: false, status, error: message, rss: process.memoryUsage.rss() });
     } finally {
       current = null;
     }

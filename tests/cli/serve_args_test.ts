@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "../support/assert.ts";
+import { assert, assertEquals, assertThrows } from "../support/assert.ts";
 import { CliError, UsageError } from "../../src/cli/errors.ts";
 import { checkServeSettings, parseServeArgs } from "../../src/cli/serve_args.ts";
 
@@ -30,6 +30,16 @@ Deno.test("--max-connections comes from the flag or SVC_NODE_MAX_CONNECTIONS, el
     assertThrows(() => parseServeArgs(["--max-connections", bad], {}), /--max-connections must be an integer from 1/);
   }
   assertThrows(() => parseServeArgs([], { SVC_NODE_MAX_CONNECTIONS: "0" }), /--max-connections/);
+});
+
+Deno.test("--sql-memory takes a size of 1 GiB or more, from the flag or SVC_NODE_SQL_MEMORY", () => {
+  assertEquals(parseServeArgs(["--sql-memory", "2GiB"], {}).sqlMemory, 2 * 1024 ** 3);
+  assertEquals(parseServeArgs([], { SVC_NODE_SQL_MEMORY: "1500MB" }).sqlMemory, 1.5e9);
+  const fallback = parseServeArgs([], {}).sqlMemory;
+  assert(fallback >= 1024 ** 3 && fallback <= 4 * 1024 ** 3);
+  for (const bad of ["lots", "512MiB", "0"]) {
+    assertThrows(() => parseServeArgs(["--sql-memory", bad], {}), /--sql-memory must be a size of at least 1GiB/);
+  }
 });
 
 Deno.test("--follow takes one or more slugs, repeated or listed", () => {

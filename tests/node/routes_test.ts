@@ -93,9 +93,10 @@ Deno.test("GET /data defaults: version latest, limit 200, offset 0; past the end
     assertEquals([first.version, first.count, first.records[0].id, first.records[199].id], [2, 200, 0, 199]);
     const v1 = (await getJson(`${url}/projects/cities/data?version=1&offset=240&limit=1000`)).body;
     assertEquals([v1.version, v1.count], [1, 10]);
-    const past = await getJson(`${url}/projects/cities/data?offset=100000`);
-    assertEquals(past.status, 200);
-    assertEquals(past.body, { project: "cities", version: 2, count: 0, records: [] });
+    for (const offset of ["100000", "1000000000000000", String(Number.MAX_SAFE_INTEGER)]) {
+      const past = await getJson(`${url}/projects/cities/data?offset=${offset}`);
+      assertEquals([past.status, past.body], [200, { project: "cities", version: 2, count: 0, records: [] }], offset);
+    }
     const all = (await getJson(`${url}/projects/cities/data?limit=1000`)).body;
     assertEquals(all.count, 600);
     assertEquals(all.records.map((r: { id: number }) => r.id), Array.from({ length: 600 }, (_, i) => i));
@@ -110,6 +111,8 @@ Deno.test("GET /data refuses bad paging with the origin's messages", async () =>
       ["limit=abc", 400, "querystring/limit must be integer"],
       ["limit=1.5", 400, "querystring/limit must be integer"],
       ["offset=-1", 400, "querystring/offset must be >= 0"],
+      ["offset=9007199254740992", 400, "querystring/offset must be <= 9007199254740991"],
+      ["offset=1e3", 400, "querystring/offset must be integer"],
       ["version=x", 400, "querystring/version must be integer"],
       ["version=7", 404, "version 7 is not on this node (local versions: 2, 1)"],
     ];

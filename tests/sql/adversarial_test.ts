@@ -3,15 +3,18 @@
  * or contained, no file outside the version is read or written, no server
  * path leaks, and the node keeps answering.
  */
-import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
 import { existsSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { Buffer } from "node:buffer";
+import { readdir, realpath } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { closeSandbox, openSandbox } from "../../src/sql/_sandbox.ts";
 import { withNode } from "../support/node.ts";
+import { tempDir } from "../support/store_fixture.ts";
 import { sql } from "./_query.ts";
 
-const SQL_LIMITS = { timeoutMs: 3000, memoryLimit: "256MB", tempLimit: "64MB", interruptGraceMs: 2000 };
+const SQL_LIMITS = { timeoutMs: 3000, memory: 1024 ** 3, tempLimit: "64MB", interruptGraceMs: 2000 };
 
 async function stillServing(url: string): Promise<void> {
   const r = await sql(url, "SELECT count(*) FROM records");
@@ -78,8 +81,10 @@ Deno.test("writing files is refused: COPY into the store or the temp folder, EXP
       }
     }
     const settings: Json = await sql(url, "SELECT value FROM duckdb_settings() WHERE name = 'temp_directory'");
-    assertMatch(settings.body.rows[0][0], /^<tmp>/, "the temp folder shows scrubbed");
-    assertEquals((await sql(url, "COPY records TO '<tmp>/x.csv'")).status, 400);
+    assertEquals(settings.status, 400, "settings are not shown");
+    for (const place of ["spill/x.csv", "store/cities/evil.csv", "store/cities/parts/x.parquet", "x.csv"]) {
+      assertEquals((await sql(url, `COPY records TO '${place}'`)).status, 400, place);
+    }
     assertEquals(await readdir(join(store, "cities"), { recursive: true }), before, "the store is unchanged");
     assertEquals(existsSync("/tmp/svc-evil.csv"), false);
     await stillServing(url);
@@ -110,15 +115,32 @@ Deno.test("extensions, URLs, settings, PRAGMA and CALL are refused or locked", a
       const r = await sql(url, statement);
       assertEquals(r.status, 400, `${statement}: ${r.text}`);
     }
-    const extensions: Json = await sql(url, "SELECT extension_name FROM duckdb_extensions() WHERE loaded ORDER BY 1");
-    assertEquals(extensions.body.rows.flat().includes("httpfs"), false, "nothing was loaded");
-    const locked: Json = await sql(
-      url,
-      "SELECT current_setting('enable_external_access'), current_setting('lock_configuration')",
-    );
-    assertEquals(locked.body.rows, [[false, true]]);
     await stillServing(url);
   });
+});
+
+Deno.test("a sandbox is locked: external access off, configuration locked, no extension loaded", async () => {
+  const dir = await tempDir();
+  const sandbox = await openSandbox([], join(dir.path, "spill"), {
+    memoryLimit: "256MB",
+    threads: 1,
+    tempLimit: "8MB",
+  });
+  try {
+    const read = async (q: string) => (await sandbox.connection.runAndReadAll(q)).getRows();
+    assertEquals(
+      await read("SELECT current_setting('enable_external_access'), current_setting('lock_configuration')"),
+      [[false, true]],
+    );
+    assertEquals(
+      (await read("SELECT extension_name FROM duckdb_extensions() WHERE loaded")).flat().includes("httpfs"),
+      false,
+    );
+    await assertRejects(() => sandbox.connection.run("SET lock_configuration = false"), /locked|configuration/i);
+  } finally {
+    closeSandbox(sandbox);
+    await dir.cleanup();
+  }
 });
 
 Deno.test("no server path leaks through settings, catalogs, metadata or errors", async () => {
@@ -133,15 +155,58 @@ Deno.test("no server path leaks through settings, catalogs, metadata or errors",
       "EXPLAIN SELECT * FROM records",
       "SELECT * FROM records WHERE nope = 1",
     ];
-    const secrets = [store, tmpdir(), homedir()].filter((p) => p.length > 4);
+    const secrets = [store, await realpath(store), tmpdir(), homedir()].filter((p) => p.length > 4);
+    const leaks = (text: string) => secrets.filter((s) => text.toLowerCase().includes(s.toLowerCase()));
     for (const probe of probes) {
       const r = await sql(url, probe, { limit: 1000 });
-      for (const secret of secrets) {
-        assert(!r.text.includes(secret), `${probe} leaked ${secret}: ${r.text.slice(0, 300)}`);
+      assertEquals(leaks(r.text), [], `${probe}: ${r.text.slice(0, 300)}`);
+    }
+    // Scrubbing text cannot see through a transformation; the paths themselves must say nothing.
+    const transformed = [
+      "SELECT upper(sql) FROM duckdb_views()",
+      "SELECT hex(current_setting('temp_directory'))",
+      "SELECT hex(string_agg(coalesce(value, ''), '|')) FROM duckdb_settings()",
+      "SELECT hex(string_agg(sql, '|')) FROM duckdb_views()",
+      "SELECT reverse(string_agg(coalesce(value, ''), '|')) FROM duckdb_settings()",
+      "SELECT hex(string_agg(coalesce(path, ''), '|')) FROM duckdb_databases()",
+      "SELECT hex(current_setting('extension_directory'))",
+      "SELECT hex(current_setting('home_directory'))",
+    ];
+    for (const probe of transformed) {
+      const r: Json = await sql(url, probe, { limit: 1000 });
+      if (r.status === 400) {
+        assertMatch(r.body.error, /is not available here: it describes the node, not the data/, probe);
+        continue;
       }
+      assertEquals(r.status, 200, `${probe}: ${r.text}`);
+      const value = String(r.body.rows[0][0] ?? "");
+      const plain = /^[0-9A-F]*$/.test(value) ? Buffer.from(value, "hex").toString("utf8") : value;
+      const readable = probe.includes("reverse(") ? [...plain].reverse().join("") : plain;
+      assertEquals(leaks(readable), [], `${probe}: ${readable.slice(0, 300)}`);
     }
     const views: Json = await sql(url, "SELECT sql FROM duckdb_views() WHERE view_name = 'records'");
-    assertMatch(views.body.rows[0][0], /<store>\/cities\/parts\//);
+    assertMatch(views.body.rows[0][0], /'store\/cities\/parts\/[0-9a-f]{64}\.parquet'/);
+    const temp: Json = await sql(url, "SELECT path FROM duckdb_databases() WHERE database_name = 'temp'");
+    assertEquals(leaks(JSON.stringify(temp.body)), []);
+    for (
+      const probe of [
+        "FROM pg_settings",
+        'SELECT * FROM system.pg_catalog."PG_SETTINGS"',
+        "SUMMARIZE pg_settings",
+        "SELECT \"Current_Setting\"('allowed_paths')",
+        "FROM duckdb_logs",
+        "FROM query /* a /* nested */ comment */ ('SELECT 1')",
+        "FROM query_table('records')",
+        "SELECT * FROM duckdb_temporary_files()",
+        "SELECT * FROM duckdb_external_file_cache()",
+      ]
+    ) {
+      const r: Json = await sql(url, probe);
+      assertEquals(r.status, 400, probe);
+      assertMatch(r.body.error, /is not available here/, probe);
+    }
+    const column = await sql(url, "SELECT 'x' AS query, 1 AS query_table");
+    assertEquals(column.status, 200, "query is still a fine column name");
   });
 });
 

@@ -48,6 +48,12 @@ Deno.test("the statement must be 1 to 4,000 characters, one statement, and a rea
   await withNode({}, async ({ url }) => {
     const long = `SELECT 1 AS x ${" ".repeat(4000 - 14)}`;
     assertEquals(long.length, 4000);
+    const emoji = `SELECT '${"😀".repeat(3986)}' AS e`;
+    assertEquals([[...emoji].length, emoji.length], [4000, 7986], "4,000 characters in 7,986 UTF-16 units");
+    const wide = await postQuery(url, "cities", { sql: emoji });
+    assertEquals([wide.status, wide.body.rows?.[0][0].length], [200, 7972], "characters are counted, not UTF-16 units");
+    const over = await postQuery(url, "cities", { sql: emoji.replace("' AS e", "😀' AS e") });
+    assertEquals(over.status, 400, "4,001 characters are refused");
     assertEquals((await sql(url, long)).status, 200);
     for (const statement of [long + " ", "", "   ", 42, null]) {
       const r = await postQuery(url, "cities", { sql: statement });

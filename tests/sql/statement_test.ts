@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import { leadingKeyword, scrubber, startsAsRead } from "../../src/sql/mod.ts";
+import { leadingKeyword, nodeInternal, scrubber, startsAsRead } from "../../src/sql/mod.ts";
 
 Deno.test("the leading keyword is read past comments, whitespace and parentheses", () => {
   assertEquals(leadingKeyword("  select 1"), "SELECT");
@@ -33,4 +33,21 @@ Deno.test("scrubbing replaces server paths, longest first", () => {
   const scrub = scrubber({ "/srv/data": "<store>", "/srv": "<srv>", "/": "<root>" });
   assertEquals(scrub('open "/srv/data/x.parquet" and /srv/other'), 'open "<store>/x.parquet" and <srv>/other');
   assertEquals(scrub("no paths here"), "no paths here");
+});
+
+Deno.test("nodeInternal finds names that describe the node, in any case, quoted or not; query only as a call", () => {
+  const found: [string, string][] = [
+    ["SELECT current_setting('temp_directory')", "current_setting"],
+    ["SELECT \"CURRENT_SETTING\"('x')", "current_setting"],
+    ["FROM system.pg_catalog.pg_settings", "pg_settings"],
+    ["SELECT 1 -- duckdb_settings", "duckdb_settings"],
+    ["FROM query('SELECT 1')", "query"],
+    ["FROM Query_Table ('records')", "query_table"],
+    ["FROM query -- c\n /* a /* b */ c */ ('x')", "query"],
+    ["FROM duckdb_logs", "duckdb_logs"],
+  ];
+  for (const [sql, name] of found) assertEquals(nodeInternal(sql), name, sql);
+  for (const sql of ["SELECT query FROM records", "SELECT 'query' AS q", "SELECT query_table, settings FROM records"]) {
+    assertEquals(nodeInternal(sql), null, sql);
+  }
 });

@@ -18,6 +18,14 @@ export interface IntParam {
 
 /**
  * The integer query parameter `name` of `url`, or `spec.fallback` when absent.
+ * Any integer within the bounds is taken (up to 2^53 - 1 when no maximum is
+ * set); the message names the real bounds otherwise.
+ *
+ * @example
+ * ```ts
+ * import { intParam } from "./_params.ts";
+ * intParam(new URL("http://x/?offset=1000000000000000"), "offset", { min: 0, fallback: 0 }); // 1e15
+ * ```
  */
 export function intParam(url: URL, name: string, spec: IntParam): number | null {
   const raw = url.searchParams.get(name);
@@ -25,13 +33,14 @@ export function intParam(url: URL, name: string, spec: IntParam): number | null 
     if (spec.fallback === undefined) throw new HttpError(400, `querystring must have required property '${name}'`);
     return spec.fallback;
   }
-  if (!/^[+-]?\d{1,15}$/.test(raw.trim())) throw new HttpError(400, `querystring/${name} must be integer`);
+  if (!/^[+-]?\d{1,400}$/.test(raw.trim())) throw new HttpError(400, `querystring/${name} must be integer`);
   const value = Number(raw);
-  const tooLow = value < spec.min;
-  const tooHigh = spec.max !== undefined && value > spec.max;
-  if (tooLow || tooHigh) {
-    const bound = spec.max === undefined ? `>= ${spec.min}` : `>= ${spec.min} and <= ${spec.max}`;
-    throw new HttpError(400, `querystring/${name} must be ${bound}`);
+  if (spec.max !== undefined && (value < spec.min || value > spec.max)) {
+    throw new HttpError(400, `querystring/${name} must be >= ${spec.min} and <= ${spec.max}`);
+  }
+  if (value < spec.min) throw new HttpError(400, `querystring/${name} must be >= ${spec.min}`);
+  if (!Number.isSafeInteger(value)) {
+    throw new HttpError(400, `querystring/${name} must be <= ${Number.MAX_SAFE_INTEGER}`);
   }
   return value;
 }

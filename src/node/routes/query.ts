@@ -22,13 +22,20 @@ function bodyInt(body: Record<string, unknown>, name: string, min: number, max?:
   return value;
 }
 
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
 /** `POST /projects/{slug}/query` with `{"sql", "version"?, "limit"?}`. */
 export async function postQuery(ctx: NodeContext, req: Request, slug: string): Promise<Response> {
   const body = await readJsonBody(req);
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "body must be a JSON object");
   const fields = body as Record<string, unknown>;
   const sql = fields.sql;
-  if (typeof sql !== "string" || sql.trim().length === 0 || sql.length > MAX_SQL_CHARS) {
+  // Characters are code points: an emoji is one character, not two UTF-16 units.
+  if (typeof sql !== "string" || sql.trim().length === 0 || codePoints(sql) > MAX_SQL_CHARS) {
     throw new HttpError(400, `body/sql must be a statement of 1-${MAX_SQL_CHARS} characters`);
   }
   const limit = bodyInt(fields, "limit", 1, MAX_ROWS) ?? DEFAULT_ROWS;

@@ -1,0 +1,80 @@
+/**
+ * The SQL workers' hard memory ceiling (RLIMIT_DATA) and their recycling:
+ * allocations DuckDB's own memory_limit does not count fail inside the
+ * query, the node answers on, and a worker that grew is replaced so the
+ * memory goes back to the machine.
+ */
+import { readFile } from "node:fs/promises";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { withNode } from "../support/node.ts";
+import { sql } from "./_query.ts";
+import { defaultSqlMemory, parseBytes, workerMemory } from "../../src/sql/memory.ts";
+
+const GIB = 1024 ** 3;
+
+async function residentBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+async function until(condition: () => Promise<boolean> | boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+Deno.test("memory settings: a quarter of the machine per worker within 1-4 GiB; sizes read as people write them", () => {
+  assertEquals(defaultSqlMemory(24 * GIB), 4 * GIB);
+  assertEquals(defaultSqlMemory(8 * GIB), 2 * GIB);
+  assertEquals(defaultSqlMemory(2 * GIB), GIB);
+  assert(workerMemory(2 * GIB).duckdb < 2 * GIB);
+  assertEquals([parseBytes("2GiB"), parseBytes("1500MB"), parseBytes("512m"), parseBytes("1.5 GB")], [
+    2 * GIB,
+    1.5e9,
+    512e6,
+    1.5e9,
+  ]);
+  for (const bad of ["lots", "-1GB", "2XB", ""]) assertEquals(parseBytes(bad), null, bad);
+});
+
+Deno.test("a query past the worker's ceiling fails clearly; the worker stays small and the node answers on", async () => {
+  await withNode({ sql: { memory: 1.5 * GIB } }, async ({ url, serving }) => {
+    await sql(url, "SELECT 1");
+    for (
+      const bomb of [
+        "SELECT repeat('x', 1200000000) AS s",
+        "SELECT repeat('x', 1200000000) AS a, repeat('y', 1200000000) AS b",
+        "SELECT length(repeat('x', 1200000000)) AS n",
+      ]
+    ) {
+      const r = await sql(url, bomb);
+      assert(r.status === 400 || r.status === 500, `${bomb}: ${r.status} ${r.text.slice(0, 200)}`);
+      assertMatch(r.body.error, /memory/i);
+      const next = await sql(url, "SELECT 42 AS n");
+      assertEquals(next.body.rows, [[42]], "the node answers the next query");
+      for (const pid of serving.node.sqlPids()) {
+        const rss = await residentBytes(pid);
+        assert(rss < 1.5 * GIB, `worker ${pid} holds ${Math.round(rss / 2 ** 20)} MiB after ${bomb}`);
+      }
+    }
+  });
+});
+
+Deno.test("a worker that grew past its recycling size is replaced after answering, and memory returns", async () => {
+  const recycleAbove = 300 * 1024 ** 2;
+  await withNode({ sql: { size: 1, memory: 3 * GIB, recycleAbove } }, async ({ url, serving }) => {
+    await sql(url, "SELECT 1");
+    const [before] = serving.node.sqlPids();
+    const big = await sql(
+      url,
+      "SELECT count(DISTINCT s) AS n FROM (SELECT repeat('x', 200) || i::VARCHAR AS s FROM range(3000000) t(i))",
+    );
+    assertEquals(big.body.rows, [[3000000]], big.text);
+    await until(() => serving.node.sqlPids().length === 1 && serving.node.sqlPids()[0] !== before, "a new worker");
+    const [after] = serving.node.sqlPids();
+    assert((await residentBytes(after)) < recycleAbove, "the new worker is small");
+    assertEquals((await sql(url, "SELECT 7 AS n")).body.rows, [[7]]);
+  });
+});
