@@ -20,6 +20,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   mcp: async () => (await import("./mcp.ts")).benchmark,
   pull: async () => (await import("./pull.ts")).benchmark,
   follow: async () => (await import("./follow.ts")).benchmark,
+  disk_growth: async () => (await import("./disk_growth.ts")).benchmark,
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Writing a part: records in, one content-addressed Parquet file out, with
- * small row groups (so data pages stay cheap) and, when asked, the rows of a
- * previous small part folded in first. The file is written under a
+ * small row groups (so data pages stay cheap) and, when asked, the rows of
+ * previous small parts folded in first. The file is written under a
  * temporary name, fsynced, hashed and renamed to `<sha256>.parquet`.
  *
  * @module
@@ -60,11 +60,12 @@ async function sha256File(path: string): Promise<string> {
 
 /**
  * Writes `records` (already checked against `schema`) as one part in
- * `partsDir`, after the rows of the part at `foldPath` when given.
+ * `partsDir`, after the rows of the parts at `foldPaths` (in order), whose
+ * `foldRecords` records it takes over.
  *
  * @example
  * ```ts ignore
- * const part = await writePart(engine, "svc-data/notes/parts", schema, records, null);
+ * const part = await writePart(engine, "svc-data/notes/parts", schema, records, [], 0);
  * ```
  */
 export async function writePart(
@@ -72,7 +73,8 @@ export async function writePart(
   partsDir: string,
   schema: SchemaDef,
   records: Record<string, ExactJson>[],
-  foldPath: string | null,
+  foldPaths: string[],
+  foldRecords: number,
 ): Promise<WrittenPart> {
   await mkdir(partsDir, { recursive: true });
   const table = `batch_${randomUUID().replaceAll("-", "")}`;
@@ -95,25 +97,25 @@ export async function writePart(
     }
     appender.flushSync();
     appender.closeSync();
-    const source = foldPath
-      ? `SELECT * FROM read_parquet(${sqlString(foldPath)}) UNION ALL BY NAME SELECT * FROM ${table}`
+    const folded = `[${foldPaths.map(sqlString).join(", ")}]`;
+    const source = foldPaths.length > 0
+      ? `SELECT * FROM read_parquet(${folded}, union_by_name = true) UNION ALL BY NAME SELECT * FROM ${table}`
       : `SELECT * FROM ${table}`;
     await connection.run(
       `COPY (${source}) TO ${sqlString(temp)} (FORMAT parquet, ROW_GROUP_SIZE ${PART_ROW_GROUP})`,
     );
-    const count = Number((await connection.runAndReadAll(`SELECT count(*) FROM (${source})`)).getRows()[0][0]);
-    await connection.run(`DROP TABLE ${table}`);
     const handle = await open(temp, "r+");
     await handle.sync();
     await handle.close();
     const sha256 = await sha256File(temp);
     const path = join(partsDir, `${sha256}.parquet`);
     await rename(temp, path);
-    return { sha256, bytes: (await stat(path)).size, records: count };
+    return { sha256, bytes: (await stat(path)).size, records: foldRecords + records.length };
   } catch (e) {
     await unlink(temp).catch(() => {});
     throw e;
   } finally {
+    await connection.run(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
     connection.closeSync();
   }
 }

@@ -31,8 +31,33 @@ import { projectDir } from "./layout.ts";
 import { MANIFEST_FORMAT } from "./manifest.ts";
 import type { Store, StoredVersion } from "./store.ts";
 
-/** A last part under this size is folded into the next version's new part. */
+/** Only parts under this size are folded into a new version's part. */
 export const FOLD_BELOW_BYTES = 1024 * 1024;
+
+/**
+ * How many of the last `parts` a batch of `incoming` records folds into its
+ * new part: the run of tail parts, each under 1 MiB, that hold at most twice
+ * the records gathered so far. Like a binary counter, a record is rewritten
+ * about log2(batches) times in all, not once per batch.
+ *
+ * @example
+ * ```ts
+ * import { foldCount } from "./merge.ts";
+ * foldCount([{ bytes: 9000, records: 1500 }, { bytes: 3000, records: 500 }], 500); // 2
+ * foldCount([{ bytes: 9000, records: 1500 }], 500); // 0
+ * ```
+ */
+export function foldCount(parts: readonly { bytes: number; records?: number | null }[], incoming: number): number {
+  let gathered = incoming;
+  let count = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const { bytes, records } = parts[i];
+    if (bytes >= FOLD_BELOW_BYTES || records === undefined || records === null || records > 2 * gathered) break;
+    gathered += records;
+    count++;
+  }
+  return count;
+}
 
 /** What the manifest's `source` key records of the contribution that made it. */
 export interface MergeSource {
@@ -73,12 +98,16 @@ export async function mergeVersion(
   const n = (latest?.version ?? 0) + 1;
   const dir = projectDir(root, slug);
   const previous = latest?.parts ?? [];
-  const last = previous.at(-1);
-  const fold = last && last.bytes < FOLD_BELOW_BYTES ? last : null;
-  const part = await writePart(engine, join(dir, "parts"), schema, records, fold?.path ?? null);
+  const folded = previous.slice(previous.length - foldCount(previous, records.length));
+  const foldRecords = folded.reduce((a, p) => a + (p.records ?? 0), 0);
+  const part = await writePart(engine, join(dir, "parts"), schema, records, folded.map((p) => p.path), foldRecords);
   await syncDir(join(dir, "parts"));
   const parts = [
-    ...(fold ? previous.slice(0, -1) : previous).map((p) => ({ sha256: p.sha256, bytes: p.bytes, records: p.records })),
+    ...previous.slice(0, previous.length - folded.length).map((p) => ({
+      sha256: p.sha256,
+      bytes: p.bytes,
+      records: p.records,
+    })),
     { sha256: part.sha256, bytes: part.bytes, records: part.records },
   ];
   const totals = latest?.manifest.raw.totals as { contributions?: number } | undefined;

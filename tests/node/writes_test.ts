@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { withNode } from "../support/node.ts";
 
@@ -224,8 +224,8 @@ Deno.test("Idempotency-Key: the first answer replays for 24 hours, even when req
   });
 });
 
-Deno.test("small batches fold into the last part: a project fed small batches keeps few parts", async () => {
-  await withNode({}, async ({ url }) => {
+Deno.test("small batches fold into the tail parts: few parts, each record rewritten about log2(batches) times", async () => {
+  await withNode({}, async ({ url, store }) => {
     await post(url, "/projects", NOTES);
     for (let i = 0; i < 12; i++) {
       const r = await contribute(
@@ -236,8 +236,11 @@ Deno.test("small batches fold into the last part: a project fed small batches ke
     }
     const manifest: Json = await (await fetch(`${url}/projects/notes/manifest`)).json();
     assertEquals([manifest.format, manifest.version, manifest.parent], ["svc-dataset-manifest/1", 12, 11]);
-    assertEquals(manifest.parts.length, 1);
-    assertEquals(manifest.totals, { records: 120, bytes: manifest.parts[0].bytes, parts: 1, contributions: 12 });
+    assertEquals(manifest.parts.map((p: Json) => p.records), [80, 30, 10], "tail runs fold like a binary counter");
+    const bytes = manifest.parts.reduce((a: number, p: Json) => a + p.bytes, 0);
+    assertEquals(manifest.totals, { records: 120, bytes, parts: 3, contributions: 12 });
+    const written = (await readdir(join(store, "notes", "parts"))).length;
+    assert(written <= 12, `${written} part files for 12 batches`);
     assertMatch(manifest.schema.hash, /^[0-9a-f]{64}$/);
     assertEquals(manifest.source, undefined, "bookkeeping stays local");
     const v3: Json = await (await fetch(`${url}/projects/notes/data?version=3&limit=1000`)).json();

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { mkdir, readFile, symlink, truncate, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { openStore } from "../../src/store/mod.ts";
+import { foldCount, openStore } from "../../src/store/mod.ts";
 import { withNode } from "../support/node.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
@@ -116,4 +116,24 @@ Deno.test("over HTTP, an incomplete version is 404 and /healthz says which one a
     assertEquals([health.incomplete[0].project, health.incomplete[0].version], ["cities", 2]);
     assertMatch(health.incomplete[0].reason, /is missing/);
   });
+});
+
+Deno.test("foldCount folds the tail run under 1 MiB holding at most twice what was gathered", () => {
+  const p = (records: number, bytes = records * 10) => ({ records, bytes });
+  assertEquals(foldCount([], 500), 0);
+  assertEquals(foldCount([p(500)], 500), 1);
+  assertEquals(foldCount([p(1500)], 500), 0, "more than twice the batch");
+  assertEquals(foldCount([p(1500), p(500)], 500), 2, "the gathered records grow as the run is taken");
+  assertEquals(foldCount([p(100, 2 * 1024 * 1024)], 500), 0, "parts of 1 MiB or more stay");
+  assertEquals(foldCount([{ bytes: 10 }], 500), 0, "a part of unknown size in records stays");
+  const parts: { records: number; bytes: number }[] = [];
+  let written = 0;
+  for (let batch = 0; batch < 120; batch++) {
+    const folded = parts.splice(parts.length - foldCount(parts, 500));
+    const part = p(500 + folded.reduce((a, x) => a + x.records, 0));
+    parts.push(part);
+    written += part.records;
+  }
+  assert(written / (120 * 500) <= Math.log2(120) + 1, `records rewritten ${written / 60000} times each`);
+  assert(parts.length <= Math.log2(120) + 1, `${parts.length} parts`);
 });
