@@ -21,6 +21,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   pull: async () => (await import("./pull.ts")).benchmark,
   follow: async () => (await import("./follow.ts")).benchmark,
   disk_growth: async () => (await import("./disk_growth.ts")).benchmark,
+  summary_scale: async () => (await import("./summary_scale.ts")).benchmark,
 };
 
 /**

@@ -42,6 +42,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     allowedHosts: settings.allowHosts,
     limits: { maxConnections: settings.maxConnections },
     sql: { memory: settings.sqlMemory },
+    keepVersions: settings.keepVersions,
+    exportCache: settings.exportCache,
     log,
     follow: follower ?? undefined,
   }).catch(async (e) => {
@@ -103,6 +105,7 @@ async function followerFor(settings: ServeSettings): Promise<Follower> {
     },
     slugs: settings.follow,
     intervalMs: settings.interval * 1000,
+    keepVersions: settings.keepVersions,
     log: settings.quiet ? null : (line) => process.stderr.write(line + "\n"),
   });
 }

@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { isLoopback } from "../node/guards/host.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/memory.ts";
+import { DEFAULT_EXPORT_CACHE_BYTES } from "../store/export_cache.ts";
 import { isSlug } from "../wire/slug.ts";
 import { verifyRequired } from "./endpoint.ts";
 import { CliError, UsageError } from "./errors.ts";
@@ -41,6 +42,10 @@ export interface ServeSettings {
   maxConnections: number;
   /** Hard memory ceiling of each SQL worker, in bytes. */
   sqlMemory: number;
+  /** Versions kept per project, or null for all. */
+  keepVersions: number | null;
+  /** Bytes of finished exports kept. */
+  exportCache: number;
   /** Projects to follow. */
   follow: string[];
   /** Seconds between follow syncs. */
@@ -76,6 +81,14 @@ Options:
   --allow-host NAME       also answer requests without the token for Host
                           NAME (repeatable; env SVC_ALLOWED_HOSTS, space
                           separated); with the token any Host is answered
+  --keep-versions N       keep the newest N versions of every project, local
+                          and followed; older ones and the parts only they
+                          list are deleted (env SVC_NODE_KEEP_VERSIONS;
+                          default: keep all)
+  --export-cache SIZE     bytes of finished exports kept for the next
+                          download, least recently used dropped first
+                          (default: 1GiB; 0: none; a --read-only node keeps
+                          none; env SVC_NODE_EXPORT_CACHE)
   --sql-memory SIZE       hard memory ceiling of each of the two SQL workers,
                           e.g. 2GiB (default: a quarter of this machine's
                           memory within 1-4 GiB: ${formatBytes(defaultSqlMemory())};
@@ -114,6 +127,15 @@ function sqlMemory(raw: string | null): number {
   return bytes;
 }
 
+function exportCacheBytes(raw: string | null): number {
+  if (raw === null) return DEFAULT_EXPORT_CACHE_BYTES;
+  const bytes = parseBytes(raw);
+  if (bytes === null) {
+    throw new UsageError(`--export-cache must be a size such as 1GiB or 0, not ${JSON.stringify(raw)}`);
+  }
+  return bytes;
+}
+
 function hostOk(host: string): boolean {
   return isIP(host) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(host);
 }
@@ -146,6 +168,8 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
         "allow-host": { type: "string", multiple: true },
         "max-connections": { type: "string" },
         "sql-memory": { type: "string" },
+        "keep-versions": { type: "string" },
+        "export-cache": { type: "string" },
         follow: { type: "string", multiple: true },
         interval: { type: "string" },
         verify: { type: "boolean" },
@@ -194,6 +218,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   if (values.verify && follow.length === 0) throw new UsageError("--verify needs --follow");
   if (values.interval !== undefined && follow.length === 0) throw new UsageError("--interval needs --follow");
   const interval = values.interval ?? (env.SVC_FOLLOW_INTERVAL || undefined);
+  const keep = values["keep-versions"] ?? (env.SVC_NODE_KEEP_VERSIONS || undefined);
   if (upstream !== null && follow.length === 0) throw new UsageError("--upstream needs --follow");
   const allowHosts = [...(values["allow-host"] ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)]
     .filter((h) => h !== "");
@@ -215,6 +240,8 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
       100_000,
     ),
     sqlMemory: sqlMemory(values["sql-memory"] ?? (env.SVC_NODE_SQL_MEMORY || null)),
+    keepVersions: keep === undefined ? null : intIn("keep-versions", keep, 1, 1_000_000_000),
+    exportCache: exportCacheBytes(values["export-cache"] ?? (env.SVC_NODE_EXPORT_CACHE || null)),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
     verify: verify && follow.length > 0,

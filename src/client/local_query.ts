@@ -23,7 +23,7 @@ export async function queryLocal(
   slug: string,
   request: { sql: string; version?: number; limit?: number },
 ): Promise<QueryAnswer> {
-  const node = await createNode({ store, host: "127.0.0.1", token: null });
+  const node = await createNode({ store, host: "127.0.0.1", token: null, readOnly: true });
   try {
     const res = await node.handler(
       new Request(`http://127.0.0.1:8686/projects/${encodeURIComponent(slug)}/query`, {

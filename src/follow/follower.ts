@@ -10,6 +10,7 @@ import type { FollowStatus } from "../wire/types.ts";
 import { initialStatus, syncProject, type SyncSource } from "./sync.ts";
 import { openStore } from "../store/store.ts";
 import { refreshPinnedKeys } from "./keys.ts";
+import { pruneReported } from "../store/retention.ts";
 
 /** What to follow. */
 export interface FollowerOptions extends SyncSource {
@@ -19,6 +20,8 @@ export interface FollowerOptions extends SyncSource {
   intervalMs: number;
   /** Where sync outcomes are logged (null: nowhere). */
   log: ((line: string) => void) | null;
+  /** Keep only the newest N versions of each followed project (pruned after each new one). */
+  keepVersions?: number | null;
 }
 
 /** A running follow loop. */
@@ -67,6 +70,11 @@ export async function startFollower(options: FollowerOptions): Promise<Follower>
       if (after.error) options.log?.(`follow ${slug}: ${after.error} (serving v${after.version ?? "-"})`);
       else if (after.version !== before.version) {
         options.log?.(`follow ${slug}: took v${after.version} from ${from} (${after.signature ?? "not checked"})`);
+        const keep = options.keepVersions ?? null;
+        if (keep !== null) {
+          await pruneReported(options.store, slug, keep, (line) => options.log?.(line))
+            .catch((e) => options.log?.(`follow ${slug}: pruning failed: ${(e as Error).message}`));
+        }
       }
     }
   };

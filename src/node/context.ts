@@ -6,7 +6,7 @@
  */
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPool } from "../sql/mod.ts";
-import type { Store } from "../store/mod.ts";
+import type { ExportCache, Store } from "../store/mod.ts";
 import type { FollowStatus } from "../wire/types.ts";
 import type { NodeAddress } from "./guards/host.ts";
 
@@ -20,6 +20,8 @@ export interface FollowView {
 export interface NodeContext {
   /** The store, read side. */
   store: Store;
+  /** Finished exports kept for the next download. */
+  exports: ExportCache;
   /** The node's own DuckDB for pages and exports. */
   engine: ReadEngine;
   /** Pages of records by row range. */
@@ -32,6 +34,8 @@ export interface NodeContext {
   token: string | null;
   /** Whether every write is refused. */
   readOnly: boolean;
+  /** Versions kept per project, or null to keep all. */
+  keepVersions: number | null;
   /** The store directory as the operator named it (shown in `/healthz`). */
   storeLabel: string;
   /** When the node started. */

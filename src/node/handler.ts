@@ -11,6 +11,7 @@ import { allowOrigin, preflight } from "./guards/cors.ts";
 import { isCrossSite, originTrusted } from "./guards/cross_site.ts";
 import { hostAllowed, isLoopback } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
+import { DISK_FULL_MESSAGE, isDiskFull } from "../store/disk_full.ts";
 import { errorResponse, HttpError } from "./response.ts";
 import { type Match, match } from "./router.ts";
 
@@ -101,6 +102,9 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
     } catch (e) {
       if (e instanceof HttpError) {
         res = errorResponse(e.status, e.message, e.headers);
+      } else if (isDiskFull(e)) {
+        console.error(`error: ${req.method} ${pathOf(req)}: disk full: ${(e as Error).message}`);
+        res = errorResponse(507, DISK_FULL_MESSAGE);
       } else {
         console.error(`error: ${req.method} ${pathOf(req)}:`, e);
         res = errorResponse(500, "internal error: the node's log has the details");

@@ -7,9 +7,10 @@ import { mkdir, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { openReadEngine, pageReader } from "../parquet/mod.ts";
 import { createSqlPool, type SqlPoolOptions } from "../sql/mod.ts";
-import { openStore } from "../store/mod.ts";
+import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler, type LogSink } from "./handler.ts";
+import { tidyStore } from "./maintenance.ts";
 
 /** How to run a node. */
 export interface NodeOptions {
@@ -23,6 +24,10 @@ export interface NodeOptions {
   token: string | null;
   /** Refuse every write. */
   readOnly?: boolean;
+  /** Bytes of finished exports kept for the next download (default 1 GiB; 0 keeps none; a read-only node keeps none). */
+  exportCache?: number;
+  /** Keep only the newest N versions of every project (pruned at start, after merges and followed versions). */
+  keepVersions?: number | null;
   /** Host names the node answers to besides its own address. */
   allowedHosts?: string[];
   /** Where request log lines go; null for none. */
@@ -63,16 +68,28 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   const root = resolve(options.store);
   await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
+  const log = options.log ?? null;
+  const store = openStore(root);
+  await tidyStore(store, {
+    keepVersions: options.keepVersions ?? null,
+    readOnly: options.readOnly ?? false,
+    report: (line) => log?.(line),
+  });
   const engine = await openReadEngine(root);
   const sql = createSqlPool({ ...options.sql, storeRoot: realRoot });
   const context: NodeContext = {
-    store: openStore(root),
+    store,
+    exports: createExportCache(root, {
+      maxBytes: options.exportCache ?? DEFAULT_EXPORT_CACHE_BYTES,
+      readOnly: options.readOnly ?? false,
+    }),
     engine,
     pages: pageReader(engine),
     sql,
     realRoot,
     token: options.token,
     readOnly: options.readOnly ?? false,
+    keepVersions: options.keepVersions ?? null,
     storeLabel: options.store,
     since: new Date(),
     address: { host: options.host, port: options.port ?? 8686, allowedHosts: options.allowedHosts ?? [] },
@@ -80,7 +97,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     follow: options.follow ?? null,
   };
   return {
-    handler: createHandler(context, options.log ?? null),
+    handler: createHandler(context, log),
     bound(port) {
       context.address.port = port;
     },

@@ -1,19 +1,44 @@
 /**
- * Finished exports kept in the store. A version never changes, so its
- * gzip JSON lines are written once, while the first download streams, and
- * served again as a file: `<store>/<slug>/exports/v<N>-<key>.jsonl.gz`,
- * where the key names the version's parts and the export format.
+ * Finished exports kept in the store, bounded by bytes. A version never
+ * changes, so its gzip JSON lines are written once, while the first download
+ * streams, and served again as a file:
+ * `<store>/<slug>/exports/v<N>-<key>.jsonl.gz`, where the key names the
+ * version's parts and the export format. When the kept files pass the
+ * limit, the least recently used go (a hit refreshes a file's time). A
+ * read-only cache serves what it finds and writes nothing.
  *
  * @module
  */
 import { createHash, randomUUID } from "node:crypto";
-import { type FileHandle, mkdir, open, rename, unlink } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, rename, stat, unlink, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { isSlug } from "../wire/slug.ts";
 import { projectDir } from "./layout.ts";
 import type { StoredVersion } from "./store.ts";
 
 /** Bumped whenever the bytes of an export would change, so old files are not served. */
 const EXPORT_FORMAT = "svc-export-1";
+
+/** The default limit of the export cache: 1 GiB. */
+export const DEFAULT_EXPORT_CACHE_BYTES = 1024 ** 3;
+
+/** How the export cache is bounded. */
+export interface ExportCacheOptions {
+  /** Most bytes kept; 0 keeps nothing. */
+  maxBytes: number;
+  /** Serve what is kept but write nothing (a read-only node). */
+  readOnly: boolean;
+}
+
+/** The exports kept for a store. */
+export interface ExportCache {
+  /** The kept export of `version`, opened, or null. */
+  open(version: StoredVersion): Promise<{ handle: FileHandle; size: number } | null>;
+  /** `source` passed through unchanged, kept when it ends whole (and fits). */
+  keep(source: ReadableStream<Uint8Array>, version: StoredVersion): ReadableStream<Uint8Array>;
+  /** The kept files and their bytes. */
+  files(): Promise<{ path: string; bytes: number; used: number }[]>;
+}
 
 /**
  * Where the finished export of `version` is kept.
@@ -31,22 +56,92 @@ export function exportCachePath(root: string, version: StoredVersion): string {
   return join(projectDir(root, version.slug), "exports", `v${version.version}-${key}.jsonl.gz`);
 }
 
+async function keptFiles(root: string): Promise<{ path: string; bytes: number; used: number }[]> {
+  const out = [];
+  for (const slug of await readdir(root).catch(() => [] as string[])) {
+    if (!isSlug(slug)) continue;
+    const dir = join(root, slug, "exports");
+    for (const name of await readdir(dir).catch(() => [] as string[])) {
+      if (!/^v\d+-[0-9a-f]{16}\.jsonl\.gz$/.test(name)) continue;
+      const info = await stat(join(dir, name)).catch(() => null);
+      if (info?.isFile()) out.push({ path: join(dir, name), bytes: info.size, used: info.mtimeMs });
+    }
+  }
+  return out;
+}
+
 /**
- * Passes `source` through unchanged while writing it to a temporary file
- * beside `path`, renamed into place (after fsync) only when the whole stream
- * has gone through; a cancelled or failed stream leaves nothing behind. When
- * the store cannot be written (a read-only mount), it only passes through.
+ * The export cache of the store at `root`.
  *
  * @example
  * ```ts ignore
- * const body = keepWhileStreaming(gzipJsonLines(engine, version), exportCachePath(root, version));
+ * const cache = createExportCache("svc-data", { maxBytes: 1024 ** 3, readOnly: false });
+ * const body = cache.keep(gzipJsonLines(engine, version), version);
  * ```
  */
-export function keepWhileStreaming(source: ReadableStream<Uint8Array>, path: string): ReadableStream<Uint8Array> {
+export function createExportCache(root: string, options: ExportCacheOptions): ExportCache {
+  const writable = !options.readOnly && options.maxBytes > 0;
+  // Evictions are run one at a time: two finishing downloads must not both count the same files.
+  let evicting = Promise.resolve();
+
+  const evict = (kept: string) => {
+    evicting = evicting.then(async () => {
+      const files = (await keptFiles(root)).sort((a, b) => a.used - b.used);
+      let total = files.reduce((a, f) => a + f.bytes, 0);
+      for (const f of files) {
+        if (total <= options.maxBytes) break;
+        if (f.path === kept) continue;
+        await unlink(f.path).catch(() => {});
+        total -= f.bytes;
+      }
+    }).catch(() => {});
+    return evicting;
+  };
+
+  return {
+    async open(version) {
+      const path = exportCachePath(root, version);
+      let handle: FileHandle;
+      try {
+        handle = await open(path, "r");
+      } catch {
+        return null;
+      }
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return null;
+      }
+      if (writable) {
+        const now = new Date();
+        await utimes(path, now, now).catch(() => {});
+      }
+      return { handle, size: info.size };
+    },
+    keep(source, version) {
+      return writable ? keepWhileStreaming(source, exportCachePath(root, version), options.maxBytes, evict) : source;
+    },
+    files: () => keptFiles(root),
+  };
+}
+
+/**
+ * Passes `source` through unchanged while writing it to a temporary file
+ * beside `path`, renamed into place (after fsync) only when the whole stream
+ * has gone through and is at most `maxBytes`; a cancelled or failed stream,
+ * or a full disk, leaves nothing behind and the download goes on.
+ */
+function keepWhileStreaming(
+  source: ReadableStream<Uint8Array>,
+  path: string,
+  maxBytes: number,
+  kept: (path: string) => Promise<void>,
+): ReadableStream<Uint8Array> {
   const reader = source.getReader();
   const temp = `${path}.tmp-${randomUUID()}`;
   let file: FileHandle | null = null;
   let opened = false;
+  let written = 0;
 
   async function openTemp(): Promise<FileHandle | null> {
     try {
@@ -58,6 +153,8 @@ export function keepWhileStreaming(source: ReadableStream<Uint8Array>, path: str
   }
 
   async function keep(bytes: Uint8Array): Promise<void> {
+    written += bytes.byteLength;
+    if (written > maxBytes) throw new Error("larger than the export cache");
     const { bytesWritten } = await file!.write(bytes);
     if (bytesWritten !== bytes.byteLength) throw new Error("short write");
   }
@@ -70,6 +167,21 @@ export function keepWhileStreaming(source: ReadableStream<Uint8Array>, path: str
     await unlink(temp).catch(() => {});
   }
 
+  async function finish() {
+    const f = file!;
+    file = null;
+    try {
+      await f.sync();
+      await f.close();
+      await rename(temp, path);
+    } catch {
+      await f.close().catch(() => {});
+      await unlink(temp).catch(() => {});
+      return;
+    }
+    await kept(path);
+  }
+
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -79,13 +191,7 @@ export function keepWhileStreaming(source: ReadableStream<Uint8Array>, path: str
         }
         const { done, value } = await reader.read();
         if (done) {
-          if (file) {
-            const f = file;
-            file = null;
-            await f.sync();
-            await f.close();
-            await rename(temp, path);
-          }
+          if (file) await finish();
           controller.close();
           return;
         }

@@ -51,9 +51,13 @@ async function createWithOwner(path: string, owner: string): Promise<boolean> {
   }
   try {
     await handle.writeFile(owner);
-  } finally {
-    await handle.close();
+  } catch (e) {
+    // A lock without its owner would hold everyone off until it is old: take it back (a full disk does this).
+    await handle.close().catch(() => {});
+    await unlink(path).catch(() => {});
+    throw e;
   }
+  await handle.close();
   return true;
 }
 

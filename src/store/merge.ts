@@ -10,7 +10,6 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ReadEngine } from "../parquet/_duckdb.ts";
 import { writePart } from "../parquet/write_part.ts";
@@ -29,6 +28,7 @@ import {
 } from "./contributions.ts";
 import { projectDir } from "./layout.ts";
 import { MANIFEST_FORMAT } from "./manifest.ts";
+import { sweepProject } from "./retention.ts";
 import type { Store, StoredVersion } from "./store.ts";
 
 /** Only parts under this size are folded into a new version's part. */
@@ -132,18 +132,12 @@ export async function mergeVersion(
 }
 
 /**
- * Tidies a local project after a crash, under its lock: removes staging
- * folders and temporary part files, and makes sure the newest version's
+ * Tidies a local project after a crash, under its lock: sweeps temporary
+ * files and staging folders, and makes sure the newest version's
  * contribution has its answer file and Idempotency-Key entry.
  */
 export async function recoverProject(root: string, store: Store, slug: string, now: number): Promise<void> {
-  const dir = projectDir(root, slug);
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (/^\.v\d+\.tmp-/.test(name)) await rm(join(dir, name), { recursive: true, force: true });
-  }
-  for (const name of await readdir(join(dir, "parts")).catch(() => [] as string[])) {
-    if (name.startsWith(".tmp-")) await rm(join(dir, "parts", name), { force: true });
-  }
+  await sweepProject(root, slug, now);
   const latest = await store.latest(slug);
   const source = latest?.manifest.raw.source as MergeSource | undefined;
   if (!source?.contribution?.id) return;

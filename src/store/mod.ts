@@ -7,6 +7,7 @@
 export * from "./atomic.ts";
 export * from "./commit_version.ts";
 export * from "./contributions.ts";
+export * from "./disk_full.ts";
 export * from "./export_cache.ts";
 export * from "./identity_index.ts";
 export * from "./layout.ts";
@@ -14,4 +15,5 @@ export * from "./lock.ts";
 export * from "./manifest.ts";
 export * from "./merge.ts";
 export * from "./project_file.ts";
+export * from "./retention.ts";
 export * from "./store.ts";

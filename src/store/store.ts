@@ -67,8 +67,33 @@ interface CachedVersion {
 const RECHECK_MS = 2000;
 
 /**
+ * A folder's modification time is kept with coarse ticks: two changes within
+ * one tick can leave the same time. A summary is reused only when the folder
+ * had not changed for this long when the summary was made ("racy" otherwise).
+ */
+const SETTLE_MS = 1000;
+
+/** What a summary learned of one version: whole with these parts, or why not. */
+type VersionFacts = { parts: string[] } | { reason: string };
+
+interface CachedSummary {
+  /** Identity of the project folder when the summary was made. */
+  key: string;
+  /** Identity of its parts folder then. */
+  partsKey: string;
+  /** Whether the folders had been still long enough for the keys to be trusted. */
+  settled: boolean;
+  result: ProjectState | null;
+  /** Per version, reused by the next summary: a version never changes once committed. */
+  facts: Map<number, VersionFacts>;
+}
+
+/**
  * Opens the store at `root` for reading. Manifests are parsed once and cached
- * by file identity; part sizes are checked again every two seconds.
+ * by file identity; the parts of a version being read are checked again
+ * every two seconds. A project's summary (its whole versions) is kept until
+ * its folder or its parts folder changes: versions are immutable, so the
+ * summary routes cost the same at ten versions and at ten thousand.
  *
  * @example
  * ```ts
@@ -79,6 +104,8 @@ const RECHECK_MS = 2000;
  */
 export function openStore(root: string): Store {
   const cache = new Map<string, CachedVersion>();
+  const summaries = new Map<string, CachedSummary>();
+  const folders = new Map<string, { key: string; settled: boolean; holds: boolean }>();
 
   async function versionDirs(slug: string): Promise<number[]> {
     let names: string[];
@@ -96,7 +123,23 @@ export function openStore(root: string): Store {
     return out.sort((a, b) => b - a);
   }
 
-  async function check(slug: string, version: number): Promise<StoredVersion | { reason: string } | null> {
+  /** The size of a part file (lstat), or what is wrong with it. */
+  async function partSize(slug: string, sha256: string): Promise<number | { reason: string }> {
+    let info;
+    try {
+      info = await lstat(partFile(root, slug, sha256));
+    } catch (e) {
+      if (isNotFound(e)) return { reason: `part ${sha256} is missing` };
+      throw e;
+    }
+    return info.isFile() ? info.size : { reason: `part ${sha256} is not a regular file` };
+  }
+
+  async function check(
+    slug: string,
+    version: number,
+    sizeOf: (sha256: string) => Promise<number | { reason: string }> = (sha) => partSize(slug, sha),
+  ): Promise<StoredVersion | { reason: string } | null> {
     const file = manifestFile(root, slug, version);
     let info;
     try {
@@ -113,7 +156,7 @@ export function openStore(root: string): Store {
     const parsed = hit && hit.key === key && "manifest" in hit.result
       ? hit.result.manifest
       : parseStoredManifest(await readFile(file, "utf8"), slug, version);
-    const result = "reason" in parsed ? parsed : await checkParts(slug, version, parsed, info.mtime);
+    const result = "reason" in parsed ? parsed : await checkParts(slug, version, parsed, info.mtime, sizeOf);
     cache.set(cacheKey, { key, checkedAt: now, result });
     return result;
   }
@@ -123,27 +166,76 @@ export function openStore(root: string): Store {
     version: number,
     manifest: StoredManifest,
     mtime: Date,
+    sizeOf: (sha256: string) => Promise<number | { reason: string }>,
   ): Promise<StoredVersion | { reason: string }> {
     const parts = [];
     for (const part of manifest.parts) {
-      const path = partFile(root, slug, part.sha256);
-      let info;
-      try {
-        info = await lstat(path);
-      } catch (e) {
-        if (isNotFound(e)) return { reason: `part ${part.sha256} is missing` };
-        throw e;
+      const size = await sizeOf(part.sha256);
+      if (typeof size !== "number") return size;
+      if (size !== part.bytes) {
+        return { reason: `part ${part.sha256} has ${size} bytes, the manifest lists ${part.bytes}` };
       }
-      if (!info.isFile()) return { reason: `part ${part.sha256} is not a regular file` };
-      if (info.size !== part.bytes) {
-        return { reason: `part ${part.sha256} has ${info.size} bytes, the manifest lists ${part.bytes}` };
-      }
-      parts.push({ ...part, path });
+      parts.push({ ...part, path: partFile(root, slug, part.sha256) });
     }
     return { slug, version, manifest, parts, mtime };
   }
 
-  return {
+  /** Whether the folder `slug` holds a project, kept until the folder changes (listing it costs its size). */
+  async function holds(slug: string): Promise<boolean> {
+    const asked = Date.now();
+    const dir = join(root, slug);
+    const info = await stat(dir).catch(() => null);
+    if (!info) return false;
+    const key = `${info.ino}:${info.mtimeMs}`;
+    const hit = folders.get(slug);
+    if (hit && hit.settled && hit.key === key) return hit.holds;
+    const result = await holdsProject(dir);
+    folders.set(slug, { key, settled: asked - info.mtimeMs > SETTLE_MS, holds: result });
+    return result;
+  }
+
+  /**
+   * The summary of `slug`. Versions the previous summary knew are not read
+   * again (versions are immutable); only new ones are, and when the parts
+   * folder changed, the parts of known versions are looked up in its listing.
+   */
+  async function summarize(slug: string, previous: CachedSummary | undefined, partsKey: string) {
+    const facts = new Map<number, VersionFacts>();
+    const [meta, dirs] = await Promise.all([readProjectMeta(root, slug), versionDirs(slug)]);
+    if (!meta && dirs.length === 0) return { result: null, facts };
+    const partsChanged = previous?.partsKey !== partsKey;
+    let present: Promise<Set<string>> | null = null;
+    const listing = () =>
+      present ??= readdir(join(projectDir(root, slug), "parts")).then((n) => new Set(n), () => new Set<string>());
+    // Versions share parts: each part file is looked at once for the whole summary.
+    const sizes = new Map<string, Promise<number | { reason: string }>>();
+    const sizeOf = (sha: string) => {
+      let size = sizes.get(sha);
+      if (!size) sizes.set(sha, size = partSize(slug, sha));
+      return size;
+    };
+    const versions: number[] = [];
+    const incomplete: IncompleteVersion[] = [];
+    for (const n of dirs) {
+      let fact = previous?.facts.get(n);
+      if (fact && "parts" in fact && partsChanged) {
+        const names = await listing();
+        const gone = fact.parts.find((sha) => !names.has(`${sha}.parquet`));
+        if (gone) fact = { reason: `part ${gone} is missing` };
+      } else if (!fact || "reason" in fact) {
+        const r = await check(slug, n, sizeOf);
+        fact = r === null ? { reason: "manifest.json is missing" } : "reason" in r ? r : {
+          parts: r.parts.map((p) => p.sha256),
+        };
+      }
+      facts.set(n, fact);
+      if ("parts" in fact) versions.push(n);
+      else incomplete.push({ project: slug, version: n, reason: fact.reason });
+    }
+    return { result: { slug, meta, versions, incomplete }, facts };
+  }
+
+  const store: Store = {
     root,
     async slugs() {
       let entries;
@@ -156,7 +248,7 @@ export function openStore(root: string): Store {
       const out: string[] = [];
       for (const entry of entries) {
         if (!entry.isDirectory() || !isSlug(entry.name)) continue;
-        if (await holdsProject(join(root, entry.name))) out.push(entry.name);
+        if (await holds(entry.name)) out.push(entry.name);
       }
       return out.sort();
     },
@@ -165,17 +257,20 @@ export function openStore(root: string): Store {
     },
     async project(slug) {
       if (!isSlug(slug)) return null;
-      const [meta, dirs] = await Promise.all([readProjectMeta(root, slug), versionDirs(slug)]);
-      if (!meta && dirs.length === 0) return null;
-      const versions: number[] = [];
-      const incomplete: IncompleteVersion[] = [];
-      for (const n of dirs) {
-        const r = await check(slug, n);
-        if (r === null) incomplete.push({ project: slug, version: n, reason: "manifest.json is missing" });
-        else if ("reason" in r) incomplete.push({ project: slug, version: n, reason: r.reason });
-        else versions.push(n);
-      }
-      return { slug, meta, versions, incomplete };
+      const asked = Date.now();
+      const dir = projectDir(root, slug);
+      const [self, parts] = await Promise.all([
+        stat(dir).catch(() => null),
+        stat(join(dir, "parts")).catch(() => null),
+      ]);
+      const key = `${self?.ino}:${self?.mtimeMs}`;
+      const partsKey = `${parts?.ino}:${parts?.mtimeMs}`;
+      const hit = summaries.get(slug);
+      if (hit && hit.settled && hit.key === key && hit.partsKey === partsKey) return hit.result;
+      const { result, facts } = await summarize(slug, hit, partsKey);
+      const changed = Math.max(self?.mtimeMs ?? 0, parts?.mtimeMs ?? 0);
+      summaries.set(slug, { key, partsKey, settled: asked - changed > SETTLE_MS, result, facts });
+      return result;
     },
     async version(slug, version) {
       if (!isSlug(slug) || !Number.isSafeInteger(version) || version < 1) return null;
@@ -184,7 +279,7 @@ export function openStore(root: string): Store {
     },
     async latest(slug) {
       if (!isSlug(slug)) return null;
-      for (const n of await versionDirs(slug)) {
+      for (const n of (await store.project(slug))?.versions ?? []) {
         const r = await check(slug, n);
         if (r && !("reason" in r)) return r;
       }
@@ -194,6 +289,7 @@ export function openStore(root: string): Store {
       return partFile(root, slug, sha256);
     },
   };
+  return store;
 }
 
 async function holdsProject(dir: string): Promise<boolean> {

@@ -208,10 +208,14 @@ export interface Health {
   versions: number;
   /** Slugs of projects created on this node. */
   localProjects: string[];
+  /** Versions kept per project (`--keep-versions`), or null when all are kept. */
+  keepVersions: number | null;
   /** `token` when a node token is set, else `none`. */
   auth: "token" | "none";
   /** Follow status per followed project. */
   follow: Record<string, FollowStatus>;
+  /** Followed projects whose last sync failed (they keep serving the version held). */
+  followFailing: string[];
   /** Versions on disk that are not served because they are not whole. */
   incomplete: IncompleteVersion[];
 }

@@ -1,9 +1,10 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../server.ts";
 import { Client } from "../../src/client/client.ts";
 import { startFollower } from "../../src/follow/mod.ts";
+import { pull } from "../../src/client/pull.ts";
 import { writeTrustFile } from "../../src/trust/trust_file.ts";
 import { startOrigin, type TestOrigin } from "../support/origin.ts";
 import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
@@ -45,10 +46,15 @@ async function withScene(fn: (scene: Scene) => Promise<void>): Promise<void> {
 }
 
 /** A follower of `slugs` from the scene's origin, synced by hand (the interval is an hour). */
-function followOrigin(scene: Scene, slugs: string[], log: ((line: string) => void) | null = null) {
+function followOrigin(
+  scene: Scene,
+  slugs: string[],
+  log: ((line: string) => void) | null = null,
+  keepVersions: number | null = null,
+) {
   const client = new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" });
   const trust = { trustFile: scene.trustFile, origin: scene.origin.url, required: false };
-  return startFollower({ client, store: scene.store, trust, slugs, intervalMs: 3_600_000, log });
+  return startFollower({ client, store: scene.store, trust, slugs, intervalMs: 3_600_000, log, keepVersions });
 }
 
 async function pinFirstKey(scene: Scene): Promise<void> {
@@ -93,6 +99,31 @@ Deno.test("follow: takes the newest version at start and each newer one after, p
       const back = follower.status().cities;
       assertEquals(back.version, 3);
       assertMatch(back.error!, /offers cities v2, below v3 held; kept v3/);
+    } finally {
+      await follower.stop();
+    }
+  });
+});
+
+Deno.test("follow with --keep-versions 1: each followed version prunes the one before and its parts", async () => {
+  await withScene(async (scene) => {
+    const log: string[] = [];
+    const follower = await followOrigin(scene, ["cities"], (l) => log.push(l), 1);
+    try {
+      await follower.syncNow();
+      await pull(new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" }), "cities", {
+        store: scene.store,
+        version: 1,
+      });
+      await scene.publish(3, 4000);
+      await follower.syncNow();
+      assertEquals(follower.status().cities.version, 3);
+      const names = (await readdir(join(scene.store, "cities"))).filter((n) => /^v\d+$/.test(n));
+      assertEquals(names, ["v3"], "v1 and v2 were pruned");
+      const v3 = JSON.parse(await readFile(join(scene.store, "cities", "v3", "manifest.json"), "utf8"));
+      const listed = v3.parts.map((p: Json) => `${p.sha256}.parquet`).sort();
+      assertEquals((await readdir(join(scene.store, "cities", "parts"))).sort(), listed);
+      assert(log.some((l) => /^pruned cities: v2, v1 \(keeping the newest 1\)/.test(l)), log.join("\n"));
     } finally {
       await follower.stop();
     }

@@ -77,10 +77,10 @@ Deno.test("a writer killed at random points leaves whole, consecutive versions a
     } finally {
       await engine.close();
     }
-    const leftovers = [
-      ...(await readdir(join(dir.path, "notes"))).filter((n) => n.startsWith(".")),
-      ...(await readdir(join(dir.path, "notes", "parts"))).filter((n) => n.startsWith(".")),
-    ];
+    const leftovers = [];
+    for (const sub of ["", "parts", "index", "contributions"]) {
+      leftovers.push(...(await readdir(join(dir.path, "notes", sub))).filter((n) => n.startsWith(".")));
+    }
     assertEquals(leftovers, [], "no temporary file, staging folder or lock is left after a clean run");
   } finally {
     await dir.cleanup();

@@ -37,6 +37,10 @@ export interface TestNodeOptions {
   readOnly?: boolean;
   /** SQL pool settings. */
   sql?: NodeOptions["sql"];
+  /** Versions kept per project. */
+  keepVersions?: number;
+  /** Bytes of exports kept. */
+  exportCache?: number;
 }
 
 /** Runs `fn` against a fresh node over the `cities` fixture store, then stops it and removes the store. */
@@ -54,6 +58,8 @@ export async function withNode(options: TestNodeOptions, fn: (node: TestNode) =>
       now: options.now,
       sql: options.sql,
       readOnly: options.readOnly,
+      keepVersions: options.keepVersions,
+      exportCache: options.exportCache,
       log: (line) => log.push(line),
     });
     const port = Number(new URL(serving.url).port);

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { withLease } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { jsonText } from "../response.ts";
 import { intParam } from "./_params.ts";
@@ -19,7 +20,7 @@ export async function getData(ctx: NodeContext, slug: string, url: URL): Promise
   const limit = intParam(url, "limit", { min: 1, max: MAX_PAGE, fallback: DEFAULT_PAGE })!;
   const offset = intParam(url, "offset", { min: 0, fallback: 0 })!;
   const version = await requireVersion(ctx, slug, wanted);
-  const records = await ctx.pages.page(version, offset, limit);
+  const records = await withLease(version.parts.map((p) => p.path), () => ctx.pages.page(version, offset, limit));
   const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.length}`;
   return jsonText(`${head},"records":[${records.join(",")}]}`);
 }

@@ -6,9 +6,9 @@
  * @module
  */
 import { gzipJsonLines } from "../../parquet/mod.ts";
-import { exportCachePath, keepWhileStreaming } from "../../store/mod.ts";
+import { leaseParts } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { fileBody, openRegularFile } from "../file_body.ts";
+import { fileBody } from "../file_body.ts";
 import { intParam } from "./_params.ts";
 import { requireVersion } from "./_version.ts";
 
@@ -22,8 +22,7 @@ export async function getExport(ctx: NodeContext, req: Request, slug: string, ur
     "cache-control": "no-store",
     "x-svc-node": "1",
   };
-  const path = exportCachePath(ctx.store.root, version);
-  const cached = await openRegularFile(path);
+  const cached = await ctx.exports.open(version);
   if (cached) {
     headers["content-length"] = String(cached.size);
     if (req.method === "HEAD") {
@@ -33,5 +32,32 @@ export async function getExport(ctx: NodeContext, req: Request, slug: string, ur
     return new Response(fileBody(cached.handle, 0, cached.size - 1), { headers });
   }
   if (req.method === "HEAD") return new Response(null, { headers });
-  return new Response(keepWhileStreaming(gzipJsonLines(ctx.engine, version), path), { headers });
+  // The parts stay on disk while the export reads them, whatever a prune decides meanwhile.
+  const release = leaseParts(version.parts.map((p) => p.path));
+  const body = ctx.exports.keep(gzipJsonLines(ctx.engine, version), version);
+  return new Response(released(body, release), { headers });
+}
+
+function released(stream: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (e) {
+        release();
+        controller.error(e);
+      }
+    },
+    async cancel(reason) {
+      release();
+      await reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }

@@ -22,6 +22,7 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
     incomplete.push(...project.incomplete);
     if (project.meta?.local === true) localProjects.push(slug);
   }
+  const follow = ctx.follow?.status() ?? {};
   const health: Health = {
     ok: true,
     node: true,
@@ -31,8 +32,10 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
     projects: slugs.length,
     versions,
     localProjects,
+    keepVersions: ctx.keepVersions,
     auth: ctx.token ? "token" : "none",
-    follow: ctx.follow?.status() ?? {},
+    follow,
+    followFailing: Object.entries(follow).filter(([, s]) => s.error !== null).map(([slug]) => slug),
     incomplete,
   };
   return json(health);

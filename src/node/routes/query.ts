@@ -5,6 +5,7 @@
  * @module
  */
 import { DEFAULT_ROWS, MAX_ROWS, MAX_SQL_CHARS, SqlError, sqlSource } from "../../sql/mod.ts";
+import { withLease } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../guards/body.ts";
 import { HttpError, jsonText } from "../response.ts";
@@ -41,7 +42,8 @@ export async function postQuery(ctx: NodeContext, req: Request, slug: string): P
   const limit = bodyInt(fields, "limit", 1, MAX_ROWS) ?? DEFAULT_ROWS;
   const version = await requireVersion(ctx, slug, bodyInt(fields, "version", 1));
   try {
-    const answer = await ctx.sql.query(await sqlSource(ctx.realRoot, version), sql, limit);
+    const source = await sqlSource(ctx.realRoot, version);
+    const answer = await withLease(version.parts.map((p) => p.path), () => ctx.sql.query(source, sql, limit));
     const scannedBytes = version.parts.reduce((sum, p) => sum + p.bytes, 0);
     const head = `{"project":${JSON.stringify(slug)},"version":${version.version},` +
       `"columns":${JSON.stringify(answer.columns)},"types":${JSON.stringify(answer.types)}`;

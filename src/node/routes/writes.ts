@@ -6,7 +6,13 @@
  * @module
  */
 import { Buffer } from "node:buffer";
-import { isContributionId, LockTimeout, readContribution } from "../../store/mod.ts";
+import {
+  type ContributionView,
+  isContributionId,
+  LockTimeout,
+  type MergeSource,
+  readContribution,
+} from "../../store/mod.ts";
 import { type ExactJson, parseExactJson } from "../../wire/json_parse.ts";
 import { checkNewProject } from "../../wire/new_project.ts";
 import { stableStringify } from "../../wire/stable_json.ts";
@@ -86,7 +92,15 @@ export async function postContribution(ctx: NodeContext, req: Request, slug: str
 /** `GET /projects/{slug}/contributions/{id}`. */
 export async function getContribution(ctx: NodeContext, slug: string, id: string): Promise<Response> {
   await requireProject(ctx, slug);
-  const view = isContributionId(id) ? await readContribution(ctx.store.root, slug, id) : null;
+  const view = isContributionId(id)
+    ? await readContribution(ctx.store.root, slug, id) ?? await lastMerge(ctx, slug, id)
+    : null;
   if (!view) throw new HttpError(404, `contribution ${id.slice(0, 64)} is not on this node`);
   return json(view);
+}
+
+/** The answer of the merge that made the newest version, when it is `id` (its own file may not be written yet). */
+async function lastMerge(ctx: NodeContext, slug: string, id: string): Promise<ContributionView | null> {
+  const source = (await ctx.store.latest(slug))?.manifest.raw.source as MergeSource | undefined;
+  return source?.contribution?.id === id ? source.contribution : null;
 }

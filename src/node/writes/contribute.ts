@@ -23,6 +23,7 @@ import {
   type ContributionView,
   IDEMPOTENCY_WINDOW_MS,
   mergeVersion,
+  pruneLocked,
   readContribution,
   readIdempotency,
   readIdentityIndex,
@@ -122,7 +123,10 @@ export function contribute(
   const hash = bodyHash(request);
   return withProjectLock(ctx.store.root, slug, async () => {
     const now = ctx.now();
-    await recoverProject(ctx.store.root, ctx.store, slug, now);
+    // Finishing what an earlier write left undone is worth trying, not worth failing this one for.
+    await recoverProject(ctx.store.root, ctx.store, slug, now).catch((e) =>
+      console.error(`warning: ${slug}: the bookkeeping of an earlier merge is still not written: ${e.message}`)
+    );
     const key = request.idempotencyKey;
     if (key !== null) {
       const entry = (await readIdempotency(ctx.store.root, slug))[key];
@@ -164,13 +168,32 @@ export function contribute(
       view.mergedVersion = merged.version;
       for (const id of batch!.identities) set!.identities.add(id);
       set!.parts.add(merged.partSha256);
-      await appendIdentities(ctx.store.root, slug, set!, batch!.identities);
     }
-    await writeContribution(ctx.store.root, slug, view);
-    if (idempotency) {
-      const { key: k, ...entry } = idempotency;
-      await rememberIdempotency(ctx.store.root, slug, k, entry, now);
-    }
+    // The answer is decided here. What follows is bookkeeping: when it fails (a full disk), the answer
+    // stands, and the next write finishes it from the version's manifest (`recoverProject`).
+    await bookkeeping(slug, view, async () => {
+      if (view.status === "merged") await appendIdentities(ctx.store.root, slug, set!, batch!.identities);
+      await writeContribution(ctx.store.root, slug, view);
+      if (idempotency) {
+        const { key: k, ...entry } = idempotency;
+        await rememberIdempotency(ctx.store.root, slug, k, entry, now);
+      }
+      if (view.status === "merged" && ctx.keepVersions !== null) {
+        await pruneLocked(ctx.store.root, slug, ctx.keepVersions);
+      }
+    });
     return { view, replayed: false };
   });
+}
+
+async function bookkeeping(slug: string, view: ContributionView, steps: () => Promise<void>) {
+  try {
+    await steps();
+  } catch (e) {
+    console.error(
+      `warning: contribution ${view.id} to ${slug} is ${view.status}` +
+        `${view.mergedVersion ? ` as v${view.mergedVersion}` : ""}, but its bookkeeping failed ` +
+        `(${(e as Error).message}); the next write finishes it`,
+    );
+  }
 }

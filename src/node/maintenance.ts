@@ -1,0 +1,44 @@
+/**
+ * What a node does to its store when it starts: sweeps what crashes left
+ * (temporary files, staging folders), finishes the bookkeeping of a local
+ * project's last merge, and prunes old versions when `--keep-versions` is
+ * set. A read-only node writes nothing unless told to prune; trouble is
+ * reported, never fatal (the store may sit on a read-only mount).
+ *
+ * @module
+ */
+import { pruneReported, recoverProject, type Store, sweepProject, withProjectLock } from "../store/mod.ts";
+
+/** How the node's store is kept. */
+export interface Upkeep {
+  /** Versions kept per project, or null to keep all. */
+  keepVersions: number | null;
+  /** Whether the node refuses writes (then only pruning, when asked for, writes). */
+  readOnly: boolean;
+  /** Where what was pruned is told (the node's log). */
+  report(line: string): void;
+}
+
+/**
+ * Tidies every project of `store` as the node starts.
+ *
+ * @example
+ * ```ts ignore
+ * await tidyStore(openStore("svc-data"), { keepVersions: 3, readOnly: false, report: console.error });
+ * ```
+ */
+export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
+  for (const slug of await store.slugs().catch(() => [] as string[])) {
+    try {
+      if (!upkeep.readOnly) {
+        await withProjectLock(store.root, slug, async () => {
+          await sweepProject(store.root, slug);
+          if ((await store.meta(slug))?.local === true) await recoverProject(store.root, store, slug, Date.now());
+        });
+      }
+      if (upkeep.keepVersions !== null) await pruneReported(store.root, slug, upkeep.keepVersions, upkeep.report);
+    } catch (e) {
+      console.error(`warning: could not tidy ${slug} at start: ${(e as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * Bounded growth of a store: keeping only the newest N versions of a
+ * project (`--keep-versions`), deleting the parts no kept version lists
+ * (never one a request is reading: those go at a later prune), and sweeping
+ * what a crash leaves behind (temporary files, staging and pruned folders).
+ *
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import { lstat, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { projectDir, versionOfDirName } from "./layout.ts";
+import { parseStoredManifest } from "./manifest.ts";
+import { withProjectLock } from "./lock.ts";
+
+/** Part files being read now (resolved paths, with how many readers). */
+const reading = new Map<string, number>();
+
+/**
+ * Marks `paths` as being read until the returned function is called; a
+ * prune meanwhile leaves them on disk.
+ *
+ * @example
+ * ```ts ignore
+ * const release = leaseParts(version.parts.map((p) => p.path));
+ * try { await readPage(version); } finally { release(); }
+ * ```
+ */
+export function leaseParts(paths: readonly string[]): () => void {
+  const held = paths.map((p) => resolve(p));
+  for (const p of held) reading.set(p, (reading.get(p) ?? 0) + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    for (const p of held) {
+      const n = (reading.get(p) ?? 1) - 1;
+      if (n <= 0) reading.delete(p);
+      else reading.set(p, n);
+    }
+  };
+}
+
+/**
+ * Runs `fn` with `paths` leased (see {@linkcode leaseParts}).
+ *
+ * @example
+ * ```ts ignore
+ * const records = await withLease(version.parts.map((p) => p.path), () => pages.page(version, 0, 200));
+ * ```
+ */
+export async function withLease<T>(paths: readonly string[], fn: () => Promise<T>): Promise<T> {
+  const release = leaseParts(paths);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+/** What a prune removed. */
+export interface PruneResult {
+  /** Version numbers removed. */
+  versions: number[];
+  /** Part files removed. */
+  parts: number;
+  /** Part files left because a request was reading them. */
+  busy: number;
+}
+
+/** Temporary entries older than this in `exports/` are taken for abandoned (an export may stream for long). */
+const EXPORT_TEMP_AGE_MS = 60 * 60 * 1000;
+
+async function names(dir: string): Promise<string[]> {
+  return await readdir(dir).catch(() => [] as string[]);
+}
+
+/**
+ * Removes what a crash can leave in `slug`'s folder: temporary files of
+ * atomic writes (`.<name>.tmp-*`), part temporaries, staging and pruned
+ * version folders, and abandoned export temporaries. Call under the
+ * project's lock.
+ *
+ * @example
+ * ```ts ignore
+ * await sweepProject("svc-data", "notes");
+ * ```
+ */
+export async function sweepProject(root: string, slug: string, now = Date.now()): Promise<number> {
+  const dir = projectDir(root, slug);
+  let removed = 0;
+  const drop = async (path: string) => {
+    await rm(path, { recursive: true, force: true });
+    removed++;
+  };
+  for (const name of await names(dir)) {
+    if (/^\.v\d+\.(tmp|pruned)-/.test(name) || /^\..+\.tmp-/.test(name)) await drop(join(dir, name));
+  }
+  for (const sub of ["index", "contributions"]) {
+    for (const name of await names(join(dir, sub))) if (/^\..+\.tmp-/.test(name)) await drop(join(dir, sub, name));
+  }
+  for (const name of await names(join(dir, "parts"))) {
+    if (name.startsWith(".tmp-")) await drop(join(dir, "parts", name));
+  }
+  for (const name of await names(join(dir, "exports"))) {
+    if (!name.includes(".tmp-")) continue;
+    const info = await lstat(join(dir, "exports", name)).catch(() => null);
+    if (info && now - info.mtimeMs > EXPORT_TEMP_AGE_MS) await drop(join(dir, "exports", name));
+  }
+  return removed;
+}
+
+/** The part digests a version folder's manifest lists, or null when it does not parse. */
+async function listedParts(root: string, slug: string, version: number): Promise<string[] | null> {
+  const text = await readFile(join(projectDir(root, slug), `v${version}`, "manifest.json"), "utf8").catch(() => null);
+  if (text === null) return null;
+  const parsed = parseStoredManifest(text, slug, version);
+  return "reason" in parsed ? null : parsed.parts.map((p) => p.sha256);
+}
+
+/**
+ * Keeps the newest `keep` versions of `slug` (by number) and removes the
+ * older ones, then every part file no remaining version lists, unless a
+ * request is reading it. Call under the project's lock.
+ *
+ * @example
+ * ```ts ignore
+ * const { versions, parts } = await pruneLocked("svc-data", "notes", 3);
+ * ```
+ */
+export async function pruneLocked(root: string, slug: string, keep: number): Promise<PruneResult> {
+  const dir = projectDir(root, slug);
+  const all = (await names(dir)).map(versionOfDirName).filter((n): n is number => n !== null).sort((a, b) => b - a);
+  const kept = all.slice(0, keep);
+  const gone = all.slice(keep);
+  const listed = new Set<string>();
+  for (const n of kept) {
+    const parts = await listedParts(root, slug, n);
+    // A kept version that cannot be read says nothing about which parts are free: touch no part.
+    if (parts === null) return { versions: [], parts: 0, busy: 0 };
+    for (const sha of parts) listed.add(sha);
+  }
+  for (const n of gone) {
+    // Out of sight in one step, then deleted: a crash halfway leaves a folder the next sweep removes.
+    const away = join(dir, `.v${n}.pruned-${randomUUID()}`);
+    await rename(join(dir, `v${n}`), away);
+    await rm(away, { recursive: true, force: true });
+    for (const name of await names(join(dir, "exports"))) {
+      if (name.startsWith(`v${n}-`)) await unlink(join(dir, "exports", name)).catch(() => {});
+    }
+  }
+  let parts = 0;
+  let busy = 0;
+  if (gone.length > 0 || kept.length > 0) {
+    for (const name of await names(join(dir, "parts"))) {
+      const m = /^([0-9a-f]{64})\.parquet$/.exec(name);
+      if (!m || listed.has(m[1])) continue;
+      const path = join(dir, "parts", name);
+      if (reading.has(resolve(path))) {
+        busy++;
+        continue;
+      }
+      await unlink(path).catch(() => {});
+      parts++;
+    }
+  }
+  return { versions: gone, parts, busy };
+}
+
+/**
+ * {@linkcode pruneLocked} under the project's lock.
+ *
+ * @example
+ * ```ts ignore
+ * await prune("svc-data", "cities", 2);
+ * ```
+ */
+export function prune(root: string, slug: string, keep: number): Promise<PruneResult> {
+  return withProjectLock(root, slug, () => pruneLocked(root, slug, keep));
+}
+
+/**
+ * {@linkcode prune}, telling `report` what went when anything did.
+ *
+ * @example
+ * ```ts ignore
+ * await pruneReported("svc-data", "cities", 2, console.error);
+ * ```
+ */
+export async function pruneReported(
+  root: string,
+  slug: string,
+  keep: number,
+  report: (line: string) => void,
+): Promise<PruneResult> {
+  const result = await prune(root, slug, keep);
+  if (result.versions.length > 0 || result.parts > 0) {
+    report(
+      `pruned ${slug}: ${result.versions.length ? `v${result.versions.join(", v")}` : "no version"} ` +
+        `(keeping the newest ${keep}); ${result.parts} part file(s) removed` +
+        (result.busy ? `, ${result.busy} left while being read` : ""),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,208 @@
+/**
+ * Bounded growth: --keep-versions for local and followed projects (at start,
+ * after merges, after followed versions; parts being read are left for a
+ * later prune), the sweep of temporary files a crash leaves, and the export
+ * cache bounded by bytes (nothing written on a read-only node).
+ */
+import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { serveNode } from "../../server.ts";
+import { leaseParts, pruneLocked } from "../../src/store/mod.ts";
+import { withNode } from "../support/node.ts";
+import { citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
+import { runCli } from "../support/cli_process.ts";
+
+const NOTES = {
+  slug: "notes",
+  title: "Agent notes",
+  readme: "Notes an agent keeps while it works.",
+  schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
+};
+
+async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() as Json };
+}
+
+function batch(i: number, size = 10) {
+  return { records: Array.from({ length: size }, (_, j) => ({ id: i * size + j, text: `note ${i * size + j}` })) };
+}
+
+async function versionDirs(store: string, slug: string): Promise<number[]> {
+  return (await readdir(join(store, slug))).filter((n) => /^v\d+$/.test(n)).map((n) => Number(n.slice(1)))
+    .sort((a, b) => a - b);
+}
+
+async function listedParts(url: string, slug: string, versions: number[]): Promise<Set<string>> {
+  const listed = new Set<string>();
+  for (const v of versions) {
+    const m: Json = await (await fetch(`${url}/projects/${slug}/manifest?version=${v}`)).json();
+    for (const p of m.parts) listed.add(`${p.sha256}.parquet`);
+  }
+  return listed;
+}
+
+async function tree(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String).sort();
+}
+
+Deno.test("--keep-versions: after each merge only the newest N versions and the parts they list stay; pruned ones are 404", async () => {
+  await withNode({ keepVersions: 2 }, async ({ url, store }) => {
+    assertEquals((await post(url, "/projects", NOTES)).status, 201);
+    for (let i = 0; i < 7; i++) assertEquals((await post(url, "/projects/notes/contribute", batch(i))).status, 201);
+    assertEquals(await versionDirs(store, "notes"), [6, 7]);
+    const parts = (await readdir(join(store, "notes", "parts"))).sort();
+    assertEquals(parts, [...await listedParts(url, "notes", [6, 7])].sort(), "no part only a pruned version listed");
+    const gone = await fetch(`${url}/projects/notes/data?version=3`);
+    assertEquals(gone.status, 404);
+    assertEquals(await gone.json(), { error: "version 3 is not on this node (local versions: 7, 6)" });
+    const all: Json = await (await fetch(`${url}/projects/notes/data?limit=1000`)).json();
+    assertEquals(all.count, 70, "the newest version still holds every record");
+    const health: Json = await (await fetch(`${url}/healthz`)).json();
+    assertEquals(health.keepVersions, 2);
+  });
+});
+
+Deno.test("--keep-versions prunes at start; a part being read stays until a later prune", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    for (let v = 1; v <= 5; v++) await w.version("cities", v, { parts: [{ sql: citySql(0, 10 * v) }] });
+    w.close();
+    const serving = await serveNode({
+      store: dir.path,
+      host: "127.0.0.1",
+      port: 0,
+      token: null,
+      keepVersions: 3,
+      log: null,
+    });
+    await serving.shutdown();
+    assertEquals(await versionDirs(dir.path, "cities"), [3, 4, 5]);
+    assertEquals((await readdir(join(dir.path, "cities", "parts"))).length, 3);
+
+    const v3 = JSON.parse(await readFile(join(dir.path, "cities", "v3", "manifest.json"), "utf8"));
+    const oldest = join(dir.path, "cities", "parts", `${v3.parts[0].sha256}.parquet`);
+    const release = leaseParts([oldest]);
+    const kept = await pruneLocked(dir.path, "cities", 1);
+    assertEquals(kept.busy, 1, "a part a request is reading is left");
+    assert(await stat(oldest).then(() => true, () => false));
+    release();
+    const later = await pruneLocked(dir.path, "cities", 1);
+    assertEquals([later.busy, later.parts], [0, 1], "the next prune takes it");
+    assertEquals((await readdir(join(dir.path, "cities", "parts"))).length, 1);
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc serve --keep-versions takes 1 or more (env SVC_NODE_KEEP_VERSIONS); 0 is a usage error", async () => {
+  for (const [args, env] of [[["--keep-versions", "0"], {}], [[], { SVC_NODE_KEEP_VERSIONS: "-2" }]] as const) {
+    const run = await runCli(["serve", "--port", "0", ...args], env);
+    assertEquals(run.code, 2, run.stderr);
+    assertMatch(run.stderr, /^error: --keep-versions must be an integer from 1/);
+  }
+});
+
+Deno.test("temporary files a killed writer leaves are swept by the next write and by the next start", async () => {
+  await withNode({}, async ({ url, store }) => {
+    assertEquals((await post(url, "/projects", NOTES)).status, 201);
+    assertEquals((await post(url, "/projects/notes/contribute", batch(0), { "idempotency-key": "k1" })).status, 201);
+    const dir = join(store, "notes");
+    const litter = async () => {
+      await writeFile(join(dir, "index", `.idempotency.json.tmp-${crypto.randomUUID()}`), "{");
+      await writeFile(join(dir, "contributions", `.x.json.tmp-${crypto.randomUUID()}`), "{");
+      await writeFile(join(dir, `.project.json.tmp-${crypto.randomUUID()}`), "{");
+      await writeFile(join(dir, "parts", `.tmp-${crypto.randomUUID()}.parquet`), "PAR1");
+      await mkdir(join(dir, `.v9.tmp-${crypto.randomUUID()}`));
+      await mkdir(join(dir, `.v1.pruned-${crypto.randomUUID()}`));
+    };
+    const temps = async () => {
+      const found: string[] = [];
+      for (const sub of ["", "index", "contributions", "parts"]) {
+        found.push(...(await readdir(join(dir, sub))).filter((n) => /\.(tmp|pruned)-/.test(n)));
+      }
+      return found;
+    };
+    await litter();
+    assertEquals((await temps()).length, 6);
+    assertEquals((await post(url, "/projects/notes/contribute", batch(1))).status, 201);
+    assertEquals(await temps(), [], "swept by the next write");
+    await litter();
+    const again = await serveNode({ store, host: "127.0.0.1", port: 0, token: null, log: null });
+    await again.shutdown();
+    assertEquals(await temps(), [], "swept at start");
+  });
+});
+
+Deno.test("the export cache is bounded by bytes, least recently used first; a read-only node writes nothing", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    for (let v = 1; v <= 3; v++) await w.version("cities", v, { parts: [{ sql: citySql(0, 4000 * v) }] });
+    w.close();
+    const sizes: number[] = [];
+    {
+      const probe = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token: null, log: null });
+      for (let v = 1; v <= 3; v++) {
+        sizes.push((await (await fetch(`${probe.url}/projects/cities/export?version=${v}`)).arrayBuffer()).byteLength);
+      }
+      await probe.shutdown();
+    }
+    const exports = join(dir.path, "cities", "exports");
+    const cap = sizes[1] + sizes[2] + 100;
+    await rm(exports, { recursive: true });
+    const before = await tree(dir.path);
+    const readOnly = await serveNode({
+      store: dir.path,
+      host: "127.0.0.1",
+      port: 0,
+      token: null,
+      readOnly: true,
+      log: null,
+    });
+    try {
+      const res = await fetch(`${readOnly.url}/projects/cities/export?version=3`);
+      assertEquals([res.status, (await res.arrayBuffer()).byteLength], [200, sizes[2]]);
+      assertEquals(await tree(dir.path), before, "a read-only node writes nothing into the store");
+    } finally {
+      await readOnly.shutdown();
+    }
+    const bounded = await serveNode({
+      store: dir.path,
+      host: "127.0.0.1",
+      port: 0,
+      token: null,
+      exportCache: cap,
+      log: null,
+    });
+    try {
+      const get = async (v: number) => {
+        const res = await fetch(`${bounded.url}/projects/cities/export?version=${v}`);
+        assertEquals((await res.arrayBuffer()).byteLength, sizes[v - 1]);
+      };
+      await get(1);
+      await get(2);
+      await new Promise((r) => setTimeout(r, 20));
+      await get(1);
+      await new Promise((r) => setTimeout(r, 20));
+      await get(3);
+      const kept = (await readdir(exports)).map((n) => n.split("-")[0]).sort();
+      assertEquals(kept, ["v1", "v3"], "v2, least recently used, went to make room");
+      let total = 0;
+      for (const n of await readdir(exports)) total += (await stat(join(exports, n))).size;
+      assert(total <= cap, `${total} bytes kept under a cap of ${cap}`);
+    } finally {
+      await bounded.shutdown();
+    }
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
+});
