@@ -1,37 +1,14 @@
 /**
- * Part files opened safely (never through a symlink) and streamed as a Web
- * stream, read in 64 KiB steps as the client takes them.
+ * Files streamed as a Web stream, read in 256 KiB steps as the client takes
+ * them (opened safely by `openRegularFile`, never through a symlink).
  *
  * @module
  */
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+
+export { openRegularFile } from "../store/regular_file.ts";
 
 const STEP = 256 * 1024;
-
-/**
- * Opens a regular file for reading without following a symlink at its last
- * component; null when it is absent, a symlink or not a regular file.
- *
- * @example
- * ```ts ignore
- * const file = await openRegularFile("svc-data/cities/parts/ab.parquet");
- * ```
- */
-export async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number } | null> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  const info = await handle.stat();
-  if (!info.isFile()) {
-    await handle.close();
-    return null;
-  }
-  return { handle, size: info.size };
-}
 
 /**
  * Bytes `start` to `end` (inclusive) of an open file, closing it when the

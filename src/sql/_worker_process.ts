@@ -1,25 +1,19 @@
 /**
- * One SQL worker process as the pool sees it: started in a private folder
- * (its working directory, holding a link to the store and the spill space,
- * so DuckDB only ever sees relative paths), under a hard memory ceiling, and
- * read line by line for its answers.
+ * One SQL worker process as the pool sees it: started with the store as its
+ * working directory (so DuckDB is given only paths relative to it), a
+ * private temp folder for spilling, a hard memory ceiling, and read line by
+ * line for its answers.
  *
  * @module
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm, symlink } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { spawnModule } from "../runtime/subprocess.ts";
 import type { WorkerMemory } from "./memory.ts";
-import {
-  type QueryAnswerHead,
-  type QueryFailure,
-  STORE_LINK,
-  type WorkerMessage,
-  type WorkerRequest,
-} from "./protocol.ts";
+import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
 /** An answer as it arrives: the head (or failure) and, on success, the rows line. */
 export type Arrived = { message: QueryAnswerHead | QueryFailure; rows?: string };
@@ -65,7 +59,6 @@ export interface WorkerSettings {
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
   const home = await mkdtemp(join(tmpdir(), "svc-sql-"));
-  await symlink(settings.storeRoot, join(home, STORE_LINK), "dir");
   const child = spawnModule(WORKER_URL, {
     args: [
       "--store",
@@ -81,7 +74,7 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
       "--temp-limit",
       settings.tempLimit,
     ],
-    cwd: home,
+    cwd: settings.storeRoot,
     dataLimitBytes: settings.memory.ceiling,
     denoPermissions: ["--allow-read", `--allow-write=${home}`, "--allow-ffi"],
   });

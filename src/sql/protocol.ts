@@ -6,9 +6,6 @@
  * @module
  */
 
-/** The name of the store's link in a worker's folder: DuckDB reads parts as `store/<slug>/parts/<sha>.parquet`. */
-export const STORE_LINK = "store";
-
 /** Run one statement over one version. */
 export interface QueryRequest {
   /** Request id, echoed in the answer. */

@@ -3,13 +3,13 @@
  * runs each on a sandbox kept per version, and answers on stdout. The node
  * runs two of these and replaces one that dies or stops answering.
  *
- * It runs in a private folder holding `store` (a link to the store) and its
- * spill space: DuckDB sees only relative paths (`store/<slug>/parts/...`,
- * `spill/1`), so no setting, view or error can show where the node keeps its
- * data.
+ * It runs with the store as its working directory: DuckDB is given only
+ * paths relative to it (`<slug>/parts/<sha>.parquet`), so no view, file name
+ * or error shows where the node keeps its data (the settings, where DuckDB
+ * keeps canonical paths, are refused by name; see `statement.ts`).
  *
  * Arguments: `--store DIR --temp DIR --home DIR --memory 1GB --threads 2 --temp-limit 2GB`
- * (paths are those to keep out of answers; `--temp` is the working directory).
+ * (paths are those to keep out of answers; `--temp` is its private spill folder).
  *
  * @module
  */
@@ -19,17 +19,17 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { closeSandbox, openSandbox, type Sandbox, type SandboxLimits } from "./_sandbox.ts";
 import { QueryRefused, runQuery } from "./_run_query.ts";
-import { type QueryRequest, STORE_LINK, type WorkerMessage, type WorkerRequest } from "./protocol.ts";
+import type { QueryRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
 import { scrubber } from "./scrub.ts";
 
 /** Sandboxes kept open, most recently used last. */
 const KEEP = 2;
 
-/** The path DuckDB uses for a part: relative, through the folder's link to the store. */
+/** The path DuckDB uses for a part: relative to the store, the worker's working directory. */
 function partPath(storeRoot: string, real: string): string {
   const inside = relative(storeRoot, real);
   if (inside.startsWith("..") || inside.startsWith(sep)) throw new Error("a part outside the store was asked for");
-  return `${STORE_LINK}/${inside.split(sep).join("/")}`;
+  return inside.split(sep).join("/");
 }
 
 function send(message: WorkerMessage, rows?: string): void {
@@ -72,7 +72,7 @@ function main(): void {
       return hit;
     }
     const parts = job.parts.map((p) => partPath(values.store!, p));
-    const sandbox = await openSandbox(parts, join("spill", String(++opened)), limits);
+    const sandbox = await openSandbox(parts, join(values.temp!, "spill", String(++opened)), limits);
     sandboxes.set(job.key, sandbox);
     for (const [key, old] of sandboxes) {
       if (sandboxes.size <= KEEP) break;

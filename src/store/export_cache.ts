@@ -14,6 +14,7 @@ import { type FileHandle, mkdir, open, readdir, rename, stat, unlink, utimes } f
 import { dirname, join } from "node:path";
 import { isSlug } from "../wire/slug.ts";
 import { projectDir } from "./layout.ts";
+import { openRegularFile } from "./regular_file.ts";
 import type { StoredVersion } from "./store.ts";
 
 /** Bumped whenever the bytes of an export would change, so old files are not served. */
@@ -101,22 +102,12 @@ export function createExportCache(root: string, options: ExportCacheOptions): Ex
   return {
     async open(version) {
       const path = exportCachePath(root, version);
-      let handle: FileHandle;
-      try {
-        handle = await open(path, "r");
-      } catch {
-        return null;
-      }
-      const info = await handle.stat();
-      if (!info.isFile()) {
-        await handle.close();
-        return null;
-      }
-      if (writable) {
+      const opened = await openRegularFile(path);
+      if (opened && writable) {
         const now = new Date();
         await utimes(path, now, now).catch(() => {});
       }
-      return { handle, size: info.size };
+      return opened;
     },
     keep(source, version) {
       return writable ? keepWhileStreaming(source, exportCachePath(root, version), options.maxBytes, evict) : source;

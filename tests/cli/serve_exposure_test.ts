@@ -15,29 +15,20 @@ async function healthz(port: number): Promise<number> {
     .status;
 }
 
-Deno.test("svc serve survives running out of descriptors: idle sockets past ulimit -n neither kill nor wedge it", async () => {
+type Sockets = Awaited<ReturnType<typeof openSocket>>[];
+
+/** Runs `fn` against `svc serve args` at `ulimit -n 256` over a fresh store, then checks SIGTERM exits 0. */
+async function withLimitedNode(
+  args: string[],
+  fn: (node: ServeProcess, port: number, sockets: Sockets) => Promise<void>,
+): Promise<void> {
   const dir = await tempDir();
-  const sockets: Awaited<ReturnType<typeof openSocket>>[] = [];
+  const sockets: Sockets = [];
   try {
     await citiesStore(dir.path);
-    const node = await startServe(
-      ["--store", dir.path, "--token", TOKEN, "--max-connections", "5000", "--quiet"],
-      {},
-      { nofile: 256 },
-    );
-    const port = Number(new URL(node.url).port);
+    const node = await startServe(["--store", dir.path, "--token", TOKEN, "--quiet", ...args], {}, { nofile: 256 });
     try {
-      for (let i = 0; i < 400; i++) sockets.push(await openSocket(port));
-      await new Promise((r) => setTimeout(r, 1000));
-      assert(await alive(node), "the node is still running with 400 idle sockets at ulimit -n 256");
-      const shed = sockets.filter((s) => s.isClosed()).length;
-      assert(shed > 0, "connections beyond the descriptors were closed, not left waiting");
-      for (const s of sockets.splice(0)) s.destroy();
-      await new Promise((r) => setTimeout(r, 500));
-      assertEquals(await healthz(port), 200, "once descriptors are free it serves again");
-      const warnings = node.stderr().split("\n").filter((l) => /accepting a connection failed/.test(l));
-      assertEquals(warnings.length, 1, "one warning for the episode:\n" + node.stderr());
-      assertMatch(warnings[0], /Too many open files|os error 24/);
+      await fn(node, Number(new URL(node.url).port), sockets);
     } finally {
       node.child.kill("SIGTERM");
       assertEquals((await node.status).code, 0);
@@ -46,32 +37,36 @@ Deno.test("svc serve survives running out of descriptors: idle sockets past ulim
     for (const s of sockets) s.destroy();
     await dir.cleanup();
   }
+}
+
+Deno.test("svc serve survives running out of descriptors: idle sockets past ulimit -n neither kill nor wedge it", async () => {
+  await withLimitedNode(["--max-connections", "5000"], async (node, port, sockets) => {
+    for (let i = 0; i < 400; i++) sockets.push(await openSocket(port));
+    await new Promise((r) => setTimeout(r, 1000));
+    assert(await alive(node), "the node is still running with 400 idle sockets at ulimit -n 256");
+    const shed = sockets.filter((s) => s.isClosed()).length;
+    assert(shed > 0, "connections beyond the descriptors were closed, not left waiting");
+    for (const s of sockets.splice(0)) s.destroy();
+    await new Promise((r) => setTimeout(r, 500));
+    assertEquals(await healthz(port), 200, "once descriptors are free it serves again");
+    const warnings = node.stderr().split("\n").filter((l) => /accepting a connection failed/.test(l));
+    assertEquals(warnings.length, 1, "one warning for the episode:\n" + node.stderr());
+    assertMatch(warnings[0], /Too many open files|os error 24/);
+  });
 });
 
 Deno.test("svc serve caps connections at --max-connections (default 64): the next hears 503 Retry-After: 1", async () => {
-  const dir = await tempDir();
-  const sockets: Awaited<ReturnType<typeof openSocket>>[] = [];
-  try {
-    const node = await startServe(["--store", dir.path, "--token", TOKEN, "--quiet"], {}, { nofile: 256 });
-    const port = Number(new URL(node.url).port);
-    try {
-      for (let i = 0; i < 64; i++) sockets.push(await openSocket(port));
-      await new Promise((r) => setTimeout(r, 300));
-      const refused = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-      assertEquals([refused.status, refused.headers["retry-after"]], [503, "1"]);
-      for (let i = 0; i < 300; i++) sockets.push(await openSocket(port));
-      assert(await alive(node));
-      for (const s of sockets.splice(0)) s.destroy();
-      await new Promise((r) => setTimeout(r, 300));
-      assertEquals(await healthz(port), 200);
-    } finally {
-      node.child.kill("SIGTERM");
-      assertEquals((await node.status).code, 0);
-    }
-  } finally {
-    for (const s of sockets) s.destroy();
-    await dir.cleanup();
-  }
+  await withLimitedNode([], async (node, port, sockets) => {
+    for (let i = 0; i < 64; i++) sockets.push(await openSocket(port));
+    await new Promise((r) => setTimeout(r, 300));
+    const refused = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    assertEquals([refused.status, refused.headers["retry-after"]], [503, "1"]);
+    for (let i = 0; i < 300; i++) sockets.push(await openSocket(port));
+    assert(await alive(node));
+    for (const s of sockets.splice(0)) s.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    assertEquals(await healthz(port), 200);
+  });
 });
 
 Deno.test("svc serve closes a silent connection after 10 s and an idle kept-alive one after 5 s", async () => {

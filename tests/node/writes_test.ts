@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, type Json } from "../support/assert.
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { withNode } from "../support/node.ts";
+import { post } from "../support/local_project.ts";
 
 const NOTES = {
   slug: "notes",
@@ -17,16 +18,6 @@ const NOTES = {
     allowExtra: true,
   },
 };
-
-async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) as Json, text };
-}
 
 const contribute = (url: string, records: unknown[], headers: Record<string, string> = {}, extra = {}) =>
   post(url, "/projects/notes/contribute", { records, ...extra }, headers);

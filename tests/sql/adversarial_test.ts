@@ -82,7 +82,7 @@ Deno.test("writing files is refused: COPY into the store or the temp folder, EXP
     }
     const settings: Json = await sql(url, "SELECT value FROM duckdb_settings() WHERE name = 'temp_directory'");
     assertEquals(settings.status, 400, "settings are not shown");
-    for (const place of ["spill/x.csv", "store/cities/evil.csv", "store/cities/parts/x.parquet", "x.csv"]) {
+    for (const place of ["spill/x.csv", "cities/evil.csv", "cities/parts/x.parquet", "x.csv", "../x.csv"]) {
       assertEquals((await sql(url, `COPY records TO '${place}'`)).status, 400, place);
     }
     assertEquals(await readdir(join(store, "cities"), { recursive: true }), before, "the store is unchanged");
@@ -185,7 +185,7 @@ Deno.test("no server path leaks through settings, catalogs, metadata or errors",
       assertEquals(leaks(readable), [], `${probe}: ${readable.slice(0, 300)}`);
     }
     const views: Json = await sql(url, "SELECT sql FROM duckdb_views() WHERE view_name = 'records'");
-    assertMatch(views.body.rows[0][0], /'store\/cities\/parts\/[0-9a-f]{64}\.parquet'/);
+    assertMatch(views.body.rows[0][0], /\('cities\/parts\/[0-9a-f]{64}\.parquet'/);
     const temp: Json = await sql(url, "SELECT path FROM duckdb_databases() WHERE database_name = 'temp'");
     assertEquals(leaks(JSON.stringify(temp.body)), []);
     for (

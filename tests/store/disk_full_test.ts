@@ -10,28 +10,9 @@ import { mkdir, open, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DISK_FULL_MESSAGE, readContribution } from "../../src/store/mod.ts";
 import { withNode } from "../support/node.ts";
+import { batch, NOTES, post } from "../support/local_project.ts";
 import { tempDir } from "../support/store_fixture.ts";
 import { serveNode } from "../../server.ts";
-
-const NOTES = {
-  slug: "notes",
-  title: "Agent notes",
-  readme: "Notes an agent keeps while it works.",
-  schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
-};
-
-async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() as Json };
-}
-
-function batch(i: number, size = 50) {
-  return { records: Array.from({ length: size }, (_, j) => ({ id: i * size + j, text: `note ${i * size + j}` })) };
-}
 
 async function run(cmd: string, args: string[]): Promise<void> {
   const out = await new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).output();
@@ -73,10 +54,10 @@ Deno.test("a full disk: writes answer 507 and leave nothing behind, reads go on,
     try {
       const url = node.url;
       assertEquals((await post(url, "/projects", NOTES)).status, 201);
-      assertEquals((await post(url, "/projects/notes/contribute", batch(0))).body.mergedVersion, 1);
+      assertEquals((await post(url, "/projects/notes/contribute", batch(0, 50))).body.mergedVersion, 1);
       const filler = await fill(mount);
 
-      const refused = await post(url, "/projects/notes/contribute", batch(1), { "idempotency-key": "full-1" });
+      const refused = await post(url, "/projects/notes/contribute", batch(1, 50), { "idempotency-key": "full-1" });
       assertEquals([refused.status, refused.body], [507, { error: DISK_FULL_MESSAGE }]);
       const created = await post(url, "/projects", { ...NOTES, slug: "more-notes" });
       assertEquals(created.status, 507);
@@ -94,7 +75,7 @@ Deno.test("a full disk: writes answer 507 and leave nothing behind, reads go on,
 
       await rm(filler);
       const started = Date.now();
-      const again = await post(url, "/projects/notes/contribute", batch(1), { "idempotency-key": "full-1" });
+      const again = await post(url, "/projects/notes/contribute", batch(1, 50), { "idempotency-key": "full-1" });
       assert(Date.now() - started < 3000, "no lock or leftover holds the next write back");
       assertEquals([again.status, again.body.status, again.body.mergedVersion], [201, "merged", 2]);
       assertEquals((await post(url, "/projects", { ...NOTES, slug: "more-notes" })).status, 201);
@@ -110,25 +91,25 @@ Deno.test("a full disk: writes answer 507 and leave nothing behind, reads go on,
 Deno.test("a contribution is merged for good at its commit: a failure after it is never its answer, and is repaired", async () => {
   await withNode({}, async ({ url, store }) => {
     assertEquals((await post(url, "/projects", NOTES)).status, 201);
-    assertEquals((await post(url, "/projects/notes/contribute", batch(0))).status, 201);
+    assertEquals((await post(url, "/projects/notes/contribute", batch(0, 50))).status, 201);
     // The answers' folder becomes a file: every write of an answer now fails, after the commit.
     const answers = join(store, "notes", "contributions");
     await rm(answers, { recursive: true });
     await writeFile(answers, "in the way");
-    const merged = await post(url, "/projects/notes/contribute", batch(1), { "idempotency-key": "after-commit" });
+    const merged = await post(url, "/projects/notes/contribute", batch(1, 50), { "idempotency-key": "after-commit" });
     assertEquals([merged.status, merged.body.status, merged.body.mergedVersion], [201, "merged", 2]);
     const id = merged.body.id;
     const status = await fetch(`${url}/projects/notes/contributions/${id}`);
     assertEquals([status.status, (await status.json()).mergedVersion], [200, 2], "its answer is known already");
 
     await rm(answers);
-    const next = await post(url, "/projects/notes/contribute", batch(2));
+    const next = await post(url, "/projects/notes/contribute", batch(2, 50));
     assertEquals(next.body.mergedVersion, 3);
     assertEquals((await readContribution(store, "notes", id))?.mergedVersion, 2, "the next write wrote the answer");
     const replay = await fetch(`${url}/projects/notes/contribute`, {
       method: "POST",
       headers: { "content-type": "application/json", "idempotency-key": "after-commit" },
-      body: JSON.stringify(batch(1)),
+      body: JSON.stringify(batch(1, 50)),
     });
     assertEquals([replay.status, replay.headers.get("idempotent-replayed")], [200, "true"]);
     assertEquals((await replay.json()).id, id);

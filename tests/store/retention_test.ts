@@ -10,28 +10,9 @@ import { join } from "node:path";
 import { serveNode } from "../../server.ts";
 import { leaseParts, pruneLocked } from "../../src/store/mod.ts";
 import { withNode } from "../support/node.ts";
+import { batch, NOTES, post } from "../support/local_project.ts";
 import { citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
 import { runCli } from "../support/cli_process.ts";
-
-const NOTES = {
-  slug: "notes",
-  title: "Agent notes",
-  readme: "Notes an agent keeps while it works.",
-  schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
-};
-
-async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() as Json };
-}
-
-function batch(i: number, size = 10) {
-  return { records: Array.from({ length: size }, (_, j) => ({ id: i * size + j, text: `note ${i * size + j}` })) };
-}
 
 async function versionDirs(store: string, slug: string): Promise<number[]> {
   return (await readdir(join(store, slug))).filter((n) => /^v\d+$/.test(n)).map((n) => Number(n.slice(1)))
