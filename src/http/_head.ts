@@ -31,6 +31,9 @@ export interface RequestHead {
 /** The preface an HTTP/2 client sends first with prior knowledge, up to its first blank line. */
 export const H2_PREFACE_LINE = "PRI * HTTP/2.0";
 
+/** The longest request line (method, target, version). */
+const MAX_REQUEST_LINE = 8192;
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // Field values: visible ASCII, space, tab and obs-text; no CR, LF, NUL or other controls.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
@@ -118,6 +121,9 @@ function bodyFraming(fields: [string, string][], minor: 0 | 1): RequestHead["bod
 export function parseHead(text: string): RequestHead {
   const lines = text.split("\r\n");
   const requestLine = lines[0];
+  if (requestLine.length > MAX_REQUEST_LINE) {
+    throw new ProtocolError(414, `the request line is over ${MAX_REQUEST_LINE} bytes`);
+  }
   if (/[\r\n]/.test(text.replace(/\r\n/g, ""))) throw new ProtocolError(400, "bare CR or LF in the request head");
   const { method, rawTarget, minor } = parseRequestLine(requestLine);
   if (lines.length > 101) throw new ProtocolError(431, "too many header fields (the limit is 100)");

@@ -37,6 +37,7 @@ const REASONS: Record<number, string> = {
   408: "Request Timeout",
   409: "Conflict",
   413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   416: "Range Not Satisfiable",
   417: "Expectation Failed",

@@ -163,6 +163,9 @@ for (const [name, listen] of LISTENERS) {
         [`GET relative HTTP/1.1\r\n${host}\r\n`, 400, /start with \//],
         [`GET / HTTP/1.1\r\n${host}Expect: something\r\n\r\n`, 417, /Expect/],
         [`GET / HTTP/1.1\r\n${host}X-Big: ${"a".repeat(40_000)}\r\n\r\n`, 431, /over 32768 bytes/],
+        [`GET /${"a".repeat(9000)} HTTP/1.1\r\n${host}\r\n`, 414, /request line is over 8192/],
+        [`GET /a\x00b HTTP/1.1\r\n${host}\r\n`, 400, /bad request target/],
+        [`GET / HTTP/1.1\r\n${host}Transfer-Encoding: chunked, chunked\r\n\r\n`, 501, /chunked/],
         [`POST / HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\nzz\r\n`, 400, /chunk size/],
         [`POST / HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\n3\r\nabcXY`, 400, /no CRLF/],
       ];
