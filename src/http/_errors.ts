@@ -7,10 +7,8 @@
 
 /** A request the connection refuses: the status to answer and why. */
 export class ProtocolError extends Error {
-  /** The status to answer. */
+  /** The status to answer (the connection closes after it: framing can no longer be trusted). */
   readonly status: number;
-  /** Whether the connection must close after the answer (framing can no longer be trusted). */
-  readonly close: boolean;
 
   /**
    * @example
@@ -19,11 +17,10 @@ export class ProtocolError extends Error {
    * throw new ProtocolError(400, "malformed request line");
    * ```
    */
-  constructor(status: number, message: string, close = true) {
+  constructor(status: number, message: string) {
     super(message);
     this.name = "ProtocolError";
     this.status = status;
-    this.close = close;
   }
 }
 

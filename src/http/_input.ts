@@ -14,8 +14,6 @@ const LINE_END = [13, 10] as const;
 export interface Input {
   /** Bytes received and not yet taken. */
   readonly pending: number;
-  /** Whether the peer has ended its side (or the connection was closed). */
-  readonly ended: boolean;
   /** Reads once more from the connection; false when nothing more will come. */
   fill(): Promise<boolean>;
   /** The index of `\r\n\r\n` in the pending bytes at or after `from`, or -1. */
@@ -55,9 +53,6 @@ export function createInput(conn: Conn): Input {
   return {
     get pending() {
       return buf.length - start;
-    },
-    get ended() {
-      return ended;
     },
     async fill() {
       if (ended) return false;

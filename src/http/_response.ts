@@ -21,6 +21,9 @@ export interface WriteOptions {
   idleSeconds: number;
 }
 
+/** How the answers the connection gives itself are written: full, then the connection closes. */
+export const LAST_ANSWER: Readonly<WriteOptions> = { head: false, keepAlive: false, minor: 1, idleSeconds: 0 };
+
 const REASONS: Record<number, string> = {
   100: "Continue",
   200: "OK",

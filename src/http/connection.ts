@@ -13,7 +13,7 @@ import { type BodyReader, bodyReader } from "./_body.ts";
 import { h2cRefusal } from "./_h2c.ts";
 import { H2_PREFACE_LINE, parseHead, type RequestHead } from "./_head.ts";
 import { createInput, type Input } from "./_input.ts";
-import { writeResponse } from "./_response.ts";
+import { LAST_ANSWER, writeResponse } from "./_response.ts";
 import type { Conn, HttpLimits, ServeHandler } from "./types.ts";
 
 /** How the connection answers errors of its own (framing, limits, timeouts). */
@@ -98,7 +98,7 @@ export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConne
     }
   };
   const answer = (status: number, message: string, to = write) =>
-    writeResponse(to, ctx.errorAnswer(status, message), { head: false, keepAlive: false, minor: 1, idleSeconds: 0 });
+    writeResponse(to, ctx.errorAnswer(status, message), LAST_ANSWER);
   const stallFill = async () => {
     arm(limits.stallTimeoutMs);
     try {

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { writeResponse } from "./_response.ts";
+import { LAST_ANSWER, writeResponse } from "./_response.ts";
 import { type ErrorAnswer, serveConnection, type ServedConnection } from "./connection.ts";
 import { type Conn, DEFAULT_LIMITS, type HttpLimits, type Listen, type ServeHandler } from "./types.ts";
 
@@ -33,8 +33,6 @@ export interface HttpServer {
   connections(): number;
   /** Stops accepting, closes idle connections, lets requests in flight finish within the grace period, then resolves. */
   shutdown(): Promise<void>;
-  /** Resolves when the server has stopped. */
-  finished: Promise<void>;
 }
 
 /** Connections being turned away at once beyond which they are closed without an answer. */
@@ -68,8 +66,6 @@ export async function serveHttp(
   const open = new Set<ServedConnection>();
   let shedding = 0;
   let stopping: Promise<void> | null = null;
-  let resolveFinished!: () => void;
-  const finished = new Promise<void>((r) => (resolveFinished = r));
   const context = { handler, limits, errorAnswer };
 
   const shed = (conn: Conn, status: number, message: string) => {
@@ -80,7 +76,7 @@ export async function serveHttp(
     response.headers.set("retry-after", "1");
     // The answer goes out before the request is read; what the client sends meanwhile is read and dropped
     // for a moment so that it reads the answer rather than a reset.
-    void writeResponse((b) => conn.write(b), response, { head: false, keepAlive: false, minor: 1, idleSeconds: 0 })
+    void writeResponse((b) => conn.write(b), response, LAST_ANSWER)
       .then(async () => {
         conn.closeWrite();
         while (await conn.read() !== null);
@@ -116,7 +112,6 @@ export async function serveHttp(
   return {
     addr: listener.addr,
     connections: () => open.size,
-    finished,
     shutdown() {
       stopping ??= (async () => {
         listener.close();
@@ -128,7 +123,6 @@ export async function serveHttp(
         clearTimeout(timer);
         for (const c of open) c.destroy();
         await all;
-        resolveFinished();
       })();
       return stopping;
     },

@@ -45,6 +45,8 @@ interface Facts {
   route: Match | null;
   /** The request carries the node's token. */
   withToken: boolean;
+  /** The node is bound to loopback (its pages are trusted). */
+  loopbackNode: boolean;
   /** The origin a browser may read the answer for, if any. */
   corsOrigin: string | null;
 }
@@ -53,11 +55,13 @@ function facts(ctx: NodeContext, req: Request): Facts {
   const url = new URL(req.url);
   const withToken = ctx.token !== null && hasToken(req, ctx.token);
   const origin = req.headers.get("origin");
-  const trusted = origin !== null && (withToken || originTrusted(origin, url, isLoopback(ctx.address.host)));
-  return { url, route: match(url.pathname), withToken, corsOrigin: trusted ? origin : null };
+  const loopbackNode = isLoopback(ctx.address.host);
+  const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
+  return { url, route: match(url.pathname), withToken, loopbackNode, corsOrigin: trusted ? origin : null };
 }
 
-async function answer(ctx: NodeContext, req: Request, { url, route, withToken }: Facts): Promise<Response> {
+async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Response> {
+  const { url, route, withToken, loopbackNode } = known;
   // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
   // a node reached by a DNS name or behind a proxy.
   if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
@@ -65,9 +69,9 @@ async function answer(ctx: NodeContext, req: Request, { url, route, withToken }:
   }
   const origin = req.headers.get("origin");
   if (req.method === "OPTIONS" && origin !== null && req.headers.has("access-control-request-method")) {
-    if (ctx.token !== null || originTrusted(origin, url, isLoopback(ctx.address.host))) return preflight(origin);
+    if (ctx.token !== null || originTrusted(origin, url, loopbackNode)) return preflight(origin);
   }
-  if (!withToken && isCrossSite(req, isLoopback(ctx.address.host))) {
+  if (!withToken && isCrossSite(req, loopbackNode)) {
     throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
   }
   if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);

@@ -8,8 +8,25 @@ import { BundleError } from "../../src/client/errors.ts";
 import { pull } from "../../src/client/pull.ts";
 import { runCli, spawnCli } from "../support/cli_process.ts";
 import { withNode } from "../support/node.ts";
-import { startOrigin } from "../support/origin.ts";
+import { startOrigin, type TestOrigin } from "../support/origin.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
+
+function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** Queues, once, the manifest of `slug` v`version` listing `parts` (URLs on the origin) and its project answer. */
+function offerVersion(origin: TestOrigin, slug: string, version: number, parts: { sha256: string; bytes: number }[]) {
+  const manifest = {
+    format: "svc-dataset-manifest/1",
+    project: slug,
+    version,
+    parts: parts.map((p) => ({ ...p, url: `${origin.url}/parts/${slug}/${p.sha256}.parquet` })),
+    totals: { records: parts.length },
+  };
+  origin.fault(`/projects/${slug}/manifest`, { body: JSON.stringify(manifest) });
+  origin.fault(`/projects/${slug}`, { body: JSON.stringify({ slug, title: slug }) });
+}
 
 Deno.test("pull copies a version into a store that a node then serves the same, parts shared and never fetched twice", async () => {
   await withNode({ token: "origin-token" }, async ({ url }) => {
@@ -99,22 +116,8 @@ Deno.test("a refused part stops the other transfers: nothing is left or lands af
   try {
     const slow = new Uint8Array(64 * 1024).fill(7);
     const bad = new TextEncoder().encode("fast part, wrong bytes");
-    const shas = [slow, new TextEncoder().encode("fast part, right bytes")].map((b) =>
-      createHash("sha256").update(b).digest("hex")
-    );
-    const manifest = {
-      format: "svc-dataset-manifest/1",
-      project: "race",
-      version: 1,
-      parts: shas.map((sha, i) => ({
-        sha256: sha,
-        bytes: i === 0 ? slow.length : bad.length,
-        url: `${origin.url}/parts/race/${sha}.parquet`,
-      })),
-      totals: { records: 2 },
-    };
-    origin.fault("/projects/race/manifest", { body: JSON.stringify(manifest) });
-    origin.fault("/projects/race", { body: JSON.stringify({ slug: "race", title: "Race" }) });
+    const shas = [sha256(slow), sha256(new TextEncoder().encode("fast part, right bytes"))];
+    offerVersion(origin, "race", 1, [{ sha256: shas[0], bytes: slow.length }, { sha256: shas[1], bytes: bad.length }]);
     // The good part stalls halfway for 3 s; the bad one is refused at once.
     origin.fault(`/parts/race/${shas[0]}.parquet`, { body: slow, holdMs: 3000 });
     origin.fault(`/parts/race/${shas[1]}.parquet`, { body: bad });
@@ -135,21 +138,9 @@ Deno.test("svc pull killed halfway leaves the store whole, and the next pull res
   const dir = await tempDir();
   try {
     const parts = ["first part bytes", "second part bytes"].map((t) => new TextEncoder().encode(t));
-    const shas = parts.map((b) => createHash("sha256").update(b).digest("hex"));
-    const manifest = {
-      format: "svc-dataset-manifest/1",
-      project: "slow",
-      version: 3,
-      parts: shas.map((sha, i) => ({
-        sha256: sha,
-        bytes: parts[i].length,
-        url: `${origin.url}/parts/slow/${sha}.parquet`,
-      })),
-      totals: { records: 2 },
-    };
+    const shas = parts.map(sha256);
     const serveAll = (delaySecond: number) => {
-      origin.fault("/projects/slow/manifest", { body: JSON.stringify(manifest) });
-      origin.fault("/projects/slow", { body: JSON.stringify({ slug: "slow", title: "Slow" }) });
+      offerVersion(origin, "slow", 3, shas.map((sha, i) => ({ sha256: sha, bytes: parts[i].length })));
       origin.fault(`/parts/slow/${shas[0]}.parquet`, { body: parts[0] });
       origin.fault(`/parts/slow/${shas[1]}.parquet`, { body: parts[1], delayMs: delaySecond });
     };
