@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
 import { createHash } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../server.ts";
 import { Client } from "../../src/client/client.ts";
@@ -147,7 +147,11 @@ Deno.test("svc pull killed halfway leaves the store whole, and the next pull res
     serveAll(20_000);
     const child = spawnCli(["pull", "slow", "--store", dir.path, "--base-url", origin.url, "--api-key", "k"]);
     await origin.waitFor(shas[1]);
-    await new Promise((r) => setTimeout(r, 200));
+    // The kill comes once the first part is whole in the store and while the second is still held back.
+    const first = join(dir.path, "slow", "parts", `${shas[0]}.parquet`);
+    for (let waited = 0; !(await stat(first).then(() => true, () => false)) && waited < 15_000; waited += 20) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     child.kill("SIGKILL");
     await child.status;
     const names = await readdir(join(dir.path, "slow"));
