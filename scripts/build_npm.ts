@@ -10,15 +10,18 @@
  *
  * @module
  */
-import ts from "typescript";
 import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { BIN_SVC, type DenoConfig, npmDependencies, packageJson, packageOf } from "./_npm_package.ts";
 
 /** The repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The compiler and the Node type definitions (Node 20, the oldest Node the package runs on) the build uses. */
+const BUILD_TOOLS = ["typescript@5.9.3", "@types/node@20.19.43"];
 
 /** Modules the package starts as processes rather than imports, so no entry point reaches them. */
 const PROCESS_ENTRIES = ["src/sql/worker_main.ts"];
@@ -50,48 +53,93 @@ export class CompileError extends Error {
   }
 }
 
-/** The compiler options of the npm build: ES2022 modules for Node 20, with declarations. */
-function compilerOptions(outDir: string): ts.CompilerOptions {
+/** The compiler options of the npm build (a `tsconfig.json`): ES2022 modules for Node 20, with declarations. */
+function compilerOptions(outDir: string, typeRoot: string): Record<string, unknown> {
   return {
     rewriteRelativeImportExtensions: true,
-    module: ts.ModuleKind.ES2022,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    target: ts.ScriptTarget.ES2022,
+    module: "es2022",
+    moduleResolution: "bundler",
+    target: "es2022",
     declaration: true,
     types: ["node"],
-    typeRoots: [join(ROOT, "node_modules", "@types")],
+    typeRoots: [typeRoot],
     strict: true,
     skipLibCheck: true,
     noEmitOnError: true,
     rootDir: ROOT,
     outDir,
-    newLine: ts.NewLineKind.LineFeed,
+    newLine: "lf",
+    listEmittedFiles: true,
+    pretty: false,
   };
 }
 
-/** Compiles `entries` (and what they import) into `outDir`; returns the written paths and the packages they import. */
-function compile(entries: string[], outDir: string): { written: string[]; packages: Set<string> } {
-  const program = ts.createProgram(entries, compilerOptions(outDir));
+/** Bare specifiers a compiled file imports (`import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`). */
+function importedSpecifiers(text: string): string[] {
+  const found: string[] = [];
+  const pattern = /\b(?:from|import)\s*\(?\s*["']([^"']+)["']/g;
+  for (const m of text.matchAll(pattern)) found.push(m[1]);
+  return found;
+}
+
+/**
+ * Compiles `entries` (and what they import) into `outDir` with the build's
+ * own `tsc`; returns the written paths and the packages they import.
+ */
+async function compile(
+  entries: string[],
+  outDir: string,
+  tools: string,
+): Promise<{ written: string[]; packages: Set<string> }> {
+  const config = join(tools, "tsconfig.json");
+  const options = compilerOptions(outDir, join(tools, "node_modules", "@types"));
+  await writeFile(config, JSON.stringify({ compilerOptions: options, files: entries }, null, 2));
+  const tsc = spawnSync("node", [
+    join(tools, "node_modules", "typescript", "bin", "tsc"),
+    "-p",
+    config,
+  ], { encoding: "utf8", cwd: ROOT });
   const written: string[] = [];
+  const diagnostics: string[] = [];
+  for (const line of (tsc.stdout ?? "").split("\n")) {
+    if (line.startsWith("TSFILE: ")) written.push(line.slice("TSFILE: ".length).trim());
+    else if (line.trim()) diagnostics.push(line);
+  }
+  if (tsc.status !== 0 || diagnostics.length > 0) {
+    throw new CompileError([...diagnostics, tsc.stderr ?? "", `tsc exited ${tsc.status ?? tsc.signal}`].join("\n"));
+  }
   const packages = new Set<string>();
-  const result = program.emit(undefined, (path, text, bom) => {
-    ts.sys.writeFile(path, text, bom);
-    written.push(path);
-    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
-      const pkg = packageOf(fileName);
+  for (const path of written) {
+    for (const specifier of importedSpecifiers(await readFile(path, "utf8"))) {
+      const pkg = packageOf(specifier);
       if (pkg) packages.add(pkg);
     }
-  });
-  const diagnostics = ts.sortAndDeduplicateDiagnostics([...ts.getPreEmitDiagnostics(program), ...result.diagnostics]);
-  if (diagnostics.length > 0 || result.emitSkipped) {
-    const format = process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
-    throw new CompileError(format(diagnostics, {
-      getCanonicalFileName: (f) => f,
-      getCurrentDirectory: () => ROOT,
-      getNewLine: () => "\n",
-    }));
   }
   return { written, packages };
+}
+
+/**
+ * The build's own tools, {@linkcode BUILD_TOOLS}, installed with npm into
+ * `dist/.build-tools` on first use and kept out of `deno.json` and its
+ * lock, so that running the node never downloads them. Returns the folder.
+ */
+async function buildTools(): Promise<string> {
+  const prefix = join(ROOT, "dist", ".build-tools");
+  const stamp = join(prefix, "installed.json");
+  const installed = await readFile(stamp, "utf8").then((text) => JSON.parse(text) as string[], () => null);
+  if (JSON.stringify(installed) !== JSON.stringify(BUILD_TOOLS)) {
+    await mkdir(prefix, { recursive: true });
+    const npm = spawnSync(
+      "npm",
+      ["install", "--prefix", prefix, "--no-save", "--no-audit", "--no-fund", "--no-package-lock", ...BUILD_TOOLS],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+    if (npm.status !== 0) {
+      throw new Error(`npm could not install ${BUILD_TOOLS.join(" ")} (exit ${npm.status ?? npm.signal})`);
+    }
+    await writeFile(stamp, JSON.stringify(BUILD_TOOLS));
+  }
+  return prefix;
 }
 
 /** Copies `name` from the repository root into `outDir` when it exists; returns whether it did. */
@@ -121,7 +169,7 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm>
   );
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
-  const { written, packages } = compile(entries, outDir);
+  const { written, packages } = await compile(entries, outDir, await buildTools());
   const dependencies = npmDependencies(packages, config.imports ?? {});
   const files = written.map((p) => relative(outDir, p));
   await writeFile(join(outDir, "package.json"), JSON.stringify(packageJson(config, dependencies), null, 2) + "\n");

@@ -104,8 +104,8 @@ Options:
                           key pinned for the origin (svc trust add; env
                           SVC_VERIFY=1)
   --upstream URL          follow from this node instead of the origin; the
-                          agent key is never sent there
-  --upstream-token TOKEN  the upstream node's token
+                          agent key is never sent there (env SVC_UPSTREAM)
+  --upstream-token TOKEN  the upstream node's token (env SVC_UPSTREAM_TOKEN)
   --base-url URL          the origin (default: SVC_BASE_URL)
   --api-key KEY           the agent key for the origin (default: SVC_API_KEY)
   -h, --help              show this help
@@ -201,7 +201,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   for (const slug of follow) {
     if (!isSlug(slug)) throw new UsageError(`--follow: ${JSON.stringify(slug)} is not a project slug`);
   }
-  const upstream = values.upstream ?? null;
+  const upstream = values.upstream ?? (env.SVC_UPSTREAM || null);
   if (upstream !== null) {
     let url: URL | null = null;
     try {
@@ -246,7 +246,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
     verify: verify && follow.length > 0,
     upstream,
-    upstreamToken: values["upstream-token"] ?? null,
+    upstreamToken: values["upstream-token"] ?? (upstream === null ? null : env.SVC_UPSTREAM_TOKEN || null),
     baseUrl: values["base-url"] ?? (env.SVC_BASE_URL || null),
     apiKey: values["api-key"] ?? (env.SVC_API_KEY || null),
     help: values.help ?? false,

@@ -6,7 +6,7 @@
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { tempRoot } from "../runtime/paths.ts";
 import { join, sep } from "node:path";
 
 /** A small pool of connections to one locked-down in-process DuckDB. */
@@ -34,7 +34,7 @@ export function sqlIdent(name: string): string {
  */
 export async function openReadEngine(root: string, size = 4): Promise<ReadEngine> {
   const realRoot = await realpath(root).catch(() => root);
-  const temp = await mkdtemp(join(tmpdir(), "svc-read-"));
+  const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
   const db = await DuckDBInstance.create(":memory:", {
     threads: "2",
     memory_limit: "512MB",

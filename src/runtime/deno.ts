@@ -97,10 +97,13 @@ function sleep(ms: number): Promise<void> {
 export function listenDeno(deno: DenoGlobal): Listen {
   return (options, onConn, onError) => {
     const listener = deno.listen({ hostname: options.hostname, port: options.port, transport: "tcp" });
+    // Without leave to open /dev/null (narrowed permissions) there is no reserve, and nothing to turn away for it.
+    let reserveUsable = true;
     const takeReserve = () => {
       try {
         return deno.openSync("/dev/null", { read: true });
-      } catch {
+      } catch (e) {
+        if (!outOfDescriptors(e)) reserveUsable = false;
         return null;
       }
     };
@@ -131,8 +134,8 @@ export function listenDeno(deno: DenoGlobal): Listen {
           }
         }
         backoff = 10;
-        reserve ??= takeReserve();
-        if (reserve === null) {
+        if (reserveUsable) reserve ??= takeReserve();
+        if (reserve === null && reserveUsable) {
           // Still out of descriptors: this one is turned away so the queue does not wedge.
           conn.close();
           continue;

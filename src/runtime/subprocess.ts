@@ -27,11 +27,33 @@ export interface ModuleProcessOptions {
   dataLimitBytes?: number;
 }
 
-/** The `deno.json` nearest above `file`, or null. */
+/** Whether `path` exists and may be read (a narrowed process may not look everywhere). */
+function readable(path: string): boolean {
+  try {
+    return existsSync(path);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The environment a child inherits: ours, or none when this process may not
+ * read all of it (the container's node reads only `SVC_*`; a module process
+ * takes what it needs as arguments).
+ */
+function inheritableEnv(): Record<string, string | undefined> {
+  try {
+    return { ...process.env };
+  } catch {
+    return {};
+  }
+}
+
+/** The `deno.json` nearest above `file` that this process may read, or null. */
 function configAbove(file: string): string | null {
   for (let dir = dirname(file);; dir = dirname(dir)) {
     const candidate = join(dir, "deno.json");
-    if (existsSync(candidate)) return candidate;
+    if (readable(candidate)) return candidate;
     if (dirname(dir) === dir) return null;
   }
 }
@@ -67,5 +89,9 @@ export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): Chil
     const kib = Math.max(1, Math.floor(options.dataLimitBytes / 1024));
     command = ["/bin/sh", "-c", `ulimit -d ${kib} 2>/dev/null; exec "$@"`, "sh", ...command];
   }
-  return spawn(command[0], command.slice(1), { stdio: ["pipe", "pipe", "inherit"], cwd: options.cwd });
+  return spawn(command[0], command.slice(1), {
+    stdio: ["pipe", "pipe", "inherit"],
+    cwd: options.cwd,
+    env: inheritableEnv(),
+  });
 }

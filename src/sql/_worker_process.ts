@@ -8,10 +8,10 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { spawnModule } from "../runtime/subprocess.ts";
+import { homeOrNull, tempRoot } from "../runtime/paths.ts";
 import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
@@ -58,7 +58,7 @@ export interface WorkerSettings {
  * ```
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
-  const home = await mkdtemp(join(tmpdir(), "svc-sql-"));
+  const home = await mkdtemp(join(tempRoot(), "svc-sql-"));
   const child = spawnModule(WORKER_URL, {
     args: [
       "--store",
@@ -66,7 +66,7 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
       "--temp",
       home,
       "--home",
-      homedir(),
+      homeOrNull() ?? "",
       "--memory",
       `${Math.floor(settings.memory.duckdb / (1024 * 1024))}MiB`,
       "--threads",

@@ -11,6 +11,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { buildNpm } from "../../scripts/build_npm.ts";
+import { freePort } from "../support/cli_process.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
@@ -36,14 +37,6 @@ async function runOk(cmd: string, args: string[], cwd: string): Promise<Ran> {
     );
   }
   return ran;
-}
-
-/** A port nothing listens on right now. */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr;
-  listener.close();
-  return port;
 }
 
 /** Collects a child's output stream as text; resolves when the stream ends. */

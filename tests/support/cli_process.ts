@@ -105,3 +105,11 @@ export async function startServe(
     clearTimeout(timer);
   }
 }
+
+/** A port nothing listens on right now. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr;
+  listener.close();
+  return port;
+}
