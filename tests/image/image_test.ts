@@ -1,0 +1,355 @@
+/**
+ * The container image, for real: built with podman from the Dockerfile and
+ * run the way its users run it (read-only root, tmpfs /tmp, uid 10001, the
+ * volume at /data, a published port). Needs podman configured as
+ * `scripts/container/prepare.sh` does; `SVC_IMAGE_BASE` names the base.
+ *
+ * ```sh
+ * eval "$(scripts/container/prepare.sh)" && deno task test:image
+ * ```
+ *
+ * @module
+ */
+import { chown, mkdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { freePort, ROOT } from "../support/cli_process.ts";
+import { NOTES } from "../support/local_project.ts";
+import { signingKey } from "../support/signing.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
+import { IMAGE_LAYOUT, nodePermissions } from "../../src/container/mod.ts";
+
+const IMAGE = "localhost/svc:image-test";
+const TOKEN = "image-test-token-0123456789";
+const UID = 10001;
+const RUN_AS_USERS_DO = ["--read-only", "--tmpfs", "/tmp", "--user", String(UID)];
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+async function podman(args: string[], timeoutMs = 120_000): Promise<Ran> {
+  const started = performance.now();
+  const out = await new Deno.Command("podman", {
+    args,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(timeoutMs),
+  }).output();
+  const text = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: text.decode(out.stdout),
+    // podman here has no systemd for health-check timers; its complaint about that is not the test's business.
+    stderr: text.decode(out.stderr).split("\n").filter((l) => !/systemd/.test(l)).join("\n"),
+    ms: performance.now() - started,
+  };
+}
+
+async function podmanOk(args: string[], timeoutMs?: number): Promise<Ran> {
+  const ran = await podman(args, timeoutMs);
+  if (ran.code !== 0) throw new Error(`podman ${args.join(" ")} exited ${ran.code}\n${ran.stderr}\n${ran.stdout}`);
+  return ran;
+}
+
+/** A volume folder owned by the container's user, as an operator prepares one. */
+async function volume(root: string, name: string): Promise<string> {
+  const dir = join(root, name);
+  await mkdir(dir, { recursive: true });
+  await chown(dir, UID, UID);
+  return dir;
+}
+
+async function chownTree(path: string): Promise<void> {
+  await chown(path, UID, UID);
+  if ((await stat(path)).isDirectory()) {
+    for await (const entry of Deno.readDir(path)) await chownTree(join(path, entry.name));
+  }
+}
+
+async function untilServing(port: number, name: string): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < 60_000) {
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    }).then((r) => r.body?.cancel().then(() => r.ok), () => false);
+    if (ok) return performance.now() - started;
+    const state = await podman(["inspect", name, "--format", "{{.State.Running}}"]);
+    if (state.stdout.trim() === "false") {
+      throw new Error(`${name} stopped:\n${(await podman(["logs", name])).stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not serve within 60 s:\n${(await podman(["logs", name])).stderr}`);
+}
+
+function authed(init: RequestInit = {}): RequestInit {
+  return { ...init, headers: { ...init.headers as Record<string, string>, authorization: `Bearer ${TOKEN}` } };
+}
+
+const sqlBody = (sql: string): RequestInit =>
+  authed({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sql }) });
+
+Deno.test("container image: built with podman and run as its users run it", async (t) => {
+  const base = Deno.env.get("SVC_IMAGE_BASE");
+  assert(base, 'SVC_IMAGE_BASE is not set: run eval "$(scripts/container/prepare.sh)" first');
+  const work = await tempDir("svc-image-");
+  await chown(work.path, UID, UID);
+  const containers: string[] = [];
+  try {
+    await t.step("builds from the Dockerfile with the base as a build argument", async () => {
+      const ca = "/etc/ssl/certs/ca-certificates.crt";
+      const secret = await stat(ca).then(() => ["--secret", `id=ca_bundle,src=${ca}`], () => []);
+      const built = await podmanOk(
+        ["build", "--format", "docker", ...secret, "--build-arg", `BASE=${base}`, "-t", IMAGE, ROOT],
+        900_000,
+      );
+      const size = await podmanOk(["image", "inspect", IMAGE, "--format", "{{.Size}}"]);
+      console.log(`built in ${(built.ms / 1000).toFixed(1)} s; image ${(Number(size.stdout) / 1e6).toFixed(0)} MB`);
+      const health = await podmanOk(["image", "inspect", IMAGE, "--format", "{{json .Config.Healthcheck}}"]);
+      assertMatch(health.stdout, /healthcheck\.ts/);
+      const user = await podmanOk(["image", "inspect", IMAGE, "--format", "{{.Config.User}}"]);
+      assertEquals(user.stdout.trim(), `${UID}:${UID}`);
+    });
+
+    await t.step("--version", async () => {
+      const ran = await podmanOk(["run", "--rm", ...RUN_AS_USERS_DO, IMAGE, "--version"]);
+      assertMatch(ran.stdout, /^svc \d+\.\d+\.\d+\n$/);
+    });
+
+    await t.step("refuses to serve without a token", async () => {
+      const data = await volume(work.path, "empty");
+      const ran = await podman(["run", "--rm", ...RUN_AS_USERS_DO, "-v", `${data}:/data`, IMAGE]);
+      assertEquals(ran.code, 1);
+      assertMatch(ran.stderr, /error: set SVC_NODE_TOKEN/);
+    });
+
+    const data = await volume(work.path, "data");
+    await citiesStore(join(data, "svc-data"));
+    await chownTree(join(data, "svc-data"));
+    const port = freePort();
+    const node = "svc-image-node";
+    containers.push(node);
+
+    await t.step("serves a page and SQL through the published port", async () => {
+      await podmanOk([
+        "run",
+        "-d",
+        "--name",
+        node,
+        ...RUN_AS_USERS_DO,
+        "-p",
+        `127.0.0.1:${port}:8686`,
+        "-e",
+        `SVC_NODE_TOKEN=${TOKEN}`,
+        "-v",
+        `${data}:/data`,
+        IMAGE,
+      ]);
+      const coldMs = await untilServing(port, node);
+      console.log(`cold start to first /healthz: ${coldMs.toFixed(0)} ms`);
+      const page = await fetch(`http://127.0.0.1:${port}/projects/cities/data?limit=2&offset=10`, authed());
+      assertEquals(page.status, 200);
+      assertEquals((await page.json()).records.map((r: { id: number }) => r.id), [10, 11]);
+      const sql = await fetch(
+        `http://127.0.0.1:${port}/projects/cities/query`,
+        sqlBody("SELECT count(*) FROM records"),
+      );
+      assertEquals((await sql.json()).rows, [[600]]);
+    });
+
+    await t.step("podman healthcheck run: healthy", async () => {
+      const ran = await podman(["healthcheck", "run", node]);
+      assertEquals(ran.code, 0, ran.stderr + ran.stdout);
+    });
+
+    await t.step("the root is read-only; the volume takes the node's writes, owned by 10001", async () => {
+      const root = await podman(["exec", node, "/bin/sh", "-c", "echo x > /probe"]);
+      assert(root.code !== 0);
+      assertMatch(root.stderr, /Read-only file system/);
+      const res = await fetch(
+        `http://127.0.0.1:${port}/projects`,
+        authed({
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(NOTES),
+        }),
+      );
+      assertEquals(res.status, 201, await res.text());
+      const written = await stat(join(data, "svc-data", "notes", "project.json"));
+      assertEquals(written.uid, UID);
+    });
+
+    await t.step("no route reads /etc/shadow", async () => {
+      for (const path of ["/parts/cities/..%2F..%2F..%2Fetc%2Fshadow", "/projects/..%2F..%2Fetc%2Fshadow/data"]) {
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, authed());
+        const body = await res.text();
+        assert(res.status >= 400 && res.status < 500, `${path}: ${res.status}`);
+        assert(!body.includes("root:"), path);
+      }
+      for (const sql of ["SELECT * FROM read_text('/etc/shadow')", "SELECT * FROM read_csv('/etc/shadow')"]) {
+        const res = await fetch(`http://127.0.0.1:${port}/projects/cities/query`, sqlBody(sql));
+        const body = await res.text();
+        assertEquals(res.status, 400, body);
+        assert(!body.includes("root:"), sql);
+      }
+    });
+
+    await t.step("under the node's permissions, /etc/shadow and other hosts are out of reach", async () => {
+      const flags = nodePermissions({ ...IMAGE_LAYOUT, duckdbBinding: "/app/none" }, {
+        store: "/data/svc-data",
+        trustFile: "/data/trust.json",
+        trustWrite: false,
+        bind: { host: "0.0.0.0", port: 8686 },
+        calls: ["https://origin.example"],
+        readOnly: false,
+      });
+      const probe = join(ROOT, "tests/container/_probe.ts");
+      const ran = await podmanOk([
+        "run",
+        "--rm",
+        ...RUN_AS_USERS_DO,
+        "--network=host",
+        "-v",
+        `${data}:/data`,
+        "-v",
+        `${probe}:/probe.ts:ro`,
+        "--entrypoint",
+        IMAGE_LAYOUT.deno,
+        IMAGE,
+        "run",
+        "--quiet",
+        "--no-prompt",
+        ...flags,
+        "/probe.ts",
+        "--store",
+        "/data/svc-data",
+        "--other",
+        `http://127.0.0.1:${port}/healthz`,
+      ]);
+      const result = JSON.parse(ran.stdout);
+      assertEquals(result.readShadow, "NotCapable");
+      assertEquals(result.readStore, "ok");
+      assertEquals(result.fetchOther, "NotCapable");
+      assertEquals(result.envHome, "NotCapable");
+    });
+
+    await t.step("svc pull and svc query run as container commands", async () => {
+      const other = await volume(work.path, "other");
+      const pulled = await podman([
+        "run",
+        "--rm",
+        ...RUN_AS_USERS_DO,
+        "--network=host",
+        "-v",
+        `${other}:/data`,
+        "-e",
+        `SVC_BASE_URL=http://127.0.0.1:${port}`,
+        "-e",
+        `SVC_API_KEY=${TOKEN}`,
+        IMAGE,
+        "pull",
+        "cities",
+      ]);
+      assertEquals(pulled.code, 0, pulled.stderr);
+      const queried = await podman([
+        "run",
+        "--rm",
+        ...RUN_AS_USERS_DO,
+        "-v",
+        `${other}:/data`,
+        IMAGE,
+        "query",
+        "cities",
+        "SELECT count(*) AS n, max(id) AS top FROM records",
+        "--json",
+      ]);
+      assertEquals(queried.code, 0, queried.stderr);
+      assertEquals(JSON.parse(queried.stdout).rows, [[600, 599]]);
+    });
+
+    await t.step("podman stop: exit 0 within 10 s", async () => {
+      const stopped = await podmanOk(["stop", "-t", "10", node], 30_000);
+      assert(stopped.ms < 10_000, `stop took ${stopped.ms} ms`);
+      const code = await podmanOk(["inspect", node, "--format", "{{.State.ExitCode}}"]);
+      assertEquals(code.stdout.trim(), "0");
+    });
+
+    const origin = `http://127.0.0.1:${freePort()}`;
+    const verifyEnv = [
+      "-e",
+      `SVC_NODE_TOKEN=${TOKEN}`,
+      "-e",
+      "SVC_VERIFY=1",
+      "-e",
+      "SVC_FOLLOW=cities",
+      "-e",
+      `SVC_BASE_URL=${origin}`,
+      "-e",
+      "SVC_API_KEY=agent-key",
+    ];
+
+    await t.step("SVC_VERIFY with an unreachable origin and no keys: exit 69", async () => {
+      const keyless = await volume(work.path, "keyless");
+      const ran = await podman([
+        "run",
+        "--rm",
+        ...RUN_AS_USERS_DO,
+        "--network=host",
+        "-e",
+        `SVC_NODE_PORT=${freePort()}`,
+        ...verifyEnv,
+        "-v",
+        `${keyless}:/data`,
+        IMAGE,
+      ]);
+      assertEquals(ran.code, 69, ran.stderr);
+      assertMatch(ran.stderr, /no key of .* is pinned/);
+    });
+
+    await t.step("SVC_VERIFY with held keys: serves", async () => {
+      const keyed = await volume(work.path, "keyed");
+      const key = await signingKey("22".repeat(32));
+      const trust = {
+        origins: {
+          [origin]: [{
+            kid: key.kid,
+            alg: "Ed25519",
+            publicKey: key.publicKey,
+            status: "current",
+            addedAt: "2026-01-01",
+          }],
+        },
+      };
+      await writeFile(join(keyed, "trust.json"), JSON.stringify(trust));
+      await chown(join(keyed, "trust.json"), UID, UID);
+      const name = "svc-image-keyed";
+      containers.push(name);
+      const keyedPort = freePort();
+      await podmanOk([
+        "run",
+        "-d",
+        "--name",
+        name,
+        ...RUN_AS_USERS_DO,
+        "--network=host",
+        "-e",
+        `SVC_NODE_PORT=${keyedPort}`,
+        ...verifyEnv,
+        "-v",
+        `${keyed}:/data`,
+        IMAGE,
+      ]);
+      await untilServing(keyedPort, name);
+      const logs = await podman(["logs", name]);
+      assertMatch(logs.stderr, /using the keys held/);
+    });
+  } finally {
+    for (const name of containers) await podman(["rm", "-f", "-t", "0", name]);
+    await work.cleanup();
+  }
+});
