@@ -6,8 +6,15 @@
  */
 import { builtinModules } from "node:module";
 
+/** Where the project lives. */
+export const REPOSITORY = "https://github.com/svc-dev/svc";
+
 /** The parts of `deno.json` the npm build reads. */
 export interface DenoConfig {
+  /** The package name, the same on npm and JSR (`@svc/cli`). */
+  name: string;
+  /** The SPDX license. */
+  license: string;
   /** The release. */
   version: string;
   /** Import map: bare name to `npm:` (or other) specifier. */
@@ -81,13 +88,19 @@ export function packageJson(config: DenoConfig, dependencies: Record<string, str
     exports[subpath] = { types: compiled(file, ".d.ts"), default: compiled(file, ".js") };
   }
   return {
-    name: "svc",
+    name: config.name,
     version: config.version,
-    description: "svc dataset node: serve a store of Parquet datasets over HTTP",
+    description: "svc dataset node: serve a store of versioned Parquet datasets over HTTP, SQL and MCP",
+    license: config.license,
+    repository: { type: "git", url: `git+${REPOSITORY}.git` },
+    homepage: `${REPOSITORY}#readme`,
+    bugs: { url: `${REPOSITORY}/issues` },
+    keywords: ["dataset", "parquet", "duckdb", "mcp", "sql", "data-node"],
     type: "module",
     bin: { svc: "bin/svc.js" },
     exports,
     types: exports["."]?.types,
+    files: ["bin/", "src/", "*.js", "*.d.ts", "README.md", "LICENSE"],
     engines: { node: ">=20" },
     dependencies,
   };

@@ -1,8 +1,8 @@
 /**
  * Builds the npm form of svc into `dist/npm/`: the source compiled by
  * `tsc` (JS and declarations, relative `.ts` imports rewritten to `.js`),
- * a `package.json` worked out from `deno.json`, the `svc` bin, and README
- * and LICENSE when the repository has them.
+ * a `package.json` worked out from `deno.json`, the `svc` bin, the package's
+ * own README (`npm/README.md`) and the LICENSE.
  *
  * ```sh
  * deno task build:npm
@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import process from "node:process";
@@ -142,14 +142,6 @@ async function buildTools(): Promise<string> {
   return prefix;
 }
 
-/** Copies `name` from the repository root into `outDir` when it exists; returns whether it did. */
-async function copyIfPresent(name: string, outDir: string): Promise<boolean> {
-  const from = join(ROOT, name);
-  if (!(await stat(from).catch(() => null))?.isFile()) return false;
-  await copyFile(from, join(outDir, name));
-  return true;
-}
-
 /**
  * Builds the npm package: empties `outDir`, compiles `deno.json`'s entry
  * points with `tsc`, then writes `package.json`, `bin/svc.js`, README and
@@ -177,9 +169,10 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm>
   await writeFile(join(outDir, "bin", "svc.js"), BIN_SVC);
   await chmod(join(outDir, "bin", "svc.js"), 0o755);
   files.push("package.json", join("bin", "svc.js"));
-  for (const name of ["README.md", "LICENSE"]) {
-    if (await copyIfPresent(name, outDir)) files.push(name);
-  }
+  // The package's own README (no Deno commands in it), and the repository's license.
+  await copyFile(join(ROOT, "npm", "README.md"), join(outDir, "README.md"));
+  await copyFile(join(ROOT, "LICENSE"), join(outDir, "LICENSE"));
+  files.push("README.md", "LICENSE");
   return { outDir, version: config.version, files: files.sort(), dependencies };
 }
 

@@ -118,7 +118,7 @@ function search(params: Record<string, number | undefined>): string {
  *
  * @example
  * ```ts ignore
- * const client = new Client({ baseUrl: "http://127.0.0.1:8686" });
+ * const client = new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "local" });
  * const page = await client.data("cities", { limit: 10 });
  * ```
  */

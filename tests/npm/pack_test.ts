@@ -7,7 +7,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import assert from "node:assert/strict";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { buildNpm } from "../../scripts/build_npm.ts";
@@ -79,9 +79,34 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     });
 
     const packed = await runOk("npm", ["pack", "--json", "--pack-destination", work.path], built.outDir);
-    const [info] = JSON.parse(packed.stdout) as { filename: string; size: number; entryCount: number }[];
+    const [info] = JSON.parse(packed.stdout) as {
+      filename: string;
+      size: number;
+      entryCount: number;
+      files: { path: string }[];
+    }[];
     const tarball = join(work.path, info.filename);
     console.log(`packed ${info.filename}: ${info.size} bytes, ${info.entryCount} files`);
+
+    await t.step("the tarball is @svc/cli: own README, license, engines, repository, no Deno entry files", async () => {
+      assert.deepEqual(info.filename, `svc-cli-${denoJson.version}.tgz`);
+      const pkg = JSON.parse(await readFile(join(built.outDir, "package.json"), "utf8"));
+      assert.deepEqual(pkg.name, "@svc/cli");
+      assert.deepEqual(pkg.license, "MIT");
+      assert.deepEqual(pkg.engines, { node: ">=20" });
+      assert.deepEqual(pkg.bin, { svc: "bin/svc.js" });
+      assert(pkg.repository?.url?.startsWith("git+https://"));
+      const paths = info.files.map((f) => f.path);
+      for (const name of ["README.md", "LICENSE", "package.json", "bin/svc.js", "cli.js", "mod.d.ts"]) {
+        assert(paths.includes(name), `${name} is packed`);
+      }
+      assert(!paths.some((p) => p.endsWith(".ts") && !p.endsWith(".d.ts")), "no TypeScript sources are packed");
+      assert(!paths.some((p) => /^(tests|scripts|\.ci)\//.test(p)), "no tests or scripts are packed");
+      const readme = await readFile(join(built.outDir, "README.md"), "utf8");
+      assert.match(readme, /npx @svc\/cli serve/);
+      assert.match(readme, /import \{ Client \} from "@svc\/cli"/);
+      assert(!/cli\.ts|\bdeno (run|task)\b/.test(readme), "the npm README has no Deno commands");
+    });
 
     const app = join(work.path, "app");
     await mkdir(app);
@@ -95,8 +120,14 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       assert.equal(ran.stdout, `svc ${denoJson.version}\n`);
     });
 
+    await t.step("npx svc runs the installed bin", async () => {
+      const ran = await run("npx", ["--no-install", "svc", "--version"], app);
+      assert.equal(ran.code, 0, ran.stderr);
+      assert.equal(ran.stdout, `svc ${denoJson.version}\n`);
+    });
+
     await t.step("the package's exports load under Node", async () => {
-      const script = `const [m, s, c] = await Promise.all([import("svc"), import("svc/server"), import("svc/cli")]);
+      const script = `const [m, s, c] = await Promise.all([import("@svc/cli"), import("@svc/cli/server"), import("@svc/cli/cli")]);
         console.log(JSON.stringify([m.VERSION, typeof s.serveNode, typeof c.main]));`;
       const ran = await run("node", ["--input-type=module", "-e", script], app);
       assert.equal(ran.code, 0, ran.stderr);
@@ -179,6 +210,16 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       });
       assert.equal(refused.status, 400);
       await refused.body?.cancel();
+    });
+
+    await t.step("the README's client example runs under Node", async () => {
+      const readme = await readFile(join(built.outDir, "README.md"), "utf8");
+      const example = /```js\n([\s\S]*?)```/.exec(readme)![1].replace("http://127.0.0.1:8686", base);
+      await writeFile(join(app, "example.mjs"), example);
+      const ran = await run("node", ["example.mjs"], app);
+      assert.deepEqual(ran.code, 0, ran.stderr);
+      assert.match(ran.stdout, /city-0/);
+      assert.match(ran.stdout, /\[ 600 \]/);
     });
 
     await t.step("POST /mcp answers MCP under Node", async () => {
