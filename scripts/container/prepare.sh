@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares this machine to build and run the svc image with podman, as
 # docs/operations.md and ../shared/design/container-testing.md describe: podman,
-# runc and debootstrap from Debian, a base image built from Debian's packages
+# runc, debootstrap and podman-compose from Debian, a base image built from Debian's packages
 # (no registry is needed), and a podman configuration of its own.
 #
 #   eval "$(scripts/container/prepare.sh)"   # sets CONTAINERS_CONF, CONTAINERS_STORAGE_CONF, SVC_IMAGE_BASE
@@ -12,12 +12,12 @@ SVC_PODMAN_WORK=${SVC_PODMAN_WORK:-/var/tmp/svc-podman}
 mkdir -p "$SVC_PODMAN_WORK"
 
 missing=()
-for tool in podman runc debootstrap; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+for tool in podman runc debootstrap podman-compose; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing ${missing[*]} from Debian" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  apt-get install -y -qq podman runc debootstrap >/dev/null
+  apt-get install -y -qq podman runc debootstrap podman-compose >/dev/null
 fi
 
 cat >"$SVC_PODMAN_WORK/containers.conf" <<'CONF'

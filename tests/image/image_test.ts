@@ -348,6 +348,40 @@ Deno.test("container image: built with podman and run as its users run it", asyn
       const logs = await podman(["logs", name]);
       assertMatch(logs.stderr, /using the keys held/);
     });
+
+    await t.step("compose.yaml with the settings of .env.example serves, read-only, as 10001, healthy", async () => {
+      const project = join(work.path, "compose");
+      await mkdir(project);
+      await Deno.copyFile(join(ROOT, "compose.yaml"), join(project, "compose.yaml"));
+      const composePort = freePort();
+      const env = (await Deno.readTextFile(join(ROOT, ".env.example")))
+        .replace(/^SVC_NODE_TOKEN=$/m, `SVC_NODE_TOKEN=${TOKEN}`)
+        // Nothing to follow here: the origin of this test is not reachable from the container.
+        .replace(/^SVC_FOLLOW=.*$/m, "SVC_FOLLOW=")
+        .replace(/^SVC_VERIFY=.*$/m, "SVC_VERIFY=")
+        .replace(/^SVC_PUBLISH=.*$/m, `SVC_PUBLISH=127.0.0.1:${composePort}`) + `SVC_IMAGE=${IMAGE}\n`;
+      await writeFile(join(project, ".env"), env);
+      const compose = (args: string[]) =>
+        new Deno.Command("podman-compose", {
+          args: ["-p", "svcimagetest", ...args],
+          cwd: project,
+          stdout: "null",
+          stderr: "piped",
+        })
+          .output();
+      try {
+        const up = await compose(["up", "-d"]);
+        assertEquals(up.code, 0, new TextDecoder().decode(up.stderr));
+        const name = "svcimagetest_svc_1";
+        await untilServing(composePort, name);
+        const config = await podmanOk(["inspect", name, "--format", "{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}"]);
+        assertEquals(config.stdout.trim(), `true ${UID}:${UID}`);
+        const health = await podman(["healthcheck", "run", name]);
+        assertEquals(health.code, 0, health.stderr);
+      } finally {
+        await compose(["down", "-v"]);
+      }
+    });
   } finally {
     for (const name of containers) await podman(["rm", "-f", "-t", "0", name]);
     await work.cleanup();
