@@ -127,7 +127,8 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     });
 
     await t.step("the package's exports load under Node", async () => {
-      const script = `const [m, s, c] = await Promise.all([import("@svc/cli"), import("@svc/cli/server"), import("@svc/cli/cli")]);
+      const script =
+        `const [m, s, c] = await Promise.all([import("@svc/cli"), import("@svc/cli/server"), import("@svc/cli/cli")]);
         console.log(JSON.stringify([m.VERSION, typeof s.serveNode, typeof c.main]));`;
       const ran = await run("node", ["--input-type=module", "-e", script], app);
       assert.equal(ran.code, 0, ran.stderr);
