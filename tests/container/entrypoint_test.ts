@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { freePort, ROOT } from "../support/cli_process.ts";
-import { signingKey } from "../support/signing.ts";
+import { trustFileText } from "../support/signing.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { commandPermissions, nodePermissions } from "../../src/container/mod.ts";
 import { findDuckdbBinding } from "../../src/container/layout.ts";
@@ -156,19 +156,7 @@ Deno.test("entrypoint: SVC_VERIFY with an unreachable origin exits 69 without ke
     assertEquals(none.code, 69, none.stderr);
     assertMatch(none.stderr, /no key of http:\/\/127\.0\.0\.1:\d+ is pinned/);
 
-    const key = await signingKey("11".repeat(32));
-    const trust = {
-      origins: {
-        [origin]: [{
-          kid: key.kid,
-          alg: "Ed25519",
-          publicKey: key.publicKey,
-          status: "current",
-          addedAt: new Date().toISOString(),
-        }],
-      },
-    };
-    await Deno.writeTextFile(join(data.path, "trust.json"), JSON.stringify(trust));
+    await Deno.writeTextFile(join(data.path, "trust.json"), await trustFileText(origin, "11".repeat(32)));
     const port = freePort();
     const e = entrypoint([], data.path, { ...env, SVC_NODE_PORT: String(port) });
     try {

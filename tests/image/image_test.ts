@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { freePort, ROOT } from "../support/cli_process.ts";
 import { NOTES } from "../support/local_project.ts";
-import { signingKey } from "../support/signing.ts";
+import { trustFileText } from "../support/signing.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { IMAGE_LAYOUT, nodePermissions } from "../../src/container/mod.ts";
 
@@ -313,19 +313,7 @@ Deno.test("container image: built with podman and run as its users run it", asyn
 
     await t.step("SVC_VERIFY with held keys: serves", async () => {
       const keyed = await volume(work.path, "keyed");
-      const key = await signingKey("22".repeat(32));
-      const trust = {
-        origins: {
-          [origin]: [{
-            kid: key.kid,
-            alg: "Ed25519",
-            publicKey: key.publicKey,
-            status: "current",
-            addedAt: "2026-01-01",
-          }],
-        },
-      };
-      await writeFile(join(keyed, "trust.json"), JSON.stringify(trust));
+      await writeFile(join(keyed, "trust.json"), await trustFileText(origin, "22".repeat(32)));
       await chown(join(keyed, "trust.json"), UID, UID);
       const name = "svc-image-keyed";
       containers.push(name);

@@ -56,3 +56,10 @@ export async function signManifest(
   const sig = await key.sign(manifestStatement(origin, manifest));
   return { ...manifest, signature: { origin, kid: key.kid, alg: "Ed25519", sig, chain } };
 }
+
+/** A trust file's text holding one current key of `origin`, made from `seedHex`, as `svc trust add` would pin it. */
+export async function trustFileText(origin: string, seedHex: string): Promise<string> {
+  const key = await signingKey(seedHex);
+  const pinned = { kid: key.kid, alg: "Ed25519", publicKey: key.publicKey, status: "current", addedAt: "2026-01-01" };
+  return JSON.stringify({ origins: { [origin]: [pinned] } });
+}
