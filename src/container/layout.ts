@@ -29,11 +29,6 @@ export const IMAGE_LAYOUT: Omit<ContainerLayout, "duckdbBinding"> = {
   data: "/data",
 };
 
-/** The npm architecture name of this machine (`x64`, `arm64`). */
-function npmArch(): string {
-  return process.arch;
-}
-
 /**
  * The glibc DuckDB binding under `app`'s `node_modules` for this machine's
  * architecture, or null when none is installed.
@@ -43,7 +38,7 @@ function npmArch(): string {
  * findDuckdbBinding("/app"); // "/app/node_modules/.deno/@duckdb+node-bindings-linux-x64@1.5.5-r.5/node_modules/@duckdb/node-bindings-linux-x64/duckdb.node"
  * ```
  */
-export function findDuckdbBinding(app: string, arch: string = npmArch()): string | null {
+export function findDuckdbBinding(app: string, arch: string = process.arch): string | null {
   const store = join(app, "node_modules", ".deno");
   const prefix = `@duckdb+node-bindings-linux-${arch}@`;
   let names: string[];
