@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import { serveNode } from "../../server.ts";
-import { exit, onShutdownSignal, surviveStrayErrors } from "../runtime/mod.ts";
+import { exit, onParentGone, onShutdownSignal, surviveStrayErrors } from "../runtime/mod.ts";
 import { Client } from "../client/client.ts";
 import { type Follower, startFollower } from "../follow/mod.ts";
 import { readProjectMeta } from "../store/project_file.ts";
@@ -61,13 +61,13 @@ export async function serveCommand(args: string[]): Promise<number> {
   );
   serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   let code = 0;
-  let signals = 0;
+  let stops = 0;
   const stopped = new Promise<void>((resolve) => {
-    onShutdownSignal((signal) => {
-      signals++;
-      if (signals > 1) exit(130);
-      code = signal === "SIGINT" ? 130 : 0;
-      process.stderr.write(`svc node stopping (${signal}): requests in flight have 5 s to finish\n`);
+    const stop = (why: string, exitCode: number) => {
+      stops++;
+      if (stops > 1) exit(130);
+      code = exitCode;
+      process.stderr.write(`svc node stopping (${why}): requests in flight have 5 s to finish\n`);
       // A sync under way is left behind: a pull cut off leaves no half version.
       void follower?.stop();
       serving.shutdown().then(resolve, (e) => {
@@ -75,7 +75,10 @@ export async function serveCommand(args: string[]): Promise<number> {
         code = 1;
         resolve();
       });
-    });
+    };
+    onShutdownSignal((signal) => stop(signal, signal === "SIGINT" ? 130 : 0));
+    // A launcher that dies on SIGTERM without passing it on (npx) must not leave the node serving.
+    onParentGone(() => stop("the process that started it has gone", 0));
   });
   await stopped;
   return code;

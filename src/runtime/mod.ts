@@ -10,6 +10,7 @@ import { type HttpServer, type HttpServerOptions, type Listen, type ServeHandler
 import { denoGlobal, listenDeno } from "./deno.ts";
 import { listenNode } from "./node.ts";
 
+export { onParentGone } from "./parent.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
 
 /**
