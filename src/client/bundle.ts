@@ -51,8 +51,13 @@ export async function saveBundle(
   slug: string,
   version: number | null,
   out: string,
-  options: { onProgress?: (doneBytes: number, totalBytes: number) => void } = {},
+  options: {
+    onProgress?: (doneBytes: number, totalBytes: number) => void;
+    /** The time the bundle records as written (default now); a fixed one makes the bytes reproducible. */
+    savedAt?: Date;
+  } = {},
 ): Promise<BundleHeader> {
+  const savedAt = options.savedAt ?? new Date();
   const store = openStore(root);
   const stored = version === null ? await store.latest(slug) : await store.version(slug, version);
   if (!stored) refuse(`${slug}${version === null ? "" : ` v${version}`} is not whole in ${root}`);
@@ -75,14 +80,14 @@ export async function saveBundle(
     parts: stored.parts.length,
     bytes: stored.parts.reduce((a, p) => a + p.bytes, 0),
     manifestSha256: createHash("sha256").update(manifestBytes).digest("hex"),
-    savedAt: new Date().toISOString(),
+    savedAt: savedAt.toISOString(),
     source: typeof stored.manifest.raw.source === "string" ? stored.manifest.raw.source : null,
     sdk: `svc-sdk/${VERSION}`,
   };
   await mkdir(dirname(out), { recursive: true });
   const temp = `${out}.tmp-${randomUUID()}`;
   const file = await open(temp, "wx");
-  const now = Date.now() / 1000;
+  const now = Math.floor(savedAt.getTime() / 1000);
   try {
     const member = async (name: string, bytes: Uint8Array) => {
       await file.write(tarHeader(name, bytes.length, now));
