@@ -223,7 +223,7 @@ Deno.test("GET /healthz reports the store without a token set", async () => {
 Deno.test("unknown paths answer 404 and writes where the node takes none 405, as JSON", async () => {
   await withNode({}, async ({ url }) => {
     for (
-      const path of ["/", "/nope", "/projects/", "/projects/cities/nope", "/projects/Cities", "/earnings", "/mcp/x"]
+      const path of ["/nope", "/projects/", "/projects/cities/nope", "/projects/Cities", "/earnings", "/mcp/x", "/ui/x"]
     ) {
       const r = await getJson(`${url}${path}`);
       assertEquals(r.status, 404, path);
