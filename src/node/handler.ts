@@ -3,14 +3,19 @@
  * then the route, then one log line. Speaks only Web-standard `Request` and
  * `Response`, so every runtime adapter serves the same function.
  *
+ * The browser interface's login cookie stands for the token only on requests
+ * from the node's own pages, and never in place of the bearer token for what
+ * the token alone earns: any Host, passing the cross-site guard, CORS.
+ *
  * @module
  */
 import type { NodeContext } from "./context.ts";
-import { checkBodyHeaders } from "./guards/body.ts";
+import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
 import { allowOrigin, preflight } from "./guards/cors.ts";
-import { isCrossSite, originTrusted } from "./guards/cross_site.ts";
+import { fromOwnPage, isCrossSite, originTrusted } from "./guards/cross_site.ts";
 import { hostAllowed, isLoopback } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
+import { hasSessionCookie } from "./guards/token_cookie.ts";
 import { DISK_FULL_MESSAGE, isDiskFull } from "../store/disk_full.ts";
 import { errorResponse, HttpError } from "./response.ts";
 import { type Match, match } from "./router.ts";
@@ -43,8 +48,10 @@ const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
 interface Facts {
   url: URL;
   route: Match | null;
-  /** The request carries the node's token. */
+  /** The request carries the node's token (`Authorization: Bearer`). */
   withToken: boolean;
+  /** The request carries a valid login cookie and comes from the node's own pages. */
+  withCookie: boolean;
   /** The node is bound to loopback (its pages are trusted). */
   loopbackNode: boolean;
   /** The origin a browser may read the answer for, if any. */
@@ -54,14 +61,16 @@ interface Facts {
 function facts(ctx: NodeContext, req: Request): Facts {
   const url = new URL(req.url);
   const withToken = ctx.token !== null && hasToken(req, ctx.token);
+  const withCookie = ctx.token !== null && !withToken && fromOwnPage(req) &&
+    hasSessionCookie(req, url, ctx.token, ctx.now());
   const origin = req.headers.get("origin");
   const loopbackNode = isLoopback(ctx.address.host);
   const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
-  return { url, route: match(url.pathname), withToken, loopbackNode, corsOrigin: trusted ? origin : null };
+  return { url, route: match(url.pathname), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
 }
 
 async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Response> {
-  const { url, route, withToken, loopbackNode } = known;
+  const { url, route, withToken, withCookie, loopbackNode } = known;
   // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
   // a node reached by a DNS name or behind a proxy.
   if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
@@ -75,14 +84,14 @@ async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Res
     throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
   }
   if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);
-  const authed = ctx.token === null || withToken;
+  const authed = ctx.token === null || withToken || withCookie;
   if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, CHALLENGE);
   if (route.methods.length === 0) return await route.run(ctx, req, url, authed);
   if (!route.methods.includes(req.method)) {
     const allow = route.methods.join(", ");
     throw new HttpError(405, `method ${req.method} is not allowed on ${url.pathname}`, allow ? { allow } : {});
   }
-  checkBodyHeaders(req);
+  checkBodyHeaders(req, MAX_BODY_BYTES, route.form ? FORM_TYPE : "application/json");
   return await route.run(ctx, req, url, authed);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Which handler answers a path, and with which methods. Paths are matched on
  * their raw segments; a segment that is not a valid slug never reaches a
- * handler.
+ * handler. The browser interface has `/` and `/ui/...` only; its views live
+ * in the URL's fragment, so the API's paths stay JSON.
  *
  * @module
  */
@@ -18,6 +19,7 @@ import { getProject, listProjects } from "./routes/projects.ts";
 import { postMcp } from "./routes/mcp.ts";
 import { postQuery } from "./routes/query.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
+import { getAsset, getShell, isAsset, postLogin, postLogout } from "./ui/routes.ts";
 
 /** A matched route: the methods it takes and how it answers. */
 export interface Match {
@@ -25,9 +27,11 @@ export interface Match {
   methods: readonly string[];
   /** Whether the route answers without the node token (it guards itself). */
   public: boolean;
+  /** Whether the route takes an HTML form body (`application/x-www-form-urlencoded`) instead of JSON. */
+  form?: boolean;
   /** Whether the request carries a credential of its own that stands for the token (a signed part URL). */
   signed?(ctx: NodeContext, url: URL): boolean;
-  /** Answers the request; `authed` says whether it carried the node token. */
+  /** Answers the request; `authed` says whether it carried the node token (or the login cookie, from the node's own page). */
   run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response>;
 }
 
@@ -36,6 +40,16 @@ const READ_OR_CREATE = ["GET", "HEAD", "POST"];
 
 function refuse(status: number, message: string): Match["run"] {
   return () => Promise.reject(new HttpError(status, message));
+}
+
+/** The browser interface's routes under `/ui/`. */
+function uiRoute(name: string): Match | null {
+  if (isAsset(name)) return { methods: READ, public: true, run: (_ctx, req) => Promise.resolve(getAsset(req, name)) };
+  if (name === "login") return { methods: ["POST"], public: true, form: true, run: postLogin };
+  if (name === "logout") {
+    return { methods: ["POST"], public: true, form: true, run: (ctx, req) => Promise.resolve(postLogout(ctx, req)) };
+  }
+  return null;
 }
 
 const PUSH_REFUSED = "push is not available on a node: send batches with POST /projects/{slug}/contribute";
@@ -52,6 +66,10 @@ const PUSH_REFUSED = "push is not available on a node: send batches with POST /p
  */
 export function match(pathname: string): Match | null {
   const s = pathname.split("/").slice(1);
+  if (s.length === 1 && s[0] === "") {
+    return { methods: READ, public: true, run: (_ctx, _req, _url, authed) => Promise.resolve(getShell(authed)) };
+  }
+  if (s.length === 2 && s[0] === "ui") return uiRoute(s[1]);
   if (s.length === 1 && s[0] === "healthz") {
     return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getHealth(ctx, authed) };
   }

@@ -11,6 +11,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { buildNpm } from "../../scripts/build_npm.ts";
+import { APP_JS } from "../../src/node/ui/script.ts";
 import { freePort } from "../support/cli_process.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -169,6 +170,17 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     await t.step("GET /projects lists the store's projects", async () => {
       const { projects } = await getJson<{ projects: { slug: string }[] }>(`${base}/projects`);
       assert.deepEqual(projects.map((p) => p.slug).sort(), ["bare", "cities"]);
+    });
+
+    await t.step("the browser interface is served under Node, the same script as under Deno", async () => {
+      const shell = await fetch(`${base}/`);
+      assert.equal(shell.status, 200);
+      assert.equal(shell.headers.get("content-type"), "text/html; charset=utf-8");
+      assert.match(shell.headers.get("content-security-policy") ?? "", /^default-src 'none'; script-src 'self';/);
+      assert.match(await shell.text(), /<script src="\/ui\/app\.js" defer><\/script>/);
+      const script = await fetch(`${base}/ui/app.js`);
+      assert.equal(script.headers.get("content-type"), "text/javascript; charset=utf-8");
+      assert.equal(await script.text(), APP_JS);
     });
 
     await t.step("GET /projects/cities/data pages the latest version", async () => {

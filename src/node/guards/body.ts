@@ -11,10 +11,13 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Methods whose requests carry a body the node would read. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
+/** The media type of an HTML form's body, which the browser interface's login and logout take instead of JSON. */
+export const FORM_TYPE = "application/x-www-form-urlencoded";
+
 /**
  * Refuses a request whose `Content-Length` is malformed or negative (400),
  * whose declared body is over `limit` (413), or, for POST/PUT/PATCH, whose
- * body is not `application/json` (415).
+ * body is not `type` (415; JSON unless the route takes a form).
  *
  * @example
  * ```ts
@@ -22,7 +25,7 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
  * checkBodyHeaders(new Request("http://x/", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
  * ```
  */
-export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES): void {
+export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES, type = "application/json"): void {
   const length = req.headers.get("content-length");
   if (length !== null) {
     if (!/^\s*\d+\s*$/.test(length)) {
@@ -31,9 +34,14 @@ export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES): void {
     if (Number(length) > limit) throw new HttpError(413, `request body is over ${limit} bytes`);
   }
   if (!BODY_METHODS.has(req.method)) return;
-  const type = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") {
-    throw new HttpError(415, "request bodies must be JSON: send Content-Type: application/json");
+  const given = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
+  if (given !== type) {
+    throw new HttpError(
+      415,
+      type === "application/json"
+        ? "request bodies must be JSON: send Content-Type: application/json"
+        : `this route takes a form: send Content-Type: ${type}`,
+    );
   }
 }
 

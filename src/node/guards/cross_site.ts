@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { publicOrigin } from "../public_url.ts";
 import { isLoopback } from "./host.ts";
 
 /** The host name of an `Origin` value, or null when it is not a URL (`null`, garbage). */
@@ -52,4 +53,29 @@ export function isCrossSite(req: Request, loopbackNode: boolean): boolean {
   if (origin !== null) return !originTrusted(origin, url, loopbackNode);
   const site = req.headers.get("sec-fetch-site")?.toLowerCase();
   return site !== undefined && site !== "same-origin" && site !== "none";
+}
+
+/**
+ * Whether `req` comes from one of the node's own pages (or from no page at
+ * all: a typed address, a bookmark): an `Origin`, when sent, must be the
+ * node's own origin exactly (as reached: the request's authority, `https`
+ * when a proxy says so), and `Sec-Fetch-Site`, when sent, `same-origin` or
+ * `none`. Stricter than {@linkcode isCrossSite}: other loopback pages do not
+ * count. The login cookie stands for the token only on such requests.
+ *
+ * @example
+ * ```ts
+ * import { fromOwnPage } from "./cross_site.ts";
+ * fromOwnPage(new Request("http://127.0.0.1:8686/projects", { headers: { origin: "http://127.0.0.1:8686" } })); // true
+ * fromOwnPage(new Request("http://127.0.0.1:8686/projects", { headers: { origin: "http://127.0.0.1:5173" } })); // false
+ * ```
+ */
+export function fromOwnPage(req: Request): boolean {
+  const url = new URL(req.url);
+  const origin = req.headers.get("origin")?.toLowerCase();
+  if (origin !== undefined && origin !== url.origin.toLowerCase() && origin !== publicOrigin(req).toLowerCase()) {
+    return false;
+  }
+  const site = req.headers.get("sec-fetch-site")?.toLowerCase();
+  return site === undefined || site === "same-origin" || site === "none";
 }

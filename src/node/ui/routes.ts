@@ -1,0 +1,177 @@
+/**
+ * The browser interface's routes: `GET /` (the app shell, or the login page
+ * of a node with a token for a browser not logged in), `GET /ui/app.js` and
+ * `GET /ui/app.css`, and the login and logout forms (`POST /ui/login`,
+ * `POST /ui/logout`) of a node with a token. Everything else the interface
+ * shows comes from the JSON API, same origin. The node's guards run before
+ * these as before any route.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { NodeContext } from "../context.ts";
+import { readJsonBody } from "../guards/body.ts";
+import { fromOwnPage } from "../guards/cross_site.ts";
+import { sameSecret } from "../guards/token.ts";
+import { loginCookie, logoutCookie } from "../guards/token_cookie.ts";
+import { publicOrigin } from "../public_url.ts";
+import { HttpError } from "../response.ts";
+import { loginHtml, SHELL_HTML } from "./pages.ts";
+import { APP_JS } from "./script.ts";
+import { APP_CSS } from "./style.ts";
+
+/** The Content-Security-Policy of the interface's HTML: its own script, style and requests, nothing else. */
+export const UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+  "img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Headers every answer of the interface carries. */
+const COMMON: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-svc-node": "1",
+};
+
+/**
+ * The referrer policy of the interface's HTML: no `Referer` to any other
+ * origin (a README link never learns the node's address), as `no-referrer`
+ * would; but under `no-referrer` browsers send `Origin: null` with a form's
+ * POST, which the cross-site guard rightly refuses, so the login and logout
+ * forms could never be posted. Under `same-origin` they carry their origin.
+ */
+const HTML_REFERRER_POLICY = "same-origin";
+
+/** The largest login form read: a token is short. */
+const LOGIN_BODY_LIMIT = 4096;
+
+function html(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      ...COMMON,
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": UI_CSP,
+      "cache-control": "no-store",
+      "referrer-policy": HTML_REFERRER_POLICY,
+      ...headers,
+    },
+  });
+}
+
+/** A static file of the interface. */
+interface Asset {
+  body: string;
+  type: string;
+  etag: string;
+}
+
+function asset(body: string, type: string): Asset {
+  return { body, type, etag: `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"` };
+}
+
+const ASSETS: Readonly<Record<string, Asset>> = {
+  "app.js": asset(APP_JS, "text/javascript; charset=utf-8"),
+  "app.css": asset(APP_CSS, "text/css; charset=utf-8"),
+};
+
+/**
+ * Whether `/ui/{name}` is one of the interface's static files.
+ *
+ * @example
+ * ```ts
+ * import { isAsset } from "./routes.ts";
+ * isAsset("app.js"); // true
+ * isAsset("login"); // false
+ * ```
+ */
+export function isAsset(name: string): boolean {
+  return Object.hasOwn(ASSETS, name);
+}
+
+/**
+ * `GET /`: the app shell for a caller with the token (or on a node without
+ * one), else the login page.
+ *
+ * @example
+ * ```ts
+ * import { getShell } from "./routes.ts";
+ * getShell(true).headers.get("content-type"); // "text/html; charset=utf-8"
+ * ```
+ */
+export function getShell(authed: boolean): Response {
+  return html(authed ? SHELL_HTML : loginHtml(false));
+}
+
+/**
+ * `GET /ui/{name}`: a static file, revalidated by its `ETag` (304 when the
+ * browser has it), so a new node version is picked up at once.
+ *
+ * @example
+ * ```ts
+ * import { getAsset } from "./routes.ts";
+ * getAsset(new Request("http://127.0.0.1:8686/ui/app.css"), "app.css").status; // 200
+ * ```
+ */
+export function getAsset(req: Request, name: string): Response {
+  const file = ASSETS[name];
+  if (!file) throw new HttpError(404, `not found: /ui/${name.slice(0, 200)}`);
+  const headers = { ...COMMON, "cache-control": "no-cache", etag: file.etag };
+  const known = req.headers.get("if-none-match")?.split(",").map((t) => t.trim().replace(/^W\//, ""));
+  if (known?.includes(file.etag) || known?.includes("*")) return new Response(null, { status: 304, headers });
+  return new Response(file.body, { headers: { ...headers, "content-type": file.type } });
+}
+
+function redirectHome(cookie: string): Response {
+  return new Response(null, {
+    status: 303,
+    headers: { ...COMMON, location: "/", "set-cookie": cookie, "cache-control": "no-store" },
+  });
+}
+
+/** The node's token for a login form posted from the node's own page: 404 without a token, 403 from another page. */
+function loginFormToken(ctx: NodeContext, req: Request): string {
+  if (ctx.token === null) throw new HttpError(404, "this node has no token: there is no login");
+  if (!fromOwnPage(req)) throw new HttpError(403, "log in and out from the node's own page");
+  return ctx.token;
+}
+
+/**
+ * `POST /ui/login` with the form field `token`: the right token sets the
+ * login cookie and sends the browser to `/` (303); a wrong one answers the
+ * login page again with an error (401). 404 on a node without a token; 403
+ * when posted from another page, even a loopback one the cross-site guard lets
+ * through.
+ *
+ * @example
+ * ```ts ignore
+ * const res = await postLogin(ctx, new Request("http://127.0.0.1:8686/ui/login", {
+ *   method: "POST",
+ *   headers: { "content-type": "application/x-www-form-urlencoded" },
+ *   body: "token=s3cret",
+ * }));
+ * res.headers.get("set-cookie"); // "svc_node_8686=...; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict"
+ * ```
+ */
+export async function postLogin(ctx: NodeContext, req: Request): Promise<Response> {
+  const token = loginFormToken(ctx, req);
+  const form = await readJsonBody(req, LOGIN_BODY_LIMIT, (text) => new URLSearchParams(text)) as URLSearchParams;
+  if (!sameSecret((form.get("token") ?? "").trim(), token)) {
+    return html(loginHtml(true), 401, { "www-authenticate": 'Bearer realm="svc-node"' });
+  }
+  const secure = publicOrigin(req).startsWith("https:");
+  return redirectHome(loginCookie(new URL(req.url), token, ctx.now(), secure));
+}
+
+/**
+ * `POST /ui/logout`: clears the login cookie and sends the browser to `/`
+ * (303). 404 on a node without a token, 403 from another page.
+ *
+ * @example
+ * ```ts ignore
+ * const res = postLogout(ctx, new Request("http://127.0.0.1:8686/ui/logout", { method: "POST" }));
+ * res.headers.get("set-cookie"); // "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"
+ * ```
+ */
+export function postLogout(ctx: NodeContext, req: Request): Response {
+  loginFormToken(ctx, req);
+  return redirectHome(logoutCookie(new URL(req.url), publicOrigin(req).startsWith("https:")));
+}

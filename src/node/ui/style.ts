@@ -1,0 +1,70 @@
+/**
+ * The browser interface's style sheet, served at `/ui/app.css`.
+ *
+ * @module
+ */
+
+/**
+ * The style sheet (system fonts, light and dark, no external resources).
+ *
+ * @example
+ * ```ts
+ * import { APP_CSS } from "./style.ts";
+ * APP_CSS.includes("table"); // true
+ * ```
+ */
+export const APP_CSS = String.raw`:root {
+  --fg: #1d2125; --muted: #5c6670; --bg: #ffffff; --panel: #f4f6f8; --line: #d5dbe1;
+  --accent: #0b5cad; --error: #b3261e; --ok: #1b7f3b;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color: var(--fg); background: var(--bg);
+}
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6e9ec; --muted: #9aa5b1; --bg: #15181b; --panel: #1f2428; --line: #39414a;
+    --accent: #6cb2ff; --error: #ff8a80; --ok: #7bd88f; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; line-height: 1.45; }
+a { color: var(--accent); }
+code, pre, textarea, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 0.75rem; overflow: auto; }
+.top { display: flex; align-items: center; gap: 1.5rem; padding: 0.6rem 1.25rem; border-bottom: 1px solid var(--line);
+  background: var(--panel); flex-wrap: wrap; }
+.brand { font-weight: 700; text-decoration: none; color: var(--fg); }
+#nav { display: flex; gap: 1rem; align-items: center; flex: 1; flex-wrap: wrap; }
+#nav .spacer { flex: 1; }
+#nav form { margin: 0; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.25rem 3rem; }
+main.login { max-width: 28rem; }
+h1 { font-size: 1.6rem; margin: 0.5rem 0 0.25rem; }
+h2 { font-size: 1.25rem; margin: 1.75rem 0 0.5rem; }
+.muted { color: var(--muted); }
+.error { color: var(--error); font-weight: 600; white-space: pre-wrap; }
+.ok { color: var(--ok); }
+.badge { display: inline-block; border: 1px solid var(--line); border-radius: 999px; padding: 0 0.55rem;
+  font-size: 0.8rem; color: var(--muted); margin-right: 0.35rem; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
+.facts dt { color: var(--muted); }
+.facts dd { margin: 0; }
+.readme { border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem; max-height: 32rem; overflow: auto; }
+.table-wrap { overflow: auto; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; }
+table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
+th, td { text-align: left; padding: 0.35rem 0.6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: var(--panel); position: sticky; top: 0; }
+th .type { display: block; font-weight: 400; font-size: 0.75rem; color: var(--muted); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.null { color: var(--muted); font-style: italic; }
+td { max-width: 32rem; overflow-wrap: anywhere; }
+.pager { display: flex; gap: 1rem; align-items: center; margin: 0.75rem 0; flex-wrap: wrap; }
+.pager a[aria-disabled="true"] { pointer-events: none; color: var(--muted); text-decoration: none; }
+.links { display: flex; gap: 1rem; flex-wrap: wrap; margin: 0.5rem 0; }
+form.sql { display: grid; gap: 0.5rem; }
+textarea { width: 100%; min-height: 7rem; padding: 0.5rem; border: 1px solid var(--line); border-radius: 6px;
+  background: var(--bg); color: var(--fg); }
+input { padding: 0.35rem 0.5rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg); }
+button { padding: 0.35rem 0.9rem; border: 1px solid var(--accent); border-radius: 4px; background: var(--accent);
+  color: var(--bg); cursor: pointer; font: inherit; }
+button.quiet { background: transparent; color: var(--accent); }
+.login form { display: grid; gap: 0.5rem; margin: 1rem 0; }
+.row { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+`;
