@@ -6,7 +6,7 @@
  */
 import process from "node:process";
 import { serveNode } from "../../server.ts";
-import { exit, onParentGone, onShutdownSignal, surviveStrayErrors } from "../runtime/mod.ts";
+import { exit, onParentGone, onShutdownSignal, outliveOutputReaders, surviveStrayErrors } from "../runtime/mod.ts";
 import { Client } from "../client/client.ts";
 import { type Follower, startFollower } from "../follow/mod.ts";
 import { readProjectMeta } from "../store/project_file.ts";
@@ -30,6 +30,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     return 0;
   }
   checkServeSettings(settings);
+  outliveOutputReaders();
   surviveStrayErrors((e) => process.stderr.write(`error: unhandled, the node goes on: ${(e as Error)?.stack ?? e}\n`));
   const log = settings.quiet ? null : (line: string) => process.stderr.write(line + "\n");
   const follower = settings.follow.length > 0 ? await followerFor(settings) : null;

@@ -81,19 +81,38 @@ export function onShutdownSignal(fn: (signal: "SIGINT" | "SIGTERM") => void): vo
  * ```
  */
 export function surviveStrayErrors(report: (error: unknown) => void): void {
+  // A log reader that went away (stderr a closed pipe) is no error to report: reporting it would write to that
+  // pipe again, fail again, and spin.
+  const reported = (e: unknown) => {
+    if ((e as { code?: string } | null)?.code !== "EPIPE") report(e);
+  };
   if (denoGlobal()) {
     globalThis.addEventListener("unhandledrejection", (event) => {
       event.preventDefault();
-      report(event.reason);
+      reported(event.reason);
     });
     globalThis.addEventListener("error", (event) => {
       event.preventDefault();
-      report(event.error);
+      reported(event.error);
     });
   } else {
-    process.on("unhandledRejection", report);
-    process.on("uncaughtException", report);
+    process.on("unhandledRejection", reported);
+    process.on("uncaughtException", reported);
   }
+}
+
+/**
+ * Lets a server outlive the reader of its output: once stdout or stderr is a
+ * closed pipe (`svc serve 2>&1 | head`), what it writes there is dropped
+ * instead of raising an error on every log line.
+ *
+ * @example
+ * ```ts ignore
+ * outliveOutputReaders();
+ * ```
+ */
+export function outliveOutputReaders(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on("error", () => {});
 }
 
 /**

@@ -52,3 +52,54 @@ Deno.test("serve stops when the process that started it is killed", async () => 
     await dir.cleanup();
   }
 });
+
+// `svc serve 2>&1 | head -2`: once the reader has gone, log lines fail with EPIPE; the node serves on and stops on SIGTERM.
+Deno.test("serve outlives the reader of its log and still stops on SIGTERM", async () => {
+  const dir = await tempDir();
+  let child: Deno.ChildProcess | null = null;
+  try {
+    child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}cli.ts`, "serve", "--store", join(dir.path, "store"), "--port", "0"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const reader = child.stderr.getReader();
+    let text = "";
+    while (!/http:\/\/[^\s]+/.test(text)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the node ended before serving: ${text}`);
+      text += new TextDecoder().decode(value);
+    }
+    const url = /http:\/\/[^\s]+/.exec(text)![0];
+    await reader.cancel();
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) });
+      assertEqualsStatus(res.status, 200);
+      await res.body?.cancel();
+    }
+    child.kill("SIGTERM");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), 10_000)));
+    const status = await Promise.race([child.status, late]);
+    clearTimeout(timer);
+    if (status === null) {
+      child.kill("SIGKILL");
+      await child.status;
+    }
+    assert(status !== null, "the node stopped within 10 s of SIGTERM");
+    assert(status.code === 0, `exit ${status.code}`);
+  } finally {
+    try {
+      child?.kill("SIGKILL");
+      await child?.status;
+    } catch {
+      // it has exited
+    }
+    await dir.cleanup();
+  }
+});
+
+function assertEqualsStatus(actual: number, expected: number): void {
+  assert(actual === expected, `status ${actual}, expected ${expected}`);
+}
