@@ -12,7 +12,7 @@
 import type { NodeContext } from "./context.ts";
 import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
 import { allowOrigin, preflight } from "./guards/cors.ts";
-import { fromOwnPage, isCrossSite, originTrusted } from "./guards/cross_site.ts";
+import { fromOwnPage, isCrossSite, opensFrontPage, originTrusted } from "./guards/cross_site.ts";
 import { hostAllowed, isLoopback } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
 import { hasSessionCookie } from "./guards/token_cookie.ts";
@@ -80,7 +80,7 @@ async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Res
   if (req.method === "OPTIONS" && origin !== null && req.headers.has("access-control-request-method")) {
     if (ctx.token !== null || originTrusted(origin, url, loopbackNode)) return preflight(origin);
   }
-  if (!withToken && isCrossSite(req, loopbackNode)) {
+  if (!withToken && isCrossSite(req, loopbackNode) && !opensFrontPage(req)) {
     throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
   }
   if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);

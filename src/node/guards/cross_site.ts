@@ -79,3 +79,25 @@ export function fromOwnPage(req: Request): boolean {
   const site = req.headers.get("sec-fetch-site")?.toLowerCase();
   return site === undefined || site === "same-origin" || site === "none";
 }
+
+/**
+ * Whether `req` is a browser opening the node's front page from a link on
+ * another site: a top-level navigation (`Sec-Fetch-Mode: navigate`,
+ * `Sec-Fetch-Dest: document`) by GET or HEAD to `/`. The page is the same
+ * static shell for everyone and holds no data (its own requests are
+ * same-origin), so such a request may pass the cross-site guard; every other
+ * cross-site request is still refused.
+ *
+ * @example
+ * ```ts
+ * import { opensFrontPage } from "./cross_site.ts";
+ * const headers = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
+ * opensFrontPage(new Request("http://127.0.0.1:8686/", { headers })); // true
+ * opensFrontPage(new Request("http://127.0.0.1:8686/projects", { headers })); // false
+ * ```
+ */
+export function opensFrontPage(req: Request): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && new URL(req.url).pathname === "/" &&
+    req.headers.get("sec-fetch-mode")?.toLowerCase() === "navigate" &&
+    req.headers.get("sec-fetch-dest")?.toLowerCase() === "document";
+}

@@ -254,3 +254,29 @@ Deno.test("a read-only node serves the same read-only interface", async () => {
     assertEquals(health.readOnly, true, "the app shows a read-only badge from /healthz");
   });
 });
+
+Deno.test("a link from another site opens the front page; nothing else passes the cross-site guard", async () => {
+  await withHandler({}, async (node) => {
+    const navigate = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
+    const front = await ask(node, "/", { headers: navigate });
+    assertEquals(front.status, 200);
+    assertEquals(front.headers.get("content-security-policy"), UI_CSP);
+    await front.body?.cancel();
+    for (
+      const [path, headers] of [
+        ["/projects", navigate],
+        ["/projects/cities/data", navigate],
+        ["/", { ...navigate, "sec-fetch-dest": "iframe" }],
+        ["/", { ...navigate, "sec-fetch-mode": "cors" }],
+        ["/ui/app.js", { ...navigate, "sec-fetch-dest": "script", "sec-fetch-mode": "no-cors" }],
+      ] as const
+    ) {
+      const res = await ask(node, path, { headers });
+      assertEquals(res.status, 403, `${path} ${JSON.stringify(headers)}`);
+      await res.body?.cancel();
+    }
+    const post = await ask(node, "/", { method: "POST", headers: navigate });
+    assertEquals(post.status, 403);
+    await post.body?.cancel();
+  });
+});
