@@ -50,11 +50,26 @@ export interface ExportCache {
  * ```
  */
 export function exportCachePath(root: string, version: StoredVersion): string {
+  return join(projectDir(root, version.slug), "exports", `${exportTag(version)}.jsonl.gz`);
+}
+
+/**
+ * What names the bytes of `version`'s export: `v<N>-<key>`, the key made
+ * from its parts and the export format. The export of a version is the same
+ * bytes each time it is made (DuckDB keeps the parts' record order, gzip is
+ * deterministic), so the tag is the kept file's name and the answer's ETag.
+ *
+ * @example
+ * ```ts ignore
+ * exportTag(version); // "v2-1f0c2a9b8e7d6c5f"
+ * ```
+ */
+export function exportTag(version: StoredVersion): string {
   const key = createHash("sha256")
     .update(`${EXPORT_FORMAT}\n${version.parts.map((p) => p.sha256).join("\n")}`)
     .digest("hex")
     .slice(0, 16);
-  return join(projectDir(root, version.slug), "exports", `v${version.version}-${key}.jsonl.gz`);
+  return `v${version.version}-${key}`;
 }
 
 async function keptFiles(root: string): Promise<{ path: string; bytes: number; used: number }[]> {

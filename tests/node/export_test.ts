@@ -47,3 +47,49 @@ Deno.test("a download cancelled halfway leaves no file; a store that cannot keep
     assertEquals(lines.length, 250, "the export streams although it cannot be kept");
   });
 });
+
+Deno.test("a kept export answers single ranges (206, 416, If-Range); the first download streams 200 with the same ETag", async () => {
+  await withNode({}, async ({ url }) => {
+    const path = `${url}/projects/cities/export?version=2`;
+    const first = await fetch(path, { headers: { range: "bytes=10-" } });
+    assertEquals(first.status, 200, "nothing kept yet: the stream is the whole export, Range or not");
+    assertEquals(first.headers.get("accept-ranges"), null, "a stream offers no ranges");
+    const etag = first.headers.get("etag")!;
+    assert(/^"cities-v2-[0-9a-f]{16}"$/.test(etag), etag);
+    const whole = new Uint8Array(await first.arrayBuffer());
+
+    const again = await fetch(path);
+    assertEquals([again.status, again.headers.get("etag"), again.headers.get("accept-ranges")], [200, etag, "bytes"]);
+    assertEquals(new Uint8Array(await again.arrayBuffer()), whole, "the kept file holds the bytes that were streamed");
+
+    const tail = await fetch(path, { headers: { range: "bytes=100-", "if-range": etag } });
+    assertEquals(tail.status, 206);
+    assertEquals(tail.headers.get("content-range"), `bytes 100-${whole.length - 1}/${whole.length}`);
+    assertEquals(tail.headers.get("content-length"), String(whole.length - 100));
+    assertEquals(new Uint8Array(await tail.arrayBuffer()), whole.subarray(100));
+    const mid = await fetch(path, { headers: { range: "bytes=5-9" } });
+    assertEquals([mid.status, new Uint8Array(await mid.arrayBuffer())], [206, whole.subarray(5, 10)]);
+
+    const past = await fetch(path, { headers: { range: `bytes=${whole.length}-` } });
+    assertEquals([past.status, past.headers.get("content-range")], [416, `bytes */${whole.length}`]);
+    await past.body?.cancel();
+    const other = await fetch(path, { headers: { range: "bytes=100-", "if-range": '"cities-v1-0000000000000000"' } });
+    assertEquals(other.status, 200, "another export's tag gets the whole file");
+    assertEquals(new Uint8Array(await other.arrayBuffer()), whole);
+    const head = await fetch(path, { method: "HEAD", headers: { range: "bytes=100-" } });
+    assertEquals([head.status, head.headers.get("content-length")], [206, String(whole.length - 100)]);
+
+    const v1 = await fetch(`${url}/projects/cities/export?version=1`);
+    assert(v1.headers.get("etag") !== etag, "each version has its own tag");
+    await v1.body?.cancel();
+  });
+});
+
+Deno.test("an export made with no cache is the same bytes and tag each time", async () => {
+  await withNode({ exportCache: 0 }, async ({ url }) => {
+    const path = `${url}/projects/cities/export?version=2`;
+    const [a, b] = [await fetch(path), await fetch(path)];
+    assertEquals(a.headers.get("etag"), b.headers.get("etag"));
+    assertEquals(new Uint8Array(await a.arrayBuffer()), new Uint8Array(await b.arrayBuffer()));
+  });
+});

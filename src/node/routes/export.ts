@@ -1,15 +1,18 @@
 /**
  * `GET /projects/{slug}/export?version=N`: every record of a version as
  * gzip-compressed JSON lines. The first download streams from the parts and
- * keeps a copy in the store; later ones are served from that file.
+ * keeps a copy in the store; later ones are served from that file, with
+ * single byte ranges (`Range`, `If-Range`), so a cut download resumes. Both
+ * carry the same strong ETag, named after the version and its parts: the
+ * bytes of an export never differ for one tag.
  *
  * @module
  */
 import { gzipJsonLines } from "../../parquet/mod.ts";
-import { leaseParts } from "../../store/mod.ts";
+import { exportTag, leaseParts } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { fileBody } from "../file_body.ts";
 import { intParam } from "./_params.ts";
+import { rangedFile } from "./_range.ts";
 import { requireVersion } from "./_version.ts";
 
 /** `GET /projects/{slug}/export?version=N` (version required). */
@@ -22,15 +25,11 @@ export async function getExport(ctx: NodeContext, req: Request, slug: string, ur
     "cache-control": "no-store",
     "x-svc-node": "1",
   };
+  const etag = `"${slug}-${exportTag(version)}"`;
   const cached = await ctx.exports.open(version);
-  if (cached) {
-    headers["content-length"] = String(cached.size);
-    if (req.method === "HEAD") {
-      await cached.handle.close();
-      return new Response(null, { headers });
-    }
-    return new Response(fileBody(cached.handle, 0, cached.size - 1), { headers });
-  }
+  if (cached) return await rangedFile(req, cached.handle, cached.size, headers, etag);
+  // Streamed as it is made: no length yet, so no ranges (a resumed download hears 200 and starts over).
+  headers.etag = etag;
   if (req.method === "HEAD") return new Response(null, { headers });
   // The parts stay on disk while the export reads them, whatever a prune decides meanwhile.
   const release = leaseParts(version.parts.map((p) => p.path));
