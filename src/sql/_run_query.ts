@@ -38,6 +38,26 @@ export class QueryRefused extends Error {
   }
 }
 
+/**
+ * DuckDB's message for the person who wrote the statement: a missing table
+ * names the one table there is (DuckDB would suggest catalog tables such as
+ * `pg_tables`); anything else as DuckDB says it.
+ *
+ * @example
+ * ```ts
+ * import { plainMessage } from "./_run_query.ts";
+ * plainMessage('Catalog Error: Table with name cities does not exist!\nDid you mean "pg_tables"?');
+ * // "table cities does not exist: the version's records are the table records"
+ * ```
+ */
+export function plainMessage(message: string): string {
+  const missing = /Table with name (.+?) does not exist/.exec(message);
+  if (!missing) return message;
+  const name = missing[1].replace(/^"(.*)"$/, "$1");
+  const shown = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : JSON.stringify(name);
+  return `table ${shown} does not exist: the version's records are the table records`;
+}
+
 const READ_TYPES = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
 
 /**

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { CONCURRENCY, INTERRUPT_GRACE_MS, QUERY_TIMEOUT_MS, QUEUE_WAIT_MS } from "./limits.ts";
+import { CONCURRENCY, INTERRUPT_GRACE_MS, MAX_ROWS, QUERY_TIMEOUT_MS, QUEUE_WAIT_MS } from "./limits.ts";
 import { defaultSqlMemory, formatBytes, workerMemory } from "./memory.ts";
 import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
@@ -32,6 +32,11 @@ export interface SqlPoolOptions {
   threads?: number;
   /** Spill space per worker. */
   tempLimit?: string;
+  /**
+   * Most rows one query may ask for (default {@linkcode MAX_ROWS}, the
+   * spec's 1000); a local query from the command line may ask for more.
+   */
+  maxRows?: number;
 }
 
 /** The version a query runs over. */
@@ -66,6 +71,8 @@ export class SqlError extends Error {
 
 /** Runs user SQL on worker processes. */
 export interface SqlPool {
+  /** Most rows one query may ask for. */
+  readonly maxRows: number;
   /** Runs `sql` over `source`, returning at most `limit` rows. */
   query(source: SqlSource, sql: string, limit: number): Promise<SqlAnswer>;
   /** Starts every worker now rather than on the first queries. */
@@ -220,6 +227,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
   }
 
   return {
+    maxRows: options.maxRows ?? MAX_ROWS,
     async query(source, sql, limit) {
       const slot = await acquire();
       try {

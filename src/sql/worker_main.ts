@@ -18,7 +18,7 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { closeSandbox, openSandbox, type Sandbox, type SandboxLimits } from "./_sandbox.ts";
-import { QueryRefused, runQuery } from "./_run_query.ts";
+import { plainMessage, QueryRefused, runQuery } from "./_run_query.ts";
 import type { QueryRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
 import { scrubber } from "./scrub.ts";
 
@@ -93,7 +93,7 @@ function main(): void {
       send({ id: job.id, ok: true, ...head, ms, rss: process.memoryUsage.rss() }, rows);
     } catch (e) {
       const status = e instanceof QueryRefused ? e.status : 400;
-      const message = scrub(String((e as Error)?.message ?? e)).slice(0, 2000);
+      const message = scrub(plainMessage(String((e as Error)?.message ?? e))).slice(0, 2000);
       send({ id: job.id, ok: false, status, error: message, rss: process.memoryUsage.rss() });
     } finally {
       current = null;

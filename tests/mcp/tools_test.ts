@@ -106,10 +106,14 @@ Deno.test("MCP: node errors are tool errors with the HTTP status and message", a
         [
           "read_dataset",
           { slug: "cities", version: 9 },
-          /^404: version 9 is not on this node \(local versions: 2, 1\)$/,
+          /^404: version 9 is not on this node \(newest 2, 2 versions held\)$/,
         ],
         ["query_dataset", { slug: "cities", sql: "DROP VIEW records" }, /^400: queries are read-only/],
-        ["query_dataset", { slug: "cities", sql: "SELECT * FROM nope" }, /^400: Catalog Error/],
+        [
+          "query_dataset",
+          { slug: "cities", sql: "SELECT * FROM nope" },
+          /^400: table nope does not exist: the version's records/,
+        ],
         [
           "query_dataset",
           { slug: "cities", sql: "SELECT count(*) FROM range(1000000000000)" },

@@ -114,7 +114,7 @@ Deno.test("GET /data refuses bad paging with the origin's messages", async () =>
       ["offset=9007199254740992", 400, "querystring/offset must be <= 9007199254740991"],
       ["offset=1e3", 400, "querystring/offset must be integer"],
       ["version=x", 400, "querystring/version must be integer"],
-      ["version=7", 404, "version 7 is not on this node (local versions: 2, 1)"],
+      ["version=7", 404, "version 7 is not on this node (newest 2, 2 versions held)"],
     ];
     for (const [query, status, message] of cases) {
       const r = await getJson(`${url}/projects/cities/data?${query}`);

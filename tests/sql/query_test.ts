@@ -106,13 +106,13 @@ Deno.test("errors name no server path; unknown projects and versions are 404", a
   await withNode({}, async ({ url, store }) => {
     const r = await sql(url, "SELECT * FROM no_such_table");
     assertEquals(r.status, 400);
-    assertMatch(r.body.error, /Table with name no_such_table does not exist/);
+    assertEquals(r.body.error, "table no_such_table does not exist: the version's records are the table records");
     const part = await sql(url, "SELECT * FROM read_parquet('/nowhere/x.parquet')");
     assertEquals(part.status, 400);
     assert(!part.text.includes(store), "no store path in errors");
     assertEquals((await postQuery(url, "nowhere", { sql: "SELECT 1" })).status, 404);
     const v9 = await sql(url, "SELECT 1", { version: 9 });
-    assertEquals([v9.status, v9.body.error], [404, "version 9 is not on this node (local versions: 2, 1)"]);
+    assertEquals([v9.status, v9.body.error], [404, "version 9 is not on this node (newest 2, 2 versions held)"]);
     for (const body of ['"SELECT 1"', "[]", "{bad", '{"sql": "SELECT 1", "version": "2"}']) {
       const res = await fetch(`${url}/projects/cities/query`, {
         method: "POST",

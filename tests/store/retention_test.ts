@@ -41,7 +41,7 @@ Deno.test("--keep-versions: after each merge only the newest N versions and the 
     assertEquals(parts, [...await listedParts(url, "notes", [6, 7])].sort(), "no part only a pruned version listed");
     const gone = await fetch(`${url}/projects/notes/data?version=3`);
     assertEquals(gone.status, 404);
-    assertEquals(await gone.json(), { error: "version 3 is not on this node (local versions: 7, 6)" });
+    assertEquals(await gone.json(), { error: "version 3 is not on this node (newest 7, 2 versions held)" });
     const all: Json = await (await fetch(`${url}/projects/notes/data?limit=1000`)).json();
     assertEquals(all.count, 70, "the newest version still holds every record");
     const health: Json = await (await fetch(`${url}/healthz`)).json();

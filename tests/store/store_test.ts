@@ -107,7 +107,7 @@ Deno.test("over HTTP, an incomplete version is 404 and /healthz says which one a
     await new Promise((r) => setTimeout(r, 2100)); // past the store's recheck interval
     const data = await fetch(`${url}/projects/cities/data?version=2`);
     assertEquals(data.status, 404);
-    assertEquals(await data.json(), { error: "version 2 is not on this node (local versions: 1)" });
+    assertEquals(await data.json(), { error: "version 2 is not on this node (newest 1, 1 version held)" });
     const latest: Json = await (await fetch(`${url}/projects/cities/data?limit=1`)).json();
     assertEquals(latest.version, 1, "the newest whole version is served instead");
     const health: Json = await (await fetch(`${url}/healthz`)).json();

@@ -17,12 +17,14 @@ export async function requireProject(ctx: NodeContext, slug: string): Promise<Pr
 
 /**
  * Version `wanted` of `slug` (the newest whole one when null), or 404 naming
- * the versions this node holds. The hit path reads only that version.
+ * the newest version this node holds and how many (never the whole list,
+ * which grows without bound). The hit path reads only that version.
  */
 export async function requireVersion(ctx: NodeContext, slug: string, wanted: number | null): Promise<StoredVersion> {
   const version = wanted === null ? await ctx.store.latest(slug) : await ctx.store.version(slug, wanted);
   if (version) return version;
   const local = (await requireProject(ctx, slug)).versions;
   if (local.length === 0) throw new HttpError(404, `project ${slug} has no whole version on this node yet`);
-  throw new HttpError(404, `version ${wanted} is not on this node (local versions: ${local.join(", ")})`);
+  const held = `${local.length} version${local.length === 1 ? "" : "s"} held`;
+  throw new HttpError(404, `version ${wanted} is not on this node (newest ${local[0]}, ${held})`);
 }

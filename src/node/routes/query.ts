@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { DEFAULT_ROWS, MAX_ROWS, MAX_SQL_CHARS, SqlError, sqlSource } from "../../sql/mod.ts";
+import { DEFAULT_ROWS, MAX_SQL_CHARS, SqlError, sqlSource } from "../../sql/mod.ts";
 import { withLease } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../guards/body.ts";
@@ -39,7 +39,7 @@ export async function postQuery(ctx: NodeContext, req: Request, slug: string): P
   if (typeof sql !== "string" || sql.trim().length === 0 || codePoints(sql) > MAX_SQL_CHARS) {
     throw new HttpError(400, `body/sql must be a statement of 1-${MAX_SQL_CHARS} characters`);
   }
-  const limit = bodyInt(fields, "limit", 1, MAX_ROWS) ?? DEFAULT_ROWS;
+  const limit = bodyInt(fields, "limit", 1, ctx.sql.maxRows) ?? DEFAULT_ROWS;
   const version = await requireVersion(ctx, slug, bodyInt(fields, "version", 1));
   try {
     const source = await sqlSource(ctx.realRoot, version);
