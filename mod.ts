@@ -26,6 +26,7 @@ export {
   BundleError,
   ConflictError,
   errorForStatus,
+  KeyRequiredError,
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,
@@ -36,7 +37,16 @@ export {
   ValueError,
 } from "./src/client/errors.ts";
 export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
-export type { BundleHeader, LoadResult, PullOptions, PullResult, TrustOptions } from "./src/client/types.ts";
+export type {
+  BundleHeader,
+  ExportAnswer,
+  ExportFileOptions,
+  ExportFileResult,
+  LoadResult,
+  PullOptions,
+  PullResult,
+  TrustOptions,
+} from "./src/client/types.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
 export type * from "./src/wire/types.ts";
 export { VERSION } from "./src/version.ts";

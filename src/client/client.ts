@@ -6,10 +6,22 @@
  * @module
  */
 import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
-import { SvcError, ValueError } from "./errors.ts";
+import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
+import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
-import type { BundleHeader, LoadResult, PullOptions, PullResult } from "./types.ts";
+import type {
+  BundleHeader,
+  ExportAnswer,
+  ExportFileOptions,
+  ExportFileResult,
+  LoadResult,
+  PullOptions,
+  PullResult,
+  QueryAnswer,
+} from "./types.ts";
+
+export type { QueryAnswer } from "./types.ts";
 
 /** The licenses the origin takes (any letter case; sent as listed). A node takes any string. */
 export const ORIGIN_LICENSES: readonly string[] = [
@@ -61,28 +73,6 @@ export interface ClientOptions {
    * one (default true). Turn off only to talk to a node known to have no token.
    */
   requireKey?: boolean;
-}
-
-/** An SQL answer. */
-export interface QueryAnswer {
-  /** Project slug. */
-  project: string;
-  /** Version queried. */
-  version: number;
-  /** Column names. */
-  columns: string[];
-  /** DuckDB type names. */
-  types: string[];
-  /** Rows as arrays. */
-  rows: unknown[][];
-  /** Rows returned. */
-  count: number;
-  /** Whether more rows existed. */
-  truncated: boolean;
-  /** Milliseconds on the engine. */
-  ms: number;
-  /** Bytes of the version's parts. */
-  scannedBytes: number;
 }
 
 /** A contribution's answer (the wire's `ContributionView`). */
@@ -161,11 +151,7 @@ export class Client {
   }
 
   #needKey(call: string): void {
-    if (!this.#endpoint.apiKey && this.#requireKey) {
-      throw new ValueError(
-        `${call} needs an agent key: pass apiKey or set SVC_API_KEY (a node without a token takes any)`,
-      );
-    }
+    if (!this.#endpoint.apiKey && this.#requireKey) throw new KeyRequiredError(call);
   }
 
   async #get<T>(path: string, route: string): Promise<T> {
@@ -182,10 +168,23 @@ export class Client {
     return this.#get(`/projects/${encodeURIComponent(slug)}`, "GET /projects/{slug}");
   }
 
-  /** A page of records. */
-  data(slug: string, page: { version?: number; limit?: number; offset?: number } = {}): Promise<DataPage> {
-    this.#needKey("data");
-    return this.#get(`/projects/${encodeURIComponent(slug)}/data${search(page)}`, "GET /projects/{slug}/data");
+  /**
+   * A page of records. Public (the origin's since 0.28.0, a node's unless it
+   * has a token): the key goes along when there is one. With
+   * `exactIntegers`, integers beyond 2^53 come as `bigint` instead of
+   * rounded numbers.
+   */
+  async data(
+    slug: string,
+    page: { version?: number; limit?: number; offset?: number; exactIntegers?: boolean } = {},
+  ): Promise<DataPage> {
+    const { exactIntegers, ...query } = page;
+    const path = `/projects/${encodeURIComponent(slug)}/data${search(query)}`;
+    return (await callJson(this.#endpoint, "GET", path, null, {}, {
+      route: "GET /projects/{slug}/data",
+      exactIntegers,
+    }))
+      .body as DataPage;
   }
 
   /** Every record of a version, page by page (`pageSize` up to 1000). */
@@ -305,20 +304,38 @@ export class Client {
 
   /**
    * Every record of a version as gzip-compressed JSON lines, streamed (the
-   * timeout covers the wait for the answer's headers only).
+   * timeout covers the wait for the answer's headers only). A node's route:
+   * the key goes along when there is one, and a node with a token asks for it. With `from`, only
+   * the bytes from `from.offset` on are asked for, and only while the export
+   * is still the one tagged `from.etag` (`Range` with `If-Range`); the
+   * answer's `status` and `offset` say what came (a node that cannot serve a
+   * range sends the whole export, 200).
    */
   async export(
     slug: string,
-    options: { version?: number } = {},
-  ): Promise<{ filename: string | null; body: ReadableStream<Uint8Array> }> {
-    this.#needKey("export");
+    options: { version?: number; from?: { offset: number; etag: string } } = {},
+  ): Promise<ExportAnswer> {
+    const from = options.from;
     const res = await callStream(
       this.#endpoint,
       `/projects/${encodeURIComponent(slug)}/export${search({ version: options.version })}`,
-      { route: "GET /projects/{slug}/export" },
+      {
+        route: "GET /projects/{slug}/export",
+        headers: from ? { range: `bytes=${from.offset}-`, "if-range": from.etag } : {},
+        pass: [416],
+      },
     );
-    const filename = res.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? null;
-    return { filename, body: res.body ?? new ReadableStream({ start: (c) => c.close() }) };
+    return await exportAnswer(res);
+  }
+
+  /**
+   * Downloads a version's export to a file (see `export_file.ts`): into
+   * `<file>.part` first, resumed from there after a cut when the node still
+   * serves the same export, checked to be whole gzip before it gets its name.
+   */
+  async exportFile(slug: string, options: ExportFileOptions = {}): Promise<ExportFileResult> {
+    const { exportFile } = await import("./export_file.ts");
+    return await exportFile(this, slug, options);
   }
 
   /** Pulls a version into a local store (see `pull.ts`); `slug@N` is not parsed here. */

@@ -99,6 +99,27 @@ export class ValueError extends Error {
   }
 }
 
+/** A call that needs an agent key was made without one (raised before sending). */
+export class KeyRequiredError extends ValueError {
+  /** The client method that needed the key (`manifest`, `query`, ...). */
+  readonly call: string;
+
+  /**
+   * The refusal of `call` for want of a key.
+   *
+   * @example
+   * ```ts
+   * import { KeyRequiredError } from "./errors.ts";
+   * new KeyRequiredError("query").message; // "query needs an agent key: pass apiKey or set SVC_API_KEY (...)"
+   * ```
+   */
+  constructor(call: string) {
+    super(`${call} needs an agent key: pass apiKey or set SVC_API_KEY (a node without a token takes any)`);
+    this.name = "KeyRequiredError";
+    this.call = call;
+  }
+}
+
 /**
  * The error class for an HTTP `status`.
  *

@@ -6,6 +6,7 @@
  * @module
  */
 import { VERSION } from "../version.ts";
+import { parseExactJson } from "../wire/json_parse.ts";
 import { deprecationOf, type SvcDeprecationWarning } from "./deprecation.ts";
 import { errorForStatus, SvcError } from "./errors.ts";
 import { backoffMs, DEFAULT_RETRIES, MAX_RETRY_AFTER_S, retryableStatus, retryAfterMs } from "./retry.ts";
@@ -34,6 +35,16 @@ export interface CallOptions {
   partTransfer?: boolean;
   /** The route's name for deprecation warnings (default: method and path). */
   route?: string;
+  /** Parse the answer with integers beyond 2^53 kept exact (as `bigint`). */
+  exactIntegers?: boolean;
+}
+
+/** How a download ({@linkcode callStream}) may be asked for. */
+export interface StreamOptions extends CallOptions {
+  /** Extra request headers (`range`, `if-range`, ...). */
+  headers?: Record<string, string>;
+  /** Error statuses answered as they are, body unread, instead of thrown (e.g. 416). */
+  pass?: number[];
 }
 
 /** A successful answer. */
@@ -119,7 +130,7 @@ async function readCapped(endpoint: Endpoint, res: Response): Promise<string> {
   return await new Blob(chunks as Uint8Array<ArrayBuffer>[]).text();
 }
 
-async function interpret(endpoint: Endpoint, res: Response): Promise<JsonAnswer> {
+async function interpret(endpoint: Endpoint, res: Response, exact = false): Promise<JsonAnswer> {
   const base = baseOf(endpoint);
   const text = await readCapped(endpoint, res);
   if (res.status >= 300 && res.status < 400) {
@@ -132,7 +143,7 @@ async function interpret(endpoint: Endpoint, res: Response): Promise<JsonAnswer>
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = exact && res.ok ? parseExactJson(text) : JSON.parse(text);
   } catch {
     const reason = `${res.status} ${res.statusText}`.trim();
     if (!res.ok) throw errorForStatus(res.status, `${base}: ${reason}`, null);
@@ -215,22 +226,23 @@ export async function callJson(
   options: CallOptions = {},
 ): Promise<JsonAnswer> {
   const sent = await send(endpoint, method, path, body, headers, options);
-  return await settle(endpoint, sent, () => interpret(endpoint, sent.res));
+  return await settle(endpoint, sent, () => interpret(endpoint, sent.res, options.exactIntegers));
 }
 
 /**
  * Calls `GET path` on `endpoint` and returns the answer with its body
  * unread, for downloads: the timeout covers the wait for the headers only.
- * Errors are thrown as {@linkcode callJson} throws them.
+ * Errors are thrown as {@linkcode callJson} throws them, but for the
+ * statuses in `options.pass`.
  *
  * @example
  * ```ts ignore
  * const res = await callStream({ baseUrl: "http://127.0.0.1:8686", apiKey: null }, "/projects/cities/export");
  * ```
  */
-export async function callStream(endpoint: Endpoint, path: string, options: CallOptions = {}): Promise<Response> {
-  const sent = await send(endpoint, "GET", path, null, { accept: "*/*" }, options);
-  if (sent.res.ok) {
+export async function callStream(endpoint: Endpoint, path: string, options: StreamOptions = {}): Promise<Response> {
+  const sent = await send(endpoint, "GET", path, null, { accept: "*/*", ...options.headers }, options);
+  if (sent.res.ok || options.pass?.includes(sent.res.status)) {
     sent.settled();
     return sent.res;
   }

@@ -11,7 +11,9 @@ import type { QueryAnswer } from "./client.ts";
 import { errorForStatus } from "./errors.ts";
 
 /**
- * Runs `request.sql` over `slug` in the store at `store`.
+ * Runs `request.sql` over `slug` in the store at `store`. Unlike a node's
+ * route, `limit` may pass 1000 here, and 0 asks for every row (still within
+ * the engine's 32 MiB answer and 20 s).
  *
  * @example
  * ```ts ignore
@@ -23,13 +25,20 @@ export async function queryLocal(
   slug: string,
   request: { sql: string; version?: number; limit?: number },
 ): Promise<QueryAnswer> {
-  const node = await createNode({ store, host: "127.0.0.1", token: null, readOnly: true });
+  const node = await createNode({
+    store,
+    host: "127.0.0.1",
+    token: null,
+    readOnly: true,
+    sql: { size: 1, maxRows: Number.MAX_SAFE_INTEGER },
+  });
+  const limit = request.limit === 0 ? Number.MAX_SAFE_INTEGER : request.limit;
   try {
     const res = await node.handler(
       new Request(`http://127.0.0.1:8686/projects/${encodeURIComponent(slug)}/query`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify(request),
+        body: JSON.stringify({ ...request, limit }),
       }),
     );
     const body = await res.json();

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
-import { Client, NotFoundError, ValidationError, ValueError } from "../../mod.ts";
+import { Client, KeyRequiredError, NotFoundError, ValidationError, ValueError } from "../../mod.ts";
 import { withNode } from "../support/node.ts";
 
 Deno.test("Client: every node route by base URL alone", async () => {
@@ -37,15 +37,17 @@ Deno.test("Client: a key is still required where the origin needs one, even thou
   await withNode({}, async ({ url }) => {
     const keyless = new Client({ baseUrl: url });
     assertEquals((await keyless.projects()).length, 2, "listing needs no key");
+    assertEquals((await keyless.data("cities", { limit: 2 })).count, 2, "pages are public (origin 0.28.0)");
+    await (await keyless.export("cities", { version: 1 })).body.cancel();
     for (
-      const call of [
-        () => keyless.data("cities"),
-        () => keyless.query("cities", "SELECT 1"),
-        () => keyless.manifest("cities"),
-      ]
+      const [name, call] of [
+        ["query", () => keyless.query("cities", "SELECT 1")],
+        ["manifest", () => keyless.manifest("cities")],
+      ] as const
     ) {
       const e = await assertRejects(call);
-      assert(e instanceof ValueError, e.message);
+      assert(e instanceof KeyRequiredError && e instanceof ValueError, e.message);
+      assertEquals((e as KeyRequiredError).call, name);
     }
   });
 });
