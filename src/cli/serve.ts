@@ -55,6 +55,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   process.stderr.write(
     `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
       `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
+      `In a browser: ${serving.url}/\n` +
       (follower
         ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
           `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
