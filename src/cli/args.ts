@@ -1,15 +1,16 @@
 /**
  * Command-line parsing shared by the commands: `node:util`'s `parseArgs`,
- * strict, with positionals, its errors turned into usage errors (exit 2).
+ * strict, with positionals, its errors turned into usage errors (exit 2)
+ * worded for the person at the command line.
  *
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { isSlug } from "../wire/slug.ts";
+import { UsageError } from "./errors.ts";
 
 /** The option declarations `parseArgs` takes. */
 export type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
-import { isSlug } from "../wire/slug.ts";
-import { UsageError } from "./errors.ts";
 
 /** What {@linkcode commandArgs} gives: `values` by option name, and `positionals`. */
 export type CommandArgs<O extends OptionsConfig> = ReturnType<
@@ -17,19 +18,52 @@ export type CommandArgs<O extends OptionsConfig> = ReturnType<
 >;
 
 /**
- * Parses `args` against `options`.
+ * A `parseArgs` error in the command line's words: `unknown option --x
+ * (svc query --help lists the options)`, `--limit needs a value`, `--json
+ * takes no value`.
+ *
+ * @example
+ * ```ts
+ * import { usageFrom } from "./args.ts";
+ * usageFrom(Object.assign(new Error("Unknown option '--x'."), { code: "ERR_PARSE_ARGS_UNKNOWN_OPTION" }), "query")
+ *   .message; // "unknown option --x (svc query --help lists the options)"
+ * ```
+ */
+export function usageFrom(e: unknown, command: string): UsageError {
+  const { code, message } = e as { code?: string; message: string };
+  const named = /'(-[^' ,]*)(?:, (--[^' ]+))?/.exec(message);
+  const option = named ? named[2] ?? named[1] : "an option";
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    return new UsageError(`unknown option ${named?.[1] ?? option} (svc ${command} --help lists the options)`);
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    if (/argument missing/.test(message)) return new UsageError(`${option} needs a value`);
+    if (/does not take an argument/.test(message)) return new UsageError(`${option} takes no value`);
+    if (/ambiguous/.test(message)) {
+      return new UsageError(`${option} needs a value (one starting with - is written ${option}=-VALUE)`);
+    }
+  }
+  return new UsageError(`${message.split("\n")[0]} (svc ${command} --help lists the options)`);
+}
+
+/**
+ * Parses the arguments of `svc <command>` against `options`.
  *
  * @example
  * ```ts
  * import { commandArgs } from "./args.ts";
- * commandArgs(["notes", "--json"], { json: { type: "boolean" } }).positionals; // ["notes"]
+ * commandArgs(["notes", "--json"], { json: { type: "boolean" } }, "data").positionals; // ["notes"]
  * ```
  */
-export function commandArgs<const O extends OptionsConfig>(args: string[], options: O): CommandArgs<O> {
+export function commandArgs<const O extends OptionsConfig>(
+  args: string[],
+  options: O,
+  command: string,
+): CommandArgs<O> {
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw usageFrom(e, command);
   }
 }
 
@@ -47,4 +81,22 @@ export function projectAt(text: string): { slug: string; version: number | null 
   if (!isSlug(slug)) throw new UsageError(`${JSON.stringify(slug)} is not a project slug`);
   if (at !== undefined && !/^[1-9]\d*$/.test(at)) throw new UsageError(`${JSON.stringify(at)} is not a version number`);
   return { slug, version: at === undefined ? null : Number(at) };
+}
+
+/**
+ * The whole number given to `--name`, at least `min`, or undefined when the
+ * flag was not given.
+ *
+ * @example
+ * ```ts
+ * import { intFlag } from "./args.ts";
+ * intFlag("limit", "0", 0); // 0
+ * ```
+ */
+export function intFlag(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(raw) || Number(raw) < min) {
+    throw new UsageError(`--${name} must be a whole number of at least ${min}, not ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
 }

@@ -12,7 +12,7 @@ import { DEFAULT_STORE } from "../store/layout.ts";
 import { commandArgs, projectAt } from "./args.ts";
 import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
-import { progressOnReport } from "./progress.ts";
+import { plural, progressOnReport } from "./progress.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
 
 /** The help text of `svc save`. */
@@ -26,7 +26,9 @@ Options:
   --store DIR        store directory (default: ${DEFAULT_STORE})
   --base-url URL     where to pull from when needed (default: SVC_BASE_URL)
   --api-key KEY      agent key for that pull (default: SVC_API_KEY)
+  --no-progress      no progress on stderr
   --json             print the bundle's header as JSON
+  -h, --help         show this help
 `;
 
 /** The help text of `svc load`. */
@@ -43,7 +45,9 @@ Options:
                   (svc trust add); also SVC_VERIFY=1
   --origin URL    the origin whose keys must have signed it (default: the
                   origin its signature names, whose keys must be pinned)
+  --no-progress   no progress on stderr
   --json          print the result as JSON
+  -h, --help      show this help
 `;
 
 /**
@@ -60,9 +64,10 @@ export async function saveCommand(args: string[]): Promise<number> {
     store: { type: "string" },
     "base-url": { type: "string" },
     "api-key": { type: "string" },
+    "no-progress": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "save");
   if (values.help) {
     process.stdout.write(SAVE_HELP);
     return 0;
@@ -70,7 +75,7 @@ export async function saveCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("svc save takes one SLUG[@VERSION]");
   const store = values.store ?? DEFAULT_STORE;
   const { slug, version } = projectAt(positionals[0]);
-  const bar = progressOnReport(`save ${slug}`, "bytes");
+  const bar = progressOnReport(`save ${slug}`, "bytes", !values["no-progress"]);
   const pullMissing = async (v: number | null) =>
     (await pull(new Client({ ...endpointFrom(values, process.env) }), slug, { store, version: v ?? undefined }))
       .version;
@@ -79,9 +84,11 @@ export async function saveCommand(args: string[]): Promise<number> {
   });
   bar.finish();
   if (values.json) process.stdout.write(JSON.stringify(header) + "\n");
-  else {process.stdout.write(
-      `${slug} v${header.version}: ${header.records} records in ${header.parts} parts -> ${out}\n`,
-    );}
+  else {
+    process.stdout.write(
+      `${slug} v${header.version}: ${plural(header.records, "record")} in ${plural(header.parts, "part")} -> ${out}\n`,
+    );
+  }
   return 0;
 }
 
@@ -99,9 +106,10 @@ export async function loadCommand(args: string[]): Promise<number> {
     check: { type: "boolean" },
     verify: { type: "boolean" },
     origin: { type: "string" },
+    "no-progress": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "load");
   if (values.help) {
     process.stdout.write(LOAD_HELP);
     return 0;
@@ -111,7 +119,7 @@ export async function loadCommand(args: string[]): Promise<number> {
   const required = verifyRequired(values.verify, process.env);
   // Without --origin, the keys pinned for the origin the signature names are the ones that count.
   const origin = values.origin ?? "";
-  const bar = progressOnReport("load", "bytes");
+  const bar = progressOnReport("load", "bytes", !values["no-progress"]);
   const result = await loadBundle(positionals[0], store, {
     check: values.check,
     trust: { trustFile: trustFilePath(process.env), origin: origin.replace(/\/+$/, ""), required },
@@ -120,9 +128,9 @@ export async function loadCommand(args: string[]): Promise<number> {
   bar.finish();
   const h = result.header;
   const signed = ` · ${result.signature === "verified" ? "signed ✓" : result.signature ?? "unsigned"}`;
-  const what = `${h.project} v${h.version}, ${h.records} records in ${h.parts} parts`;
+  const what = `${h.project} v${h.version}, ${plural(h.records, "record")} in ${plural(h.parts, "part")}`;
   if (values.json) process.stdout.write(JSON.stringify(result) + "\n");
   else if (values.check) process.stdout.write(`${positionals[0]}: ${what}: whole (nothing written)${signed}\n`);
-  else process.stdout.write(`${what} -> ${store}/${h.project}/ (${result.newParts} new parts)${signed}\n`);
+  else process.stdout.write(`${what} -> ${store}/${h.project}/ (${plural(result.newParts, "new part")})${signed}\n`);
   return 0;
 }

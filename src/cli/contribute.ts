@@ -8,19 +8,20 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { ValueError } from "../client/errors.ts";
+import { KeyRequiredError } from "../client/errors.ts";
 import { callJson, type Endpoint } from "../client/http.ts";
 import { parseExactJson } from "../wire/json_parse.ts";
 import { isSlug } from "../wire/slug.ts";
 import { stableStringify } from "../wire/stable_json.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
-import { CliError, UsageError } from "./errors.ts";
-import { progress } from "./progress.ts";
+import { CliError, fileError, UsageError } from "./errors.ts";
+import { noteOnInterrupt } from "./interrupt.ts";
+import { plural, progress } from "./progress.ts";
 
 /** The help text of `svc contribute`. */
 export const CONTRIBUTE_HELP = `Usage: svc contribute SLUG --file FILE|- [options]
@@ -30,11 +31,16 @@ local project on a node, in batches of at most 500 records and 512 KiB.
 Each batch carries an Idempotency-Key made from its content, so sending the
 same file again within 24 hours replays the first answers.
 
+Exits 1 when any batch was rejected (the summary names the gate and why).
+Ctrl-C stops it, prints what was sent and answered by then, and exits 130.
+
 Options:
   --file FILE      the records (required)
+  --no-progress    no progress on stderr
   --base-url URL   the node (default: SVC_BASE_URL or http://127.0.0.1:8686)
   --api-key KEY    node token or agent key (default: SVC_API_KEY, SVC_NODE_TOKEN)
   --json           print every batch's answer and the totals as JSON
+  -h, --help       show this help
 `;
 
 const MAX_RECORDS = 500;
@@ -104,9 +110,9 @@ function describe(slug: string, t: Totals): string {
     : t.versions.length === 1
     ? ` (version ${t.versions[0]})`
     : ` (versions ${t.versions[0]}-${t.versions[t.versions.length - 1]})`;
-  const head = `${slug}: ${t.records} records in ${t.batches} batch${t.batches === 1 ? "" : "es"}: ` +
-    `${t.merged} merged${versions}, ${t.duplicates} duplicates, ${t.rejected} rejected` +
-    (t.replayed > 0 ? `; ${t.replayed} batch answers replayed (sent before within 24 hours)` : "");
+  const head = `${slug}: ${plural(t.records, "record")} in ${plural(t.batches, "batch", "batches")}: ` +
+    `${t.merged} merged${versions}, ${plural(t.duplicates, "duplicate")}, ${t.rejected} rejected` +
+    (t.replayed > 0 ? `; ${plural(t.replayed, "batch answer")} replayed (sent before within 24 hours)` : "");
   return [head, ...t.reasons.slice(0, 10).map((r) => `  ${r}`)].join("\n") + "\n";
 }
 
@@ -121,11 +127,12 @@ function describe(slug: string, t: Totals): string {
 export async function contributeCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
     file: { type: "string" },
+    "no-progress": { type: "boolean" },
     "base-url": { type: "string" },
     "api-key": { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "contribute");
   if (values.help) {
     process.stdout.write(CONTRIBUTE_HELP);
     return 0;
@@ -136,17 +143,22 @@ export async function contributeCommand(args: string[]): Promise<number> {
   if (!values.file) throw new UsageError("svc contribute needs --file FILE (or - for stdin)");
   const slug = positionals[0];
   const endpoint = endpointFrom(values, process.env);
-  if (!endpoint.apiKey) {
-    throw new ValueError(
-      "contribute needs an agent key: pass --api-key or set SVC_API_KEY (a node without a token takes any)",
-    );
+  if (!endpoint.apiKey) throw new KeyRequiredError("contribute");
+  const file = values.file;
+  const fromStdin = file === "-";
+  const info = fromStdin ? null : await stat(file).catch((e) => {
+    throw fileError("read", file, e);
+  });
+  if (info?.isDirectory()) throw fileError("read", file, { code: "EISDIR" });
+  if (info) {
+    await access(file, constants.R_OK).catch((e) => {
+      throw fileError("read", file, e);
+    });
   }
-  const fromStdin = values.file === "-";
-  const size = fromStdin ? 0 : (await stat(values.file).catch(() => {
-    throw new CliError(`cannot read ${values.file}`);
-  })).size;
-  const input = fromStdin ? process.stdin : createReadStream(values.file);
-  const bar = progress(`contribute ${slug}`, size);
+  const input = fromStdin ? process.stdin : createReadStream(file);
+  // A file read as it is sent: its size is the total. Stdin has none to show.
+  const size = info?.size ?? 0;
+  const bar = progress(`contribute ${slug}`, { enabled: !values["no-progress"], summary: false });
   const totals: Totals = {
     records: 0,
     batches: 0,
@@ -167,11 +179,14 @@ export async function contributeCommand(args: string[]): Promise<number> {
     answers.push(await send(endpoint, slug, batch, totals));
     batch = [];
     batchBytes = 2;
-    bar.update(
-      fromStdin ? totals.records : read,
-      `${totals.records} records, ${totals.batches} batch${totals.batches === 1 ? "" : "es"}`,
-    );
+    bar.update(read, size, `${plural(totals.records, "record")}, ${plural(totals.batches, "batch", "batches")}`);
   };
+  noteOnInterrupt(() =>
+    totals.batches === 0
+      ? "no batch was answered yet (send the same file again: a batch the node took meanwhile replays)"
+      : `sent before the interrupt: ${describe(slug, totals).trimEnd()}\n` +
+        "(send the same file again: batches already answered replay instead of adding)"
+  );
   try {
     for await (const text of createInterface({ input, crlfDelay: Infinity })) {
       line++;
@@ -195,9 +210,12 @@ export async function contributeCommand(args: string[]): Promise<number> {
     }
     await flush();
   } finally {
+    noteOnInterrupt(null);
     bar.finish();
     if (totals.batches > 0 && !values.json) process.stderr.write(describe(slug, totals));
   }
   if (values.json) process.stdout.write(JSON.stringify({ ...totals, answers }) + "\n");
+  const refused = totals.reasons.length;
+  if (refused > 0) throw new CliError(`${refused} of ${plural(totals.batches, "batch", "batches")} rejected`);
   return 0;
 }

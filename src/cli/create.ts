@@ -9,9 +9,10 @@ import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { Client } from "../client/client.ts";
 import { checkNewProject } from "../wire/new_project.ts";
+import { isSlug } from "../wire/slug.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { fileError, UsageError } from "./errors.ts";
 
 /** The help text of `svc create`. */
 export const CREATE_HELP = `Usage: svc create SLUG --title TITLE --readme-file FILE --schema @FILE [options]
@@ -23,19 +24,46 @@ Options:
   --readme-file FILE     README text, 20-20000 characters
   --schema @FILE|JSON    {"fields": [{"name", "type", "required"?}], "allowExtra"?}
                          or just the list of fields; types: string, integer,
-                         number, boolean
+                         number, boolean; every field is required unless it
+                         says "required": false
   --license LICENSE      any string (default: platform-standard)
   --tags a,b             up to 8 tags
   --visibility V         public or private (default: private)
   --base-url URL         the node (default: SVC_BASE_URL or http://127.0.0.1:8686)
   --api-key KEY          agent key or node token (default: SVC_API_KEY, SVC_NODE_TOKEN)
   --json                 print the answer as JSON
+  -h, --help             show this help
 `;
+
+const FLAGS: Record<string, string> = {
+  title: "--title",
+  readme: "the README (--readme-file)",
+  schemaDef: "--schema",
+  license: "--license",
+  tags: "--tags",
+  visibility: "--visibility",
+};
+
+/**
+ * A new project's check in the command line's words: `body/title ...` is
+ * `--title ...`, `body/schemaDef/fields/0/type ...` is `--schema: field 1's
+ * "type" ...`.
+ */
+function flagWording(message: string): string {
+  const m = /^body\/(\w+)(?:\/(\S+))?(:? .*)$/s.exec(message);
+  if (!m || !FLAGS[m[1]]) return message;
+  const [, key, path, rest] = m;
+  if (path === undefined) return `${FLAGS[key]}${rest}`;
+  const field = /^fields\/(\d+)(?:\/(\w+))?$/.exec(path);
+  if (!field) return `${FLAGS[key]}: ${path}${rest}`;
+  const which = `field ${Number(field[1]) + 1}`;
+  return `${FLAGS[key]}: ${which}${field[2] ? `'s "${field[2]}"` : ""}${rest}`;
+}
 
 async function readSchema(value: string): Promise<unknown> {
   const text = value.startsWith("@")
     ? await readFile(value.slice(1), "utf8").catch((e) => {
-      throw new CliError(`cannot read the schema file ${value.slice(1)}: ${(e as Error).message}`);
+      throw fileError("read the schema file", value.slice(1), e);
     })
     : value;
   let parsed: unknown;
@@ -67,17 +95,19 @@ export async function createCommand(args: string[]): Promise<number> {
     "api-key": { type: "string" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "create");
   if (values.help) {
     process.stdout.write(CREATE_HELP);
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc create takes one project slug");
+  if (!isSlug(positionals[0])) throw new UsageError(`${JSON.stringify(positionals[0])} is not a project slug`);
   if (!values.title || !values["readme-file"] || !values.schema) {
     throw new UsageError("svc create needs --title, --readme-file and --schema");
   }
-  const readme = await readFile(values["readme-file"], "utf8").catch((e) => {
-    throw new CliError(`cannot read ${values["readme-file"]}: ${(e as Error).message}`);
+  const readmeFile = values["readme-file"];
+  const readme = await readFile(readmeFile, "utf8").catch((e) => {
+    throw fileError("read", readmeFile, e);
   });
   const request: Record<string, unknown> = {
     slug: positionals[0],
@@ -91,7 +121,7 @@ export async function createCommand(args: string[]): Promise<number> {
   try {
     checkNewProject(request);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(flagWording((e as Error).message));
   }
   const endpoint = endpointFrom(values, process.env);
   const body = await new Client({ ...endpoint }).create(request);

@@ -4,34 +4,53 @@
  * @module
  */
 import process from "node:process";
+import { AuthError, KeyRequiredError } from "../client/errors.ts";
 import { VERSION } from "../version.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { CliError, fileReason, UsageError } from "./errors.ts";
 import { loadCommand, saveCommand } from "./bundle.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
+import { exportCommand } from "./export.ts";
+import { endQuietlyWhenStdoutCloses } from "./formats.ts";
+import { exitOnInterrupt } from "./interrupt.ts";
+import { endProgressLine } from "./progress.ts";
+import { dataCommand, projectsCommand } from "./projects.ts";
 import { pullCommand } from "./pull.ts";
 import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
 import { trustCommand } from "./trust.ts";
 
+/** The commands, in the order the help lists them. */
+const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; about: string }> = {
+  serve: { run: serveCommand, about: "serve a store over HTTP" },
+  projects: { run: projectsCommand, about: "list the projects of a node or the origin, or show one" },
+  data: { run: dataCommand, about: "print a version's records as JSON lines" },
+  query: { run: queryCommand, about: "SQL over a version (local store, or --remote)" },
+  export: { run: exportCommand, about: "download a version as gzip JSON lines (resumable)" },
+  pull: { run: pullCommand, about: "copy a version into a local store" },
+  save: { run: saveCommand, about: "write a version as a bundle file" },
+  load: { run: loadCommand, about: "check a bundle and lay it out in a store" },
+  trust: { run: trustCommand, about: "pin an origin's signing keys" },
+  create: { run: createCommand, about: "create a local project on a node" },
+  contribute: { run: contributeCommand, about: "send a JSON-lines file of records to a node" },
+};
+
 /** The top-level help text. */
-export const MAIN_HELP = `Usage: svc <command> [options]
+export const MAIN_HELP = `Usage: svc [--base-url URL] [--api-key KEY] <command> [options]
 
 Commands:
-  serve        serve a store over HTTP (svc serve --help)
-  query        SQL over a version in a local store (svc query --help)
-  pull         copy a version into a local store (svc pull --help)
-  save         write a version as a bundle file (svc save --help)
-  load         check a bundle and lay it out in a store (svc load --help)
-  trust        pin an origin's signing keys (svc trust --help)
-  create       create a local project on a node (svc create --help)
-  contribute   send a JSON-lines file of records to a node (svc contribute --help)
+${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.about}`).join("\n")}
+  help CMD     the help of a command (same as svc CMD --help)
 
 Global options (before the command):
-  --base-url URL   the origin or node client commands talk to (SVC_BASE_URL)
-  --api-key KEY    the agent key they send (SVC_API_KEY)
+  --base-url URL   the origin or node client commands talk to (SVC_BASE_URL;
+                   default http://127.0.0.1:8686)
+  --api-key KEY    the agent key or node token they send (SVC_API_KEY)
   --version        print the release and exit
   -h, --help       show this help
+
+Exit codes: 0 done, 1 failed (error: ... on stderr), 2 usage error,
+130 interrupted.
 `;
 
 /**
@@ -44,32 +63,44 @@ Global options (before the command):
  * ```
  */
 export async function main(args: string[]): Promise<number> {
+  let command: string | undefined;
   try {
-    const [command, ...rest] = takeGlobalFlags(args);
-    if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    const rest = takeGlobalFlags(args);
+    command = rest.shift();
+    if (command === undefined) {
+      process.stderr.write(MAIN_HELP);
+      return 2;
+    }
+    if (command === "--help" || command === "-h" || (command === "help" && rest.length === 0)) {
       process.stdout.write(MAIN_HELP);
-      return command === undefined ? 2 : 0;
+      return 0;
     }
     if (command === "--version" || command === "-V") {
       process.stdout.write(`svc ${VERSION}\n`);
       return 0;
     }
-    if (command === "serve") return await serveCommand(rest);
-    if (command === "query") return await queryCommand(rest);
-    if (command === "create") return await createCommand(rest);
-    if (command === "pull") return await pullCommand(rest);
-    if (command === "save") return await saveCommand(rest);
-    if (command === "load") return await loadCommand(rest);
-    if (command === "trust") return await trustCommand(rest);
-    if (command === "contribute") return await contributeCommand(rest);
-    throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
+    if (command === "help") {
+      const [topic, ...extra] = rest;
+      if (extra.length > 0 || !Object.hasOwn(COMMANDS, topic)) {
+        throw new UsageError(`svc help takes one command: ${Object.keys(COMMANDS).join(", ")}`);
+      }
+      return await COMMANDS[topic].run(["--help"]);
+    }
+    if (!Object.hasOwn(COMMANDS, command)) {
+      throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
+    }
+    if (command !== "serve") {
+      exitOnInterrupt();
+      endQuietlyWhenStdoutCloses();
+    }
+    return await COMMANDS[command].run(rest);
   } catch (e) {
+    endProgressLine();
     if (e instanceof UsageError) {
       process.stderr.write(`error: ${e.message}\n`);
       return 2;
     }
-    const message = e instanceof CliError ? e.message : describe(e);
-    process.stderr.write(`error: ${message}\n`);
+    process.stderr.write(`error: ${describe(e, command)}\n`);
     return 1;
   }
 }
@@ -91,9 +122,17 @@ function takeGlobalFlags(args: string[]): string[] {
   return rest;
 }
 
-function describe(e: unknown): string {
-  const err = e as { code?: string; message?: string };
+function describe(e: unknown, command: string | undefined): string {
+  if (e instanceof CliError) return e.message;
+  if (e instanceof KeyRequiredError) {
+    return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (a node without a token takes any)`;
+  }
+  if (e instanceof AuthError && e.status === 401) return `${e.message} (give it with --api-key or SVC_API_KEY)`;
+  const err = e as { code?: string; message?: string; path?: string; syscall?: string };
   if (err?.code === "EADDRINUSE") return `the address is already in use (${err.message})`;
-  if (err?.code === "EACCES") return `permission denied (${err.message})`;
+  if (typeof err?.code === "string" && /^E[A-Z]+$/.test(err.code) && err.syscall) {
+    const where = err.path ? ` ${err.path}` : "";
+    return `cannot ${err.syscall}${where}: ${fileReason(e)}`;
+  }
   return err?.message ?? String(e);
 }

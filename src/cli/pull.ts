@@ -14,7 +14,7 @@ import { trustFilePath } from "../trust/trust_file.ts";
 import { commandArgs, projectAt } from "./args.ts";
 import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
-import { progressOnReport } from "./progress.ts";
+import { plural, progressOnReport } from "./progress.ts";
 
 /** The help text of `svc pull`. */
 export const PULL_HELP = `Usage: svc pull SLUG[@VERSION] [options]
@@ -35,7 +35,9 @@ Options:
   --origin URL     the origin whose keys sign it (default: --base-url)
   --base-url URL   where from (default: SVC_BASE_URL or http://127.0.0.1:8686)
   --api-key KEY    agent key (default: SVC_API_KEY)
+  --no-progress    no progress on stderr
   --json           print the result as JSON
+  -h, --help       show this help
 `;
 
 /**
@@ -55,9 +57,10 @@ export async function pullCommand(args: string[]): Promise<number> {
     origin: { type: "string" },
     "base-url": { type: "string" },
     "api-key": { type: "string" },
+    "no-progress": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "pull");
   if (values.help) {
     process.stdout.write(PULL_HELP);
     return 0;
@@ -72,13 +75,16 @@ export async function pullCommand(args: string[]): Promise<number> {
   const store = values.store ?? DEFAULT_STORE;
   const client = new Client({ ...endpointFrom(values, process.env) });
   const required = verifyRequired(values.verify, process.env);
-  if (format === "jsonl") return await pullLines(client, slug, { store, version, verify: required, json: values.json });
+  const shown = !values["no-progress"];
+  if (format === "jsonl") {
+    return await pullLines(client, slug, { store, version, verify: required, json: values.json, shown });
+  }
   const trust = {
     trustFile: trustFilePath(process.env),
     origin: (values.origin ?? client.baseUrl).replace(/\/+$/, ""),
     required,
   };
-  const bar = progressOnReport(`pull ${slug}`, "bytes");
+  const bar = progressOnReport(`pull ${slug}`, "bytes", shown);
   const result = await pull(client, slug, {
     store,
     version: version ?? undefined,
@@ -95,10 +101,9 @@ export async function pullCommand(args: string[]): Promise<number> {
       : result.signedBy
       ? ` · signed by ${result.signedBy} (${result.signature}: not checked against pinned keys)`
       : " · unsigned";
-    const parts = `${result.parts} part${result.parts === 1 ? "" : "s"}`;
     process.stdout.write(
-      `${slug} v${result.version}: ${result.records} records in ${parts} -> ${store}/${slug}/parts/ ` +
-        `(${result.downloaded} part${result.downloaded === 1 ? "" : "s"} downloaded)${signed}\n`,
+      `${slug} v${result.version}: ${plural(result.records, "record")} in ${plural(result.parts, "part")} -> ` +
+        `${store}/${slug}/parts/ (${plural(result.downloaded, "part")} downloaded)${signed}\n`,
     );
   }
   return 0;
@@ -107,9 +112,9 @@ export async function pullCommand(args: string[]): Promise<number> {
 async function pullLines(
   client: Client,
   slug: string,
-  options: { store: string; version: number | null; verify: boolean; json?: boolean },
+  options: { store: string; version: number | null; verify: boolean; json?: boolean; shown: boolean },
 ): Promise<number> {
-  const bar = progressOnReport(`pull ${slug}`, "records");
+  const bar = progressOnReport(`pull ${slug}`, "record", options.shown);
   const result = await pullJsonLines(client, slug, {
     store: options.store,
     version: options.version ?? undefined,
@@ -118,6 +123,10 @@ async function pullLines(
   });
   bar.finish();
   if (options.json) process.stdout.write(JSON.stringify(result) + "\n");
-  else process.stdout.write(`${slug} v${result.version}: ${result.records} records -> ${result.file} · unsigned\n`);
+  else {
+    process.stdout.write(
+      `${slug} v${result.version}: ${plural(result.records, "record")} -> ${result.file} · unsigned\n`,
+    );
+  }
   return 0;
 }

@@ -1,40 +1,65 @@
 /**
- * `svc query SLUG "SQL" [--version N] [--limit N] [--store DIR] [--json]`:
- * SQL over a version in a local store, on the node's own engine and limits
- * (the request goes through the same handler a node serves), or with
- * `--remote` on a node or the origin.
+ * `svc query SLUG[@N] "SQL"|- [--file F] [--format table|jsonl|csv]
+ * [--limit N] [--store DIR] [--json]`: SQL over a version in a local store,
+ * on the node's own engine (the request goes through the same handler a
+ * node serves), or with `--remote` on a node or the origin.
  *
  * @module
  */
+import { readFile } from "node:fs/promises";
 import process from "node:process";
+import { Client } from "../client/client.ts";
 import { queryLocal } from "../client/local_query.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
-import { commandArgs, projectAt } from "./args.ts";
-import { UsageError } from "./errors.ts";
-import { renderTable } from "./table.ts";
-import { Client } from "../client/client.ts";
+import { commandArgs, intFlag, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
+import { fileError, UsageError } from "./errors.ts";
+import { csv, jsonLines, writeOut } from "./formats.ts";
+import { plural } from "./progress.ts";
+import { renderTable } from "./table.ts";
 
 /** The help text of `svc query`. */
 export const QUERY_HELP = `Usage: svc query SLUG[@VERSION] "SQL" [options]
+       svc query SLUG[@VERSION] --file FILE [options]
+       svc query SLUG[@VERSION] - [options]          (the SQL from stdin)
 
 Run one read statement over a version of a project in a local store; the
 version's records are the table \`records\`.
 
 Options:
-  --version N   version to query (default: the newest whole one)
-  --limit N     rows to return, 1-1000 (default: 200)
-  --store DIR   store directory (default: ${DEFAULT_STORE})
-  --remote      ask a node or the origin instead (--base-url, --api-key;
-                default SVC_BASE_URL, SVC_API_KEY)
-  --json        print the answer as JSON
-  -h, --help    show this help
+  --file FILE     read the statement from FILE
+  --format F      table (default), jsonl (one JSON object a row) or csv
+                  (RFC 4180, a header line first)
+  --version N     version to query (default: the newest whole one)
+  --limit N       rows to return (default: 200; 0 for all rows of a local
+                  query; a remote answer holds at most 1000)
+  --store DIR     store directory (default: ${DEFAULT_STORE})
+  --remote        ask a node or the origin instead (--base-url, --api-key;
+                  default SVC_BASE_URL, SVC_API_KEY)
+  --json          print the answer as JSON, as the API gives it
+  -h, --help      show this help
 `;
 
-function positiveInt(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a positive integer, not ${JSON.stringify(raw)}`);
-  return Number(raw);
+/** Longest statement a node takes, in characters (code points). */
+const MAX_SQL_CHARS = 4000;
+
+/** Most rows a remote answer holds (the server's cap). */
+const REMOTE_ROWS = 1000;
+
+async function statement(positional: string | undefined, file: string | undefined): Promise<string> {
+  if (file !== undefined) {
+    if (positional !== undefined) throw new UsageError("give the SQL or --file FILE, not both");
+    return await readFile(file, "utf8").catch((e) => {
+      throw fileError("read", file, e);
+    });
+  }
+  if (positional === undefined) {
+    throw new UsageError('svc query takes a project and one SQL statement: svc query SLUG "SQL" (or --file F, or -)');
+  }
+  if (positional !== "-") return positional;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Uint8Array);
+  return new TextDecoder().decode(await new Blob(chunks as Uint8Array<ArrayBuffer>[]).arrayBuffer());
 }
 
 /**
@@ -42,11 +67,13 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
  *
  * @example
  * ```ts ignore
- * await queryCommand(["cities", "SELECT count(*) FROM records"]);
+ * await queryCommand(["cities", "SELECT count(*) FROM records", "--format", "csv"]);
  * ```
  */
 export async function queryCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
+    file: { type: "string" },
+    format: { type: "string" },
     version: { type: "string" },
     limit: { type: "string" },
     store: { type: "string" },
@@ -55,29 +82,50 @@ export async function queryCommand(args: string[]): Promise<number> {
     "base-url": { type: "string" },
     "api-key": { type: "string" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "query");
   if (values.help) {
     process.stdout.write(QUERY_HELP);
     return 0;
   }
-  if (positionals.length !== 2) {
-    throw new UsageError('svc query takes a project and one SQL statement: svc query SLUG "SQL"');
+  if (positionals.length < 1 || positionals.length > 2) {
+    throw new UsageError('svc query takes a project and one SQL statement: svc query SLUG "SQL" (or --file F, or -)');
   }
-  const [target, sql] = positionals;
-  const { slug, version: at } = projectAt(target);
-  const version = positiveInt("version", values.version) ?? at ?? undefined;
-  const limit = positiveInt("limit", values.limit);
+  const format = values.format ?? "table";
+  if (!["table", "jsonl", "csv"].includes(format)) {
+    throw new UsageError(`--format must be table, jsonl or csv, not ${JSON.stringify(format)}`);
+  }
+  if (values.json && values.format !== undefined) throw new UsageError("give --json or --format, not both");
+  const { slug, version: at } = projectAt(positionals[0]);
+  const version = intFlag("version", values.version, 1) ?? at ?? undefined;
+  const asked = intFlag("limit", values.limit, 0);
+  const sql = await statement(positionals[1], values.file);
+  if (sql.trim() === "") throw new UsageError("the SQL statement is empty");
+  const characters = [...sql].length;
+  if (characters > MAX_SQL_CHARS) {
+    throw new UsageError(`the SQL statement is ${characters} characters; at most ${MAX_SQL_CHARS} are taken`);
+  }
+  // A remote answer holds at most 1000 rows: 0 (all) or more asks for those 1000.
+  const limit = values.remote && asked !== undefined && (asked === 0 || asked > REMOTE_ROWS) ? REMOTE_ROWS : asked;
   const body = values.remote
     ? await new Client({ ...endpointFrom(values, process.env) }).query(slug, sql, { version, limit })
     : await queryLocal(values.store ?? DEFAULT_STORE, slug, { sql, version, limit });
   if (values.json) {
-    process.stdout.write(JSON.stringify(body) + "\n");
-  } else {
-    process.stdout.write(renderTable(body.columns, body.rows));
-    const more = body.truncated ? ", more rows exist (raise --limit, up to 1000)" : "";
-    process.stderr.write(
-      `${body.count} row${body.count === 1 ? "" : "s"} from ${slug} v${body.version} in ${body.ms} ms${more}\n`,
-    );
+    await writeOut(JSON.stringify(body) + "\n");
+    return 0;
   }
+  const text = format === "csv"
+    ? csv(body.columns, body.rows)
+    : format === "jsonl"
+    ? jsonLines(body.columns, body.rows)
+    : renderTable(body.columns, body.rows);
+  await writeOut(text);
+  const more = !body.truncated
+    ? ""
+    : values.remote && limit === REMOTE_ROWS
+    ? ", more rows exist (a remote answer holds at most 1000)"
+    : values.remote
+    ? ", more rows exist (raise --limit, up to 1000)"
+    : ", more rows exist (raise --limit, or --limit 0 for all)";
+  process.stderr.write(`${plural(body.count, "row")} from ${slug} v${body.version} in ${body.ms} ms${more}\n`);
   return 0;
 }

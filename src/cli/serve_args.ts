@@ -10,6 +10,7 @@ import { DEFAULT_STORE } from "../store/layout.ts";
 import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/memory.ts";
 import { DEFAULT_EXPORT_CACHE_BYTES } from "../store/export_cache.ts";
 import { isSlug } from "../wire/slug.ts";
+import { usageFrom } from "./args.ts";
 import { verifyRequired } from "./endpoint.ts";
 import { CliError, UsageError } from "./errors.ts";
 
@@ -181,7 +182,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
       },
     });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw usageFrom(e, "serve");
   }
   const { values, tokens } = parsed;
   const follow = [...(values.follow ?? [])];

@@ -24,6 +24,12 @@ endorses it; revoked keys, and the keys they endorsed, are marked revoked.
 --origin names the origin the document must speak for (default: ORIGIN);
 --force pins keys that were refused for want of an endorsement.
 The trust file is SVC_TRUST_FILE, else ~/.config/svc/trust.json.
+
+Options:
+  --origin URL   the origin the keys document must speak for
+  --force        pin keys refused for want of an endorsement
+  --json         print the result (add) or the pinned keys (list) as JSON
+  -h, --help     show this help
 `;
 
 /**
@@ -42,11 +48,15 @@ export async function trustCommand(args: string[]): Promise<number> {
     "base-url": { type: "string" },
     "api-key": { type: "string" },
     help: { type: "boolean", short: "h" },
-  });
+  }, "trust");
   const [action, target, ...extra] = positionals;
-  if (values.help || action === undefined) {
+  if (values.help) {
     process.stdout.write(TRUST_HELP);
-    return values.help ? 0 : 2;
+    return 0;
+  }
+  if (action === undefined) {
+    process.stderr.write(TRUST_HELP);
+    return 2;
   }
   if (extra.length > 0) throw new UsageError(`svc trust ${action} takes at most one origin`);
   const file = trustFilePath(process.env);

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { assertEquals, assertMatch } from "../support/assert.ts";
 import { runCli, startServe } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -82,7 +84,10 @@ Deno.test("svc query --remote asks a running node; it needs a key, as the origin
       assertEquals(JSON.parse(remote.stdout).rows, [[599]]);
       const keyless = await runCli(["query", "cities", "SELECT 1", "--remote", "--base-url", node.url]);
       assertEquals(keyless.code, 1);
-      assertMatch(keyless.stderr, /^error: query needs an agent key/);
+      assertEquals(
+        keyless.stderr,
+        "error: svc query needs an agent key: --api-key or SVC_API_KEY (a node without a token takes any)\n",
+      );
       const refused = await runCli([
         "query",
         "cities",
@@ -123,6 +128,111 @@ Deno.test("global --base-url and --api-key before the command reach client comma
       assertEquals(run.code, 0, run.stderr);
       assertEquals(JSON.parse(run.stdout).rows, [[7]]);
       assertEquals((await runCli(["--base-url"])).code, 2);
+    } finally {
+      node.child.kill("SIGTERM");
+      await node.status;
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc query --format csv|jsonl, --limit 0 for every local row, SQL from --file or stdin", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const store = ["--store", dir.path];
+    const sql = "SELECT id, name, note FROM records WHERE id IN (0, 1) ORDER BY id";
+    const csv = await runCli(["query", "cities", sql, "--format", "csv", ...store]);
+    assertEquals(csv.code, 0, csv.stderr);
+    assertEquals(csv.stdout, "id,name,note\r\n0,city-0,\r\n1,city-1,n1\r\n");
+    assertMatch(csv.stderr, /^2 rows from cities v2 in \d+ ms\n$/);
+    const quoted = await runCli([
+      "query",
+      "cities",
+      `SELECT 'a,"b"' || chr(10) || 'c' AS "x,y"`,
+      "--format",
+      "csv",
+      ...store,
+    ]);
+    assertEquals(quoted.stdout, '"x,y"\r\n"a,""b""\nc"\r\n');
+    const jsonl = await runCli(["query", "cities", sql, "--format", "jsonl", ...store]);
+    assertEquals(jsonl.stdout, '{"id":0,"name":"city-0","note":null}\n{"id":1,"name":"city-1","note":"n1"}\n');
+
+    const all = await runCli([
+      "query",
+      "cities",
+      "SELECT i FROM range(5000) t(i)",
+      "--limit",
+      "0",
+      "--format",
+      "jsonl",
+      ...store,
+    ]);
+    assertEquals(all.code, 0, all.stderr);
+    assertEquals(all.stdout.trimEnd().split("\n").length, 5000, "--limit 0: every row of a local query");
+    assertMatch(all.stderr, /^5000 rows from cities v2/);
+    const many = await runCli(["query", "cities", "SELECT i FROM range(5000) t(i)", "--limit", "1500", ...store]);
+    assertMatch(many.stderr, /^1500 rows .*, more rows exist \(raise --limit, or --limit 0 for all\)\n$/);
+
+    await writeFile(join(dir.path, "q.sql"), "-- count them\nSELECT count(*) AS n FROM records\n");
+    const fromFile = await runCli([
+      "query",
+      "cities@1",
+      "--file",
+      join(dir.path, "q.sql"),
+      "--format",
+      "csv",
+      ...store,
+    ]);
+    assertEquals(fromFile.stdout, "n\r\n250\r\n");
+    const fromStdin = await runCli(["query", "cities", "-", "--format", "csv", ...store], {}, {
+      input: "SELECT max(id) AS top FROM records",
+    });
+    assertEquals(fromStdin.stdout, "top\r\n599\r\n");
+    const noFile = await runCli(["query", "cities", "--file", join(dir.path, "nope.sql"), ...store]);
+    assertEquals([noFile.code, noFile.stderr], [1, `error: cannot read ${join(dir.path, "nope.sql")}: not found\n`]);
+    const dirFile = await runCli(["query", "cities", "--file", dir.path, ...store]);
+    assertEquals(dirFile.stderr, `error: cannot read ${dir.path}: is a directory\n`);
+    for (
+      const args of [
+        ["cities", sql, "--format", "xml"],
+        ["cities", sql, "--format", "csv", "--json"],
+        ["cities", sql, "--file", join(dir.path, "q.sql")],
+        ["cities", sql, "--limit", "-1"],
+        ["cities", "  "],
+        ["cities", "SELECT 1 -- " + "x".repeat(4000)],
+      ]
+    ) {
+      const run = await runCli(["query", ...args, ...store]);
+      assertEquals(run.code, 2, args.join(" "));
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc query: a missing table names the table records; a remote --limit 0 gets the server's 1000", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const missing = await runCli(["query", "cities", "SELECT * FROM cities", "--store", dir.path]);
+    assertEquals(
+      [missing.code, missing.stderr],
+      [1, "error: table cities does not exist: the version's records are the table records\n"],
+    );
+    const node = await startServe(["--store", dir.path, "--quiet"]);
+    try {
+      const remote = ["--remote", "--base-url", node.url, "--api-key", "k"];
+      const capped = await runCli(["query", "cities", "SELECT i FROM range(5000) t(i)", "--limit", "0", ...remote]);
+      assertEquals(capped.code, 0, capped.stderr);
+      assertEquals(capped.stdout.split("\n").length - 1, 1002, "header, rule and 1000 rows");
+      assertMatch(capped.stderr, /^1000 rows .*, more rows exist \(a remote answer holds at most 1000\)\n$/);
+      const typo = await runCli(["query", "cities", "SELECT * FROM record", ...remote]);
+      assertEquals(
+        typo.stderr,
+        `error: ${node.url}: table record does not exist: the version's records are the table records\n`,
+      );
     } finally {
       node.child.kill("SIGTERM");
       await node.status;

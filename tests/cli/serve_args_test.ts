@@ -59,7 +59,7 @@ Deno.test("bad values are usage errors", () => {
     [["--upstream-token", "t"], /--upstream-token needs --upstream/],
     [["--verify"], /--verify needs --follow/],
     [["--interval", "60"], /--interval needs --follow/],
-    [["--bogus"], /Unknown option/],
+    [["--bogus"], /^unknown option --bogus \(svc serve --help lists the options\)$/],
     [["stray"], /takes no argument/],
     [["--allow-host", "a b"], /not a host name/],
   ];

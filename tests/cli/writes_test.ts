@@ -34,10 +34,10 @@ Deno.test("svc create and svc contribute fill a node: batches, progress, summary
     await writeFile(join(dir.path, "records.jsonl"), lines.join("\n") + "\n");
     const sent = await runCli(["contribute", "notes", "--file", join(dir.path, "records.jsonl"), ...base]);
     assertEquals(sent.code, 0, sent.stderr);
-    assertMatch(sent.stderr, /contribute notes \[#+\] \d+\/\d+/);
-    assertMatch(
+    assertEquals(
       sent.stderr,
-      /notes: 1202 records in 3 batches: 1201 merged \(versions 1-3\), 1 duplicates, 0 rejected\n/,
+      "notes: 1202 records in 3 batches: 1201 merged (versions 1-3), 1 duplicate, 0 rejected\n",
+      "no bar in a log: the summary alone",
     );
     const page: Json = await (await fetch(`${node.url}/projects/notes/data?limit=20`)).text();
     assertMatch(page, /"id":9007199254740993/);
@@ -74,11 +74,25 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertEquals(JSON.parse(created.stdout), { id: null, slug: "notes", visibility: "private", local: true });
     await writeFile(join(dir.path, "bad.jsonl"), '{"id": "x"}\n');
     const rejected = await runCli(["contribute", "notes", "--file", join(dir.path, "bad.jsonl"), ...base]);
-    assertEquals(rejected.code, 0);
+    assertEquals(rejected.code, 1, "a rejected batch fails the run");
     assertMatch(
       rejected.stderr,
-      /0 merged, 0 duplicates, 1 rejected\n {2}batch 1 \(schema\): line 1: "id" must be integer/,
+      /0 merged, 0 duplicates, 1 rejected\n {2}batch 1 \(schema\): line 1: "id" must be integer.*\nerror: 1 of 1 batch rejected\n$/,
     );
+    const rejectedJson = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "bad.jsonl"),
+      "--json",
+      ...base,
+    ]);
+    assertEquals([rejectedJson.code, JSON.parse(rejectedJson.stdout).rejected], [1, 1]);
+    const absent = join(dir.path, "absent.jsonl");
+    const notFound = await runCli(["contribute", "notes", "--file", absent, ...base]);
+    assertEquals([notFound.code, notFound.stderr], [1, `error: cannot read ${absent}: not found\n`]);
+    const folder = await runCli(["contribute", "notes", "--file", dir.path, ...base]);
+    assertEquals([folder.code, folder.stderr], [1, `error: cannot read ${dir.path}: is a directory\n`]);
     await writeFile(join(dir.path, "broken.jsonl"), '{"id": 1}\n{"id": \n');
     const broken = await runCli(["contribute", "notes", "--file", join(dir.path, "broken.jsonl"), ...base]);
     assertEquals(broken.code, 1);
@@ -108,8 +122,38 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
       node.url,
     ]);
     assertEquals(keyless.code, 1);
-    assertMatch(keyless.stderr, /^error: contribute needs an agent key/);
+    assertEquals(
+      keyless.stderr,
+      "error: svc contribute needs an agent key: --api-key or SVC_API_KEY (a node without a token takes any)\n",
+    );
     assertEquals((await runCli(["create", "notes", "--title", "x", ...base])).code, 2);
+    const badType = await runCli([
+      "create",
+      "typed",
+      "--title",
+      "Typed notes",
+      "--readme-file",
+      join(dir.path, "README.md"),
+      "--schema",
+      '[{"name": "id", "type": "int"}]',
+      ...base,
+    ]);
+    assertEquals(
+      [badType.code, badType.stderr],
+      [2, 'error: --schema: field 1\'s "type" must be one of string, number, integer, boolean\n'],
+    );
+    const noReadme = await runCli([
+      "create",
+      "typed",
+      "--title",
+      "Typed notes",
+      "--readme-file",
+      join(dir.path, "nope.md"),
+      "--schema",
+      "[]",
+      ...base,
+    ]);
+    assertEquals(noReadme.stderr, `error: cannot read ${join(dir.path, "nope.md")}: not found\n`);
   } finally {
     node.child.kill("SIGTERM");
     await node.status;

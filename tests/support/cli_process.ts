@@ -19,25 +19,44 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `svc args...` under Deno to completion. */
-export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const out = await new Deno.Command(Deno.execPath(), {
+/** Runs `svc args...` under Deno to completion; `options.input`, when given, is its stdin. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { input?: string; cwd?: string } = {},
+): Promise<CliRun> {
+  const input = options.input;
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}cli.ts`, ...args],
     env: { SVC_NODE_TOKEN: "", ...env },
+    cwd: options.cwd,
     stdout: "piped",
     stderr: "piped",
-    stdin: "null",
-  }).output();
+    stdin: input === undefined ? "null" : "piped",
+  }).spawn();
+  if (input !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(input));
+    await writer.close();
+  }
+  const out = await child.output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
-/** Starts `svc args...` under Deno with its output discarded, for tests that signal or kill it. */
-export function spawnCli(args: string[]): Deno.ChildProcess {
+/**
+ * Starts `svc args...` under Deno, for tests that signal or kill it: its
+ * output is discarded unless `piped` (then stdin, stdout and stderr are
+ * pipes the test reads and writes).
+ */
+export function spawnCli(args: string[], options: { piped?: boolean } = {}): Deno.ChildProcess {
+  const io = options.piped ? "piped" : "null";
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}cli.ts`, ...args],
-    stdout: "null",
-    stderr: "null",
+    env: { SVC_NODE_TOKEN: "" },
+    stdin: options.piped ? "piped" : "inherit",
+    stdout: io,
+    stderr: io,
   }).spawn();
 }
 

@@ -95,12 +95,14 @@ Deno.test("svc load --verify and svc save show progress on stderr; a local proje
     const env = { SVC_TRUST_FILE: trustFile };
     const saved = await runCli(["save", "cities@2", "-o", out, "--store", from], env);
     assertEquals(saved.code, 0, saved.stderr);
-    assertMatch(saved.stderr, /save cities \[#+\] \d+\/\d+ bytes/);
+    assertMatch(saved.stderr, /^save cities: \d+\.\d kB in \d+\.\d s\n$/);
     const to = join(dir.path, "to");
     const loaded = await runCli(["load", out, "--store", to, "--verify"], env);
     assertEquals(loaded.code, 0, loaded.stderr);
-    assertMatch(loaded.stderr, /load \[#{24}\] (\d+)\/\1 bytes/);
+    assertMatch(loaded.stderr, /^load: \d+\.\d kB in \d+\.\d s\n$/);
     assertMatch(loaded.stdout, /cities v2, 600 records in 3 parts -> .* · signed ✓/);
+    const quiet = await runCli(["load", out, "--store", to, "--check", "--no-progress"], env);
+    assertEquals([quiet.code, quiet.stderr], [0, ""], "--no-progress: nothing on stderr");
 
     const local = join(dir.path, "local");
     const w = new StoreWriter(local);

@@ -1,0 +1,66 @@
+import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { runCli } from "../support/cli_process.ts";
+
+const COMMANDS = [
+  "serve",
+  "projects",
+  "data",
+  "query",
+  "export",
+  "pull",
+  "save",
+  "load",
+  "trust",
+  "create",
+  "contribute",
+];
+
+Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {
+  const bare = await runCli([]);
+  assertEquals([bare.code, bare.stdout], [2, ""]);
+  assertMatch(bare.stderr, /^Usage: svc /);
+  for (const args of [["--help"], ["-h"], ["help"]]) {
+    const run = await runCli(args);
+    assertEquals([run.code, run.stderr, run.stdout], [0, "", bare.stderr], args.join(" "));
+  }
+  for (const name of COMMANDS) assertMatch(bare.stderr, new RegExp(`\\n  ${name} +\\S`), `${name} is listed`);
+});
+
+Deno.test("svc help COMMAND is svc COMMAND --help, and every command's help lists -h, --help", async () => {
+  for (const name of COMMANDS) {
+    const [help, flag] = await Promise.all([runCli(["help", name]), runCli([name, "--help"])]);
+    assertEquals([help.code, help.stdout], [0, flag.stdout], name);
+    assertMatch(help.stdout, new RegExp(`^Usage: svc ${name}`), name);
+    assert(help.stdout.includes("  -h, --help"), `${name} --help lists -h, --help`);
+  }
+  const unknown = await runCli(["help", "nope"]);
+  assertEquals(unknown.code, 2);
+  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, projects, data/);
+});
+
+Deno.test("usage errors are worded for the command line: unknown options, missing values, unknown commands", async () => {
+  const cases: [string[], string][] = [
+    [["query", "cities", "SELECT 1", "--x"], "error: unknown option --x (svc query --help lists the options)\n"],
+    [["export", "cities", "-o"], "error: --output needs a value\n"],
+    [["data", "cities", "--json=1"], "error: --json takes no value\n"],
+    [
+      ["pull", "cities", "--workers", "-2"],
+      "error: --workers needs a value (one starting with - is written --workers=-VALUE)\n",
+    ],
+    [["serve", "--bogus"], "error: unknown option --bogus (svc serve --help lists the options)\n"],
+    [["frobnicate"], 'error: unknown command "frobnicate" (svc --help lists the commands)\n'],
+    [["trust", "add", "--force=1"], "error: --force takes no value\n"],
+  ];
+  for (const [args, stderr] of cases) {
+    const run = await runCli(args);
+    assertEquals([run.code, run.stderr], [2, stderr], args.join(" "));
+  }
+  const trust = await runCli(["trust"]);
+  assertEquals([trust.code, trust.stdout], [2, ""], "svc trust alone: its usage on stderr");
+  assertMatch(trust.stderr, /^Usage: svc trust/);
+});
+
+Deno.test('create\'s help says schema fields are required unless "required": false', async () => {
+  const run = await runCli(["create", "--help"]);
+  assertMatch(run.stdout.replace(/\s+/g, " "), /every field is required unless it says "required": false/);
+});
