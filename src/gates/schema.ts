@@ -13,19 +13,59 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** Field types a schema may name. */
 export const FIELD_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
-function hasType(value: ExactJson, type: string): boolean {
+/** Why `value` is not of `type` for field `name`, or null when it is. */
+function typeProblem(name: string, value: ExactJson, type: string): string | null {
+  const field = JSON.stringify(name);
   switch (type) {
     case "string":
-      return typeof value === "string";
+      return typeof value === "string" ? null : `${field} must be string`;
     case "boolean":
-      return typeof value === "boolean";
+      return typeof value === "boolean" ? null : `${field} must be boolean`;
     case "number":
-      return (typeof value === "number" && Number.isFinite(value)) || typeof value === "bigint";
+      if (typeof value === "number") {
+        return Number.isFinite(value) ? null : `${field} must be a number within float64`;
+      }
+      // A whole number written without a fraction comes as a bigint beyond 2^53: stored as a float64 it must
+      // read back as what was sent.
+      if (typeof value === "bigint") {
+        const double = Number(value);
+        return Number.isFinite(double) && BigInt(double) === value
+          ? null
+          : `${field} must be a number within float64 (${value} would not read back as sent)`;
+      }
+      return `${field} must be number`;
     case "integer":
-      if (typeof value === "bigint") return value >= INT64_MIN && value <= INT64_MAX;
-      return typeof value === "number" && Number.isInteger(value);
+      if (typeof value === "bigint") {
+        return value >= INT64_MIN && value <= INT64_MAX ? null : `${field} must be an integer within int64`;
+      }
+      if (typeof value !== "number" || !Number.isInteger(value)) {
+        return typeof value === "number" && !Number.isFinite(value)
+          ? `${field} must be an integer within int64`
+          : `${field} must be integer`;
+      }
+      // 1e19 parses as a whole float: in range or not is decided on its exact value.
+      return BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX
+        ? null
+        : `${field} must be an integer within int64`;
   }
-  return false;
+  return `${field} has an unknown type ${type}`;
+}
+
+/** The path of the first number in `value` that float64 cannot hold (1e400), or null. */
+function outOfRange(value: ExactJson, path: string): string | null {
+  if (typeof value === "number") return Number.isFinite(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = outOfRange(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = outOfRange(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 /**
@@ -51,12 +91,40 @@ export function schemaProblem(record: ExactJson, line: number, schema: SchemaDef
       if (field.required !== false) return `line ${line}: missing required field "${field.name}"`;
       continue;
     }
-    if (!hasType(value, field.type)) return `line ${line}: "${field.name}" must be ${field.type}`;
+    const problem = typeProblem(field.name, value, field.type);
+    if (problem) return `line ${line}: ${problem}`;
   }
-  if (!schema.allowExtra) {
-    for (const key of Object.keys(record)) {
-      if (!known.has(key)) return `line ${line}: unknown field "${key}"`;
-    }
+  for (const [key, value] of Object.entries(record)) {
+    if (known.has(key)) continue;
+    if (!schema.allowExtra) return `line ${line}: unknown field "${key}"`;
+    const bad = outOfRange(value, key);
+    if (bad) return `line ${line}: ${JSON.stringify(bad)} holds a number beyond float64`;
   }
   return null;
+}
+
+/** Most bad lines a schema rejection names. */
+export const MAX_SCHEMA_ERRORS = 20;
+
+/**
+ * The schema problems of `records` (lines counted from 1): the first
+ * {@linkcode MAX_SCHEMA_ERRORS} and how many records break the schema in all.
+ *
+ * @example
+ * ```ts
+ * import { schemaErrors } from "./schema.ts";
+ * schemaErrors([{ id: 1 }, { id: "x" }], { fields: [{ name: "id", type: "integer" }], allowExtra: false });
+ * // { errors: ['line 2: "id" must be integer'], count: 1 }
+ * ```
+ */
+export function schemaErrors(records: readonly ExactJson[], schema: SchemaDef): { errors: string[]; count: number } {
+  const errors: string[] = [];
+  let count = 0;
+  for (const [i, record] of records.entries()) {
+    const problem = schemaProblem(record, i + 1, schema);
+    if (problem === null) continue;
+    count++;
+    if (errors.length < MAX_SCHEMA_ERRORS) errors.push(problem);
+  }
+  return { errors, count };
 }

@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import { schemaProblem } from "../../src/gates/schema.ts";
+import { schemaErrors, schemaProblem } from "../../src/gates/schema.ts";
 import { recordIdentity, storedForm } from "../../src/gates/identity.ts";
 import type { SchemaDef } from "../../src/wire/types.ts";
 
@@ -20,13 +20,26 @@ Deno.test("schema: required fields with their types; integers whole and 64-bit; 
   assertEquals(schemaProblem({ ...GOOD, note: null }, 1, SCHEMA), null);
   assertEquals(schemaProblem({ ...GOOD, id: 9223372036854775807n }, 1, SCHEMA), null);
   assertEquals(schemaProblem({ ...GOOD, score: 3 }, 1, SCHEMA), null, "an integer is a number");
+  assertEquals(schemaProblem({ ...GOOD, score: 9007199254740992n * 4n }, 1, SCHEMA), null, "2^55 is a float64");
+  assertEquals(schemaProblem({ ...GOOD, id: -9223372036854775808n }, 1, SCHEMA), null);
+  assertEquals(schemaProblem({ ...GOOD, id: 9.2e18 }, 1, SCHEMA), null, "a whole float within int64");
   const cases: [Record<string, unknown>, string][] = [
     [{ name: "a", score: 1, ok: true }, 'line 4: missing required field "id"'],
     [{ ...GOOD, id: null }, 'line 4: missing required field "id"'],
     [{ ...GOOD, id: 1.5 }, 'line 4: "id" must be integer'],
     [{ ...GOOD, id: "1" }, 'line 4: "id" must be integer'],
     [{ ...GOOD, id: true }, 'line 4: "id" must be integer'],
-    [{ ...GOOD, id: 9223372036854775808n }, 'line 4: "id" must be integer'],
+    [{ ...GOOD, id: 9223372036854775808n }, 'line 4: "id" must be an integer within int64'],
+    [{ ...GOOD, id: -9223372036854775809n }, 'line 4: "id" must be an integer within int64'],
+    [{ ...GOOD, id: 1e19 }, 'line 4: "id" must be an integer within int64'],
+    [{ ...GOOD, id: 1e300 }, 'line 4: "id" must be an integer within int64'],
+    [{ ...GOOD, id: Infinity }, 'line 4: "id" must be an integer within int64'],
+    [{ ...GOOD, score: Infinity }, 'line 4: "score" must be a number within float64'],
+    [{ ...GOOD, score: -Infinity }, 'line 4: "score" must be a number within float64'],
+    [
+      { ...GOOD, score: 9007199254740993n },
+      'line 4: "score" must be a number within float64 (9007199254740993 would not read back as sent)',
+    ],
     [{ ...GOOD, score: false }, 'line 4: "score" must be number'],
     [{ ...GOOD, ok: 1 }, 'line 4: "ok" must be boolean'],
     [{ ...GOOD, name: ["a"] }, 'line 4: "name" must be string'],
@@ -41,6 +54,21 @@ Deno.test("schema: required fields with their types; integers whole and 64-bit; 
   }
   assertEquals(schemaProblem([1] as never, 2, SCHEMA), "line 2: a record must be a JSON object");
   assertEquals(schemaProblem({ ...GOOD, extra: { x: 1 } }, 1, { ...SCHEMA, allowExtra: true }), null);
+  assertEquals(
+    schemaProblem({ ...GOOD, extra: { x: [1, Infinity] } }, 3, { ...SCHEMA, allowExtra: true }),
+    'line 3: "extra.x[1]" holds a number beyond float64',
+  );
+});
+
+Deno.test("schemaErrors names the first 20 bad lines and counts them all", () => {
+  const records = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? { ...GOOD, id: "bad" } : GOOD));
+  const { errors, count } = schemaErrors(records as never, SCHEMA);
+  assertEquals(count, 15);
+  assertEquals(errors.length, 15);
+  assertEquals(errors[0], 'line 1: "id" must be integer');
+  assertEquals(errors[1], 'line 3: "id" must be integer');
+  const many = schemaErrors(Array.from({ length: 25 }, () => ({ ...GOOD, ok: "no" })) as never, SCHEMA);
+  assertEquals([many.count, many.errors.length, many.errors[19]], [25, 20, 'line 20: "ok" must be boolean']);
 });
 
 Deno.test("identity: the stored form drops nulls and orders nothing; equal records share an identity", () => {

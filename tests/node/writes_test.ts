@@ -94,7 +94,11 @@ Deno.test("contribute: gates in order, answers final, duplicates dropped and cou
     const first = await contribute(url, [
       { id: 9007199254740993n.toString(), text: "x" },
     ]);
-    assertEquals(first.body.verdict, { gate: "schema", reason: 'line 1: "id" must be integer' });
+    assertEquals(first.body.verdict, {
+      gate: "schema",
+      reason: 'line 1: "id" must be integer',
+      errors: ['line 1: "id" must be integer'],
+    });
     const raw =
       '{"records": [{"id": 9007199254740993, "text": "big"}, {"id": 2, "text": "two", "color": "red", "score": 1.5}, ' +
       '{"id": 2, "text": "two", "score": 1.5, "color": "red"}]}';
@@ -134,7 +138,7 @@ Deno.test("contribute: gates in order, answers final, duplicates dropped and cou
       assertEquals(r.status, 201);
       assertEquals([r.body.status, r.body.verdict, r.body.mergedVersion, r.body.acceptedCount], [
         "rejected",
-        { gate, reason },
+        gate === "schema" ? { gate, reason, errors: [reason] } : { gate, reason },
         null,
         null,
       ]);
@@ -153,7 +157,7 @@ Deno.test("contribute: 1 to 500 records, at most 512 KiB, sourceDeclaration up t
     await post(url, "/projects", NOTES);
     assertEquals((await contribute(url, [])).status, 400);
     const many = Array.from({ length: 501 }, (_, i) => ({ id: i, text: "t" }));
-    assertEquals((await contribute(url, many)).body.error, "body/records must have 1-500 records");
+    assertEquals((await contribute(url, many)).body.error, "body/records must be an array of 1-500 records");
     const exactly = await contribute(url, many.slice(0, 500));
     assertEquals([exactly.status, exactly.body.acceptedCount], [201, 500]);
     const big = Array.from({ length: 300 }, (_, i) => ({ id: 1000 + i, text: "x".repeat(1800) }));
@@ -247,13 +251,75 @@ Deno.test("small batches fold into the tail parts: few parts, each record rewrit
   });
 });
 
-Deno.test("unknown contributions are 404", async () => {
+Deno.test("unknown contributions are 404; an id that is not a UUID is 400", async () => {
   await withNode({}, async ({ url }) => {
     await post(url, "/projects", NOTES);
-    for (const id of [crypto.randomUUID(), "not-a-uuid", "..%2f..%2fproject.json"]) {
+    const unknown = await fetch(`${url}/projects/notes/contributions/${crypto.randomUUID()}`);
+    assertEquals(unknown.status, 404);
+    assert(typeof (await unknown.json()).error === "string");
+    for (const id of ["not-a-uuid", "..%2f..%2fproject.json", `${crypto.randomUUID()}x`]) {
       const res = await fetch(`${url}/projects/notes/contributions/${id}`);
-      assertEquals(res.status, 404, id);
-      assert(typeof (await res.json()).error === "string");
+      assertEquals([res.status, (await res.json()).error], [400, "a contribution id is a UUID"], id);
+    }
+  });
+});
+
+Deno.test("contribute: numbers beyond int64 or float64 are a schema rejection, never a 5xx or a changed value", async () => {
+  await withNode({}, async ({ url }) => {
+    await post(url, "/projects", NOTES);
+    const raw = (records: string) => post(url, "/projects/notes/contribute", `{"records": [${records}]}`);
+    const cases: [string, string][] = [
+      ['{"id": 1e19, "text": "a"}', 'line 1: "id" must be an integer within int64'],
+      ['{"id": 1e300, "text": "a"}', 'line 1: "id" must be an integer within int64'],
+      ['{"id": -9223372036854775809, "text": "a"}', 'line 1: "id" must be an integer within int64'],
+      ['{"id": 1, "text": "a", "score": 1e400}', 'line 1: "score" must be a number within float64'],
+      ['{"id": 1, "text": "a", "score": -1e400}', 'line 1: "score" must be a number within float64'],
+      [
+        '{"id": 1, "text": "a", "score": 9007199254740993}',
+        'line 1: "score" must be a number within float64 (9007199254740993 would not read back as sent)',
+      ],
+      ['{"id": 1, "text": "a", "extra": {"deep": [1e400]}}', 'line 1: "extra.deep[0]" holds a number beyond float64'],
+    ];
+    for (const [record, reason] of cases) {
+      const r = await raw(record);
+      assertEquals([r.status, r.body.status, r.body.verdict], [201, "rejected", {
+        gate: "schema",
+        reason,
+        errors: [reason],
+      }]);
+    }
+    const fine = await raw('{"id": 9223372036854775807, "text": "max"}, {"id": 2, "text": "b", "score": 1e300}');
+    assertEquals([fine.status, fine.body.status], [201, "merged"]);
+    const page = await (await fetch(`${url}/projects/notes/data`)).text();
+    assert(page.includes('"id":9223372036854775807'), page);
+    assert(page.includes('"score":1e+300'), page);
+  });
+});
+
+Deno.test("contribute: a schema rejection names the first 20 bad lines; non-objects, bad ?wait= are 400", async () => {
+  await withNode({}, async ({ url }) => {
+    await post(url, "/projects", NOTES);
+    const records = Array.from({ length: 30 }, (_, i) => (i === 0 ? { id: 0, text: "fine" } : { id: i, text: i }));
+    const r = await contribute(url, records);
+    assertEquals([r.status, r.body.status, r.body.verdict.gate], [201, "rejected", "schema"]);
+    assertEquals(r.body.verdict.errors.length, 20);
+    assertEquals(r.body.verdict.errors[0], 'line 2: "text" must be string');
+    assertEquals(r.body.verdict.errors[19], 'line 21: "text" must be string');
+    assert(r.body.verdict.reason.endsWith("; and 9 more"), r.body.verdict.reason);
+    for (const bad of [[1], [{ id: 1, text: "a" }, "x"], [[{ id: 1 }]], [null]]) {
+      const res = await contribute(url, bad);
+      assertEquals(res.status, 400, JSON.stringify(bad));
+      assertMatch(res.body.error, /^body\/records\/\d+ must be a JSON object$/);
+    }
+    for (const wait of ["21", "-1", "abc", "1.5", "", "020"]) {
+      const res = await post(url, `/projects/notes/contribute?wait=${wait}`, { records: [{ id: 1, text: "a" }] });
+      assertEquals([res.status, res.body.error], [400, "querystring/wait must be an integer from 0 to 20"], wait);
+    }
+    for (const wait of ["0", "5", "20"]) {
+      const res = await post(url, `/projects/notes/contribute?wait=${wait}`, {
+        records: [{ id: 100 + Number(wait), text: "w" }],
+      });
+      assertEquals([res.status, res.body.status], [201, "merged"], wait);
     }
   });
 });

@@ -53,8 +53,10 @@ function contributionBody(body: ExactJson): { records: ExactJson[]; sourceDeclar
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw new HttpError(400, `body must NOT have additional property '${unknown[0]}'`);
   if (!Array.isArray(records) || records.length < 1 || records.length > MAX_RECORDS) {
-    throw new HttpError(400, `body/records must have 1-${MAX_RECORDS} records`);
+    throw new HttpError(400, `body/records must be an array of 1-${MAX_RECORDS} records`);
   }
+  const notObject = records.findIndex((r) => r === null || typeof r !== "object" || Array.isArray(r));
+  if (notObject >= 0) throw new HttpError(400, `body/records/${notObject} must be a JSON object`);
   if (Buffer.byteLength(stableStringify(records)) > MAX_BATCH_BYTES) {
     throw new HttpError(413, "records are over 512 KiB: send them in smaller batches");
   }
@@ -66,9 +68,21 @@ function contributionBody(body: ExactJson): { records: ExactJson[]; sourceDeclar
   return { records, sourceDeclaration: (sourceDeclaration as string | undefined) ?? null };
 }
 
+/**
+ * `?wait=` as the origin takes it (0-20 seconds to wait for screening); a
+ * node merges inside the request, so the value only has to be valid.
+ */
+function checkWait(url: URL): void {
+  const wait = url.searchParams.get("wait");
+  if (wait !== null && !/^(?:[0-9]|1[0-9]|20)$/.test(wait)) {
+    throw new HttpError(400, "querystring/wait must be an integer from 0 to 20");
+  }
+}
+
 /** `POST /projects/{slug}/contribute`. */
 export async function postContribution(ctx: NodeContext, req: Request, slug: string): Promise<Response> {
   refuseOnReadOnly(ctx);
+  checkWait(new URL(req.url));
   const meta = await ctx.store.meta(slug);
   if (!meta) await requireProject(ctx, slug);
   if (meta?.local !== true) {
@@ -91,10 +105,9 @@ export async function postContribution(ctx: NodeContext, req: Request, slug: str
 
 /** `GET /projects/{slug}/contributions/{id}`. */
 export async function getContribution(ctx: NodeContext, slug: string, id: string): Promise<Response> {
+  if (!isContributionId(id)) throw new HttpError(400, "a contribution id is a UUID");
   await requireProject(ctx, slug);
-  const view = isContributionId(id)
-    ? await readContribution(ctx.store.root, slug, id) ?? await lastMerge(ctx, slug, id)
-    : null;
+  const view = await readContribution(ctx.store.root, slug, id) ?? await lastMerge(ctx, slug, id);
   if (!view) throw new HttpError(404, `contribution ${id.slice(0, 64)} is not on this node`);
   return json(view);
 }

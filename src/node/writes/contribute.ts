@@ -13,7 +13,7 @@ import {
   knownRecords,
   learnPart,
   piiProblem,
-  schemaProblem,
+  schemaErrors,
   storedForm,
   type StoredRecord,
 } from "../../gates/mod.ts";
@@ -96,10 +96,13 @@ function bodyHash(request: ContributionRequest): string {
     .digest("hex");
 }
 
-function gateProblem(records: ExactJson[], schema: SchemaDef): { gate: string; reason: string } | null {
+function gateProblem(records: ExactJson[], schema: SchemaDef): ContributionView["verdict"] | null {
+  const { errors, count } = schemaErrors(records, schema);
+  if (errors.length > 0) {
+    const more = count > errors.length ? `; and ${count - errors.length} more` : "";
+    return { gate: "schema", reason: errors.join("; ") + more, errors };
+  }
   for (const [i, record] of records.entries()) {
-    const schemaReason = schemaProblem(record, i + 1, schema);
-    if (schemaReason) return { gate: "schema", reason: schemaReason };
     const piiReason = piiProblem(record, i + 1);
     if (piiReason) return { gate: "pii", reason: piiReason };
   }
