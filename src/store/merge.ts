@@ -28,6 +28,7 @@ import {
 } from "./contributions.ts";
 import { projectDir } from "./layout.ts";
 import { MANIFEST_FORMAT } from "./manifest.ts";
+import { partSources } from "./provenance.ts";
 import { sweepProject } from "./retention.ts";
 import type { Store, StoredVersion } from "./store.ts";
 
@@ -65,6 +66,8 @@ export interface MergeSource {
   contribution: ContributionView;
   /** The Idempotency-Key it came with, if any. */
   idempotency: ({ key: string } & IdempotencyEntry) | null;
+  /** Who sent it, for the part's provenance (see {@linkcode partSources}). */
+  agentId: string;
 }
 
 /**
@@ -104,11 +107,22 @@ export async function mergeVersion(
   await syncDir(join(dir, "parts"));
   const parts = [
     ...previous.slice(0, previous.length - folded.length).map((p) => ({
+      ...p.entry,
       sha256: p.sha256,
       bytes: p.bytes,
       records: p.records,
     })),
-    { sha256: part.sha256, bytes: part.bytes, records: part.records },
+    {
+      sha256: part.sha256,
+      bytes: part.bytes,
+      records: part.records,
+      sources: partSources(folded, {
+        contributionId: source.contribution.id,
+        agentId: source.agentId,
+        mergedInVersion: n,
+        records: records.length,
+      }),
+    },
   ];
   const totals = latest?.manifest.raw.totals as { contributions?: number } | undefined;
   const manifest = {

@@ -14,6 +14,7 @@ export * from "./layout.ts";
 export * from "./lock.ts";
 export * from "./manifest.ts";
 export * from "./merge.ts";
+export * from "./provenance.ts";
 export * from "./project_file.ts";
 export * from "./retention.ts";
 export * from "./store.ts";

@@ -323,3 +323,40 @@ Deno.test("contribute: a schema rejection names the first 20 bad lines; non-obje
     }
   });
 });
+
+Deno.test("parts carry provenance: sources per contribution with offsets, surviving folding", async () => {
+  await withNode({}, async ({ url }) => {
+    await post(url, "/projects", NOTES);
+    const answers: Json[] = [];
+    for (let i = 0; i < 6; i++) {
+      const records = Array.from({ length: 10 + i }, (_, j) => ({ id: i * 100 + j, text: `n${i}-${j}` }));
+      const headers: Record<string, string> = i === 2 ? { authorization: "Bearer some-agent-key" } : {};
+      answers.push((await contribute(url, records, headers)).body);
+    }
+    const manifest: Json = await (await fetch(`${url}/projects/notes/manifest`)).json();
+    const sources = manifest.parts.flatMap((p: Json) => {
+      let at = 0;
+      for (const s of p.sources) {
+        assertEquals(s.offset, at, "sources tile their part in order");
+        at += s.records;
+      }
+      assertEquals(at, p.records, "sources account for every record of the part");
+      return p.sources;
+    });
+    assertEquals(sources.map((s: Json) => s.contributionId), answers.map((a) => a.id));
+    assertEquals(sources.map((s: Json) => s.mergedInVersion), [1, 2, 3, 4, 5, 6]);
+    assertEquals(sources.map((s: Json) => s.records), [10, 11, 12, 13, 14, 15]);
+    assertEquals(sources[0].agentId, "anonymous");
+    assertMatch(sources[2].agentId, /^key-[0-9a-f]{16}$/);
+    assert(!JSON.stringify(manifest).includes("some-agent-key"), "the key itself is never written");
+    assert(manifest.parts.length < 6, "some parts were folded");
+    const rows: Json = await (await fetch(`${url}/projects/notes/data?limit=1000`)).json();
+    const part0 = manifest.parts[0];
+    const last = part0.sources.at(-1);
+    assertEquals(
+      rows.records[last.offset].id,
+      (last.mergedInVersion - 1) * 100,
+      "an offset points at its first record",
+    );
+  });
+});

@@ -6,6 +6,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import {
   type ContributionView,
   isContributionId,
@@ -19,6 +20,7 @@ import { stableStringify } from "../../wire/stable_json.ts";
 import type { SchemaDef } from "../../wire/types.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../guards/body.ts";
+import { sameSecret } from "../guards/token.ts";
 import { HttpError, json } from "../response.ts";
 import { contribute } from "../writes/contribute.ts";
 import { createLocalProject } from "../writes/create_project.ts";
@@ -69,6 +71,18 @@ function contributionBody(body: ExactJson): { records: ExactJson[]; sourceDeclar
 }
 
 /**
+ * Who sends a contribution, as far as a node can tell without accounts: the
+ * node token (`node-token`), another bearer key (`key-` and 16 hex digits
+ * of its SHA-256, never the key), or no key (`anonymous`).
+ */
+function agentIdOf(ctx: NodeContext, req: Request): string {
+  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get("authorization") ?? "")?.[1];
+  if (bearer === undefined) return "anonymous";
+  if (ctx.token !== null && sameSecret(bearer, ctx.token)) return "node-token";
+  return `key-${createHash("sha256").update(bearer).digest("hex").slice(0, 16)}`;
+}
+
+/**
  * `?wait=` as the origin takes it (0-20 seconds to wait for screening); a
  * node merges inside the request, so the value only has to be valid.
  */
@@ -94,7 +108,11 @@ export async function postContribution(ctx: NodeContext, req: Request, slug: str
   }
   const body = contributionBody(await readJsonBody(req, undefined, parseExactJson) as ExactJson);
   try {
-    const outcome = await contribute(ctx, slug, meta.schemaDef as SchemaDef, { ...body, idempotencyKey: key });
+    const outcome = await contribute(ctx, slug, meta.schemaDef as SchemaDef, {
+      ...body,
+      idempotencyKey: key,
+      agentId: agentIdOf(ctx, req),
+    });
     if (outcome.replayed) return json(outcome.view, 200, { "idempotent-replayed": "true" });
     return json(outcome.view, 201);
   } catch (e) {

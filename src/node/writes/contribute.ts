@@ -48,6 +48,8 @@ export interface ContributionRequest {
   sourceDeclaration: string | null;
   /** The Idempotency-Key header, or null. */
   idempotencyKey: string | null;
+  /** Who sends it, for the provenance of the part it lands in. */
+  agentId: string;
 }
 
 /** The answer and whether it replays an earlier one. */
@@ -167,6 +169,7 @@ export function contribute(
       const merged = await mergeVersion(ctx.store.root, ctx.engine, slug, latest, schema, batch!.fresh, {
         contribution: view,
         idempotency,
+        agentId: request.agentId,
       });
       view.mergedVersion = merged.version;
       for (const id of batch!.identities) set!.identities.add(id);
