@@ -1,41 +1,72 @@
 /**
  * The node's MCP tools. Each one calls the function that answers the same
- * HTTP route, so HTTP and MCP cannot drift: the tool's answer is the route's
- * JSON (as text and as `structuredContent`), and a route's error becomes a
- * tool error reading `<status>: <message>`.
+ * HTTP route, so HTTP and MCP cannot drift: a tool's answer is the route's
+ * JSON. Input schemas are strict (an unknown argument is refused, and the
+ * listed JSON schema says `additionalProperties: false`); every tool has a
+ * title and annotations that say what it does to the node.
  *
  * @module
  */
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { MAX_ROWS, MAX_SQL_CHARS, QUERY_TIMEOUT_MS } from "../sql/mod.ts";
 import type { NodeContext } from "../node/context.ts";
-import { HttpError } from "../node/response.ts";
 import { getData } from "../node/routes/data.ts";
 import { getManifest } from "../node/routes/manifest.ts";
 import { getProject, listProjects } from "../node/routes/projects.ts";
 import { postQuery } from "../node/routes/query.ts";
-import { getContribution, postContribution } from "../node/routes/writes.ts";
-import { VERSION } from "../version.ts";
+import { getContribution, MAX_RECORDS, postContribution, postProject } from "../node/routes/writes.ts";
 
-/** A tool's answer in MCP terms. */
-interface ToolResult {
-  [key: string]: unknown;
-  content: { type: "text"; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
+/** What a tool does to the node, as MCP tool annotations say it. */
+export interface ToolHints {
+  /** The tool's title again, for clients of protocol 2025-03-26 (which read it here). */
+  title?: string;
+  /** It changes nothing. */
+  readOnlyHint: boolean;
+  /** It may delete or overwrite (only meaningful when not read-only). */
+  destructiveHint: boolean;
+  /** Calling it again with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** It reaches beyond this node. */
+  openWorldHint: boolean;
 }
 
-async function answer(run: () => Promise<Response>): Promise<ToolResult> {
-  try {
-    const text = await (await run()).text();
-    return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
-  } catch (e) {
-    if (e instanceof HttpError) {
-      return { isError: true, content: [{ type: "text", text: `${e.status}: ${e.message}` }] };
-    }
-    throw e;
-  }
+/** One MCP tool: how it is listed and what answers it. */
+export interface NodeTool {
+  /** Tool name. */
+  name: string;
+  /** Human title. */
+  title: string;
+  /** What it does, for the model. */
+  description: string;
+  /** Annotations. */
+  annotations: ToolHints;
+  /** Strict input schema. */
+  input: z.AnyZodObject;
+  /** Part of the write side, which a `--read-only` node leaves out (`contribution_status` too, though it only reads). */
+  writeSide: boolean;
+  /** Answers arguments that passed `input`, with the HTTP route's response (or its `HttpError`). */
+  run(args: Record<string, unknown>): Promise<Response>;
+}
+
+/** Most records on one `read_dataset` page. */
+export const MCP_PAGE_MAX = 200;
+/** `read_dataset`'s page when `limit` is left out. */
+export const MCP_PAGE_DEFAULT = 50;
+
+const READ: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+function tool<S extends z.ZodRawShape>(
+  meta: Omit<NodeTool, "input" | "run" | "writeSide"> & { writeSide?: boolean },
+  shape: S,
+  run: (args: z.infer<z.ZodObject<S>>) => Promise<Response>,
+): NodeTool {
+  return {
+    ...meta,
+    annotations: { title: meta.title, ...meta.annotations },
+    writeSide: meta.writeSide ?? false,
+    input: z.object(shape).strict(),
+    run: (args) => run(args as z.infer<z.ZodObject<S>>),
+  };
 }
 
 function jsonPost(base: string, body: unknown, headers: Record<string, string> = {}): Request {
@@ -55,125 +86,168 @@ function query(base: string, params: Record<string, number | undefined>): URL {
 const slug = z.string().describe("Project slug, as `list_datasets` gives it (e.g. `world-cities`).");
 const version = z.number().int().min(1).optional().describe("Version number; the newest whole version when left out.");
 
-/**
- * An MCP server with the node's tools; `base` is the node's address as the
- * client reached it (for part URLs). On a read-only node the two write tools
- * are left out.
- *
- * @example
- * ```ts ignore
- * const server = mcpServer(ctx, "http://127.0.0.1:8686");
- * ```
- */
-export function mcpServer(ctx: NodeContext, base: string): McpServer {
-  const server = new McpServer({ name: "svc-node", version: VERSION });
-  const read = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const field = z.object({
+  name: z.string().describe("Field name: a letter, then letters, digits or `_` (at most 61 characters)."),
+  type: z.enum(["string", "number", "integer", "boolean"]),
+  required: z.boolean().optional().describe("`false` lets records leave the field out (default true)."),
+}).strict();
 
-  server.registerTool("list_datasets", {
-    title: "List datasets",
-    description: "Dataset projects on this node: slug, title, license, records and versions held. " +
-      "Give `query` to keep those whose slug or title contains it.",
-    inputSchema: { query: z.string().max(200).optional().describe("Substring of the slug or title (any case).") },
-    annotations: read,
-  }, (args) =>
-    answer(async () => {
-      const res = await listProjects(ctx);
-      const { projects } = await res.json() as { projects: { slug: string; title: string }[] };
-      const q = args.query?.toLowerCase();
-      const kept = q ? projects.filter((p) => `${p.slug}\n${p.title}`.toLowerCase().includes(q)) : projects;
-      return Response.json({ projects: kept });
-    }));
-
-  server.registerTool("dataset_info", {
-    title: "Dataset info",
-    description: "One project's README, schema (fields and types), license and the versions this node holds.",
-    inputSchema: { slug },
-    annotations: read,
-  }, (args) => answer(() => getProject(ctx, args.slug)));
-
-  server.registerTool(
-    "read_dataset",
-    {
+/** The read tools, which every node lists. */
+function readTools(ctx: NodeContext, base: string): NodeTool[] {
+  return [
+    tool(
+      {
+        name: "list_datasets",
+        title: "List datasets",
+        description: "Dataset projects on this node: slug, title, license, records and versions held. " +
+          "Give `query` to keep those whose slug or title contains it.",
+        annotations: READ,
+      },
+      { query: z.string().max(200).optional().describe("Substring of the slug or title (any case).") },
+      async (args) => {
+        const res = await listProjects(ctx);
+        const { projects } = await res.json() as { projects: { slug: string; title: string }[] };
+        const q = args.query?.toLowerCase();
+        const kept = q ? projects.filter((p) => `${p.slug}\n${p.title}`.toLowerCase().includes(q)) : projects;
+        return Response.json({ projects: kept });
+      },
+    ),
+    tool(
+      {
+        name: "dataset_info",
+        title: "Dataset info",
+        description: "One project's README, schema (fields and types), license and the versions this node holds. " +
+          "Read it before reading or querying the records.",
+        annotations: READ,
+      },
+      { slug },
+      (args) => getProject(ctx, args.slug),
+    ),
+    tool({
+      name: "read_dataset",
       title: "Read records",
       description:
         "A page of records of one version, in order. Page with `offset`; `count` below `limit` means the end.",
-      inputSchema: {
-        slug,
-        version,
-        limit: z.number().int().min(1).max(200).optional().describe("Records in the page, 1-200 (default 50)."),
-        offset: z.number().int().min(0).optional().describe("Records to skip (default 0)."),
+      annotations: READ,
+    }, {
+      slug,
+      version,
+      limit: z.number().int().min(1).max(MCP_PAGE_MAX).optional()
+        .describe(`Records in the page, 1-${MCP_PAGE_MAX} (default ${MCP_PAGE_DEFAULT}).`),
+      offset: z.number().int().min(0).optional().describe("Records to skip (default 0)."),
+    }, (args) => {
+      const params = { version: args.version, limit: args.limit ?? MCP_PAGE_DEFAULT, offset: args.offset };
+      return getData(ctx, args.slug, query(base, params));
+    }),
+    tool(
+      {
+        name: "dataset_manifest",
+        title: "Dataset manifest",
+        description: "The version manifest: its Parquet parts with sizes, digests and download URLs on this node, " +
+          "totals, and the origin's signature when the version came from the origin.",
+        annotations: READ,
       },
-      annotations: read,
-    },
-    (args) =>
-      answer(() =>
-        getData(ctx, args.slug, query(base, { version: args.version, limit: args.limit ?? 50, offset: args.offset }))
-      ),
-  );
-
-  server.registerTool("dataset_manifest", {
-    title: "Dataset manifest",
-    description: "The version manifest: its Parquet parts with sizes, digests and download URLs on this node, " +
-      "totals, and the origin's signature when the version came from the origin.",
-    inputSchema: { slug, version },
-    annotations: read,
-  }, (args) => answer(() => getManifest(ctx, args.slug, query(base, { version: args.version }), base)));
-
-  server.registerTool(
-    "query_dataset",
-    {
+      { slug, version },
+      (args) => getManifest(ctx, args.slug, query(base, { version: args.version }), base),
+    ),
+    tool({
+      name: "query_dataset",
       title: "Query with SQL",
       description: "One read-only SQL statement (DuckDB dialect: SELECT, WITH, FROM, VALUES, DESCRIBE, SUMMARIZE) " +
-        "over one version, seen as the table `records`. At most 1,000 rows; `truncated` says when more existed. " +
-        "Stops after 20 seconds.",
-      inputSchema: {
-        slug,
-        sql: z.string().min(1).max(4000).describe(
-          "The statement, e.g. `SELECT country, count(*) FROM records GROUP BY 1`.",
-        ),
-        version,
-        limit: z.number().int().min(1).max(1000).optional().describe("Rows to return, 1-1000 (default 200)."),
-      },
-      annotations: read,
-    },
-    (args) =>
-      answer(() =>
-        postQuery(ctx, jsonPost(base, { sql: args.sql, version: args.version, limit: args.limit }), args.slug)
-      ),
-  );
-
-  if (ctx.readOnly) return server;
-
-  server.registerTool("contribute_records", {
-    title: "Contribute records",
-    description: "Append 1-500 records to a project created on this node. They pass the schema, personal-data and " +
-      "duplicate gates and merge into a new version at once; the answer says merged (with the version) or rejected " +
-      "(with the gate and reason). Give `idempotencyKey` to make a retry safe.",
-    inputSchema: {
+        `over one version, seen as the table \`records\`. At most ${MAX_ROWS} rows; \`truncated\` says when more ` +
+        `existed. Stops after ${QUERY_TIMEOUT_MS / 1000} seconds.`,
+      annotations: READ,
+    }, {
       slug,
-      records: z.array(z.record(z.unknown())).min(1).max(500).describe("Records as objects matching the schema."),
-      sourceDeclaration: z.string().max(500).optional().describe("Where the records come from."),
-      idempotencyKey: z.string().min(1).max(200).optional().describe(
-        "The same key with the same records within 24 hours replays the first answer.",
+      sql: z.string().min(1).max(MAX_SQL_CHARS)
+        .describe("The statement, e.g. `SELECT country, count(*) FROM records GROUP BY 1`."),
+      version,
+      limit: z.number().int().min(1).max(MAX_ROWS).optional().describe(`Rows to return, 1-${MAX_ROWS} (default 200).`),
+    }, (args) => {
+      const body = { sql: args.sql, version: args.version, limit: args.limit };
+      return postQuery(ctx, jsonPost(base, body), args.slug);
+    }),
+  ];
+}
+
+/** The write tools, which a `--read-only` node leaves out. */
+function writeTools(ctx: NodeContext, base: string): NodeTool[] {
+  return [
+    tool({
+      name: "create_dataset",
+      title: "Create dataset",
+      description: "Create an empty dataset project on this node, as `POST /projects` does: its slug, title " +
+        "(4-140 characters), README (20-20,000 characters) and schema (1-40 typed fields). Records are then added " +
+        "with `contribute_records`. A slug already on the node is refused (409) and changes nothing.",
+      // Additive, and a repeated call changes nothing more (the slug is taken: 409).
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      writeSide: true,
+    }, {
+      slug: z.string().describe("New slug: 3-60 of a-z, 0-9 and `-`, starting and ending with a letter or digit."),
+      title: z.string().describe("Title, 4-140 characters."),
+      readme: z.string().describe("README (Markdown), 20-20,000 characters: what the records are and where from."),
+      schemaDef: z.object({
+        fields: z.array(field).min(1).max(40).describe("The record fields, 1-40."),
+        allowExtra: z.boolean().optional().describe("Whether records may carry fields not listed (default false)."),
+      }).strict().describe("The records' schema."),
+      license: z.string().optional().describe("License, up to 60 characters (default `platform-standard`)."),
+      tags: z.array(z.string()).max(8).optional().describe("Up to 8 tags of 2-30 of a-z, 0-9 and `-`."),
+      visibility: z.enum(["public", "private"]).optional().describe("Listed publicly or not (default `private`)."),
+    }, (args) => postProject(ctx, jsonPost(base, args))),
+    tool({
+      name: "contribute_records",
+      title: "Contribute records",
+      description: `Append 1-${MAX_RECORDS} records (at most 512 KiB) to a project created on this node. They pass ` +
+        "the schema, personal-data and duplicate gates and merge into a new version at once; the answer says merged " +
+        "(with the version) or rejected (with the gate and reason). Give `idempotencyKey` to make a retry safe.",
+      // A merge prunes the oldest version when the node keeps a fixed number of versions.
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: ctx.keepVersions !== null,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      writeSide: true,
+    }, {
+      slug,
+      records: z.array(z.record(z.unknown())).min(1).max(MAX_RECORDS).describe(
+        "Records as objects matching the schema.",
       ),
+      sourceDeclaration: z.string().max(500).optional().describe("Where the records come from."),
+      idempotencyKey: z.string().min(1).max(200).optional()
+        .describe("The same key with the same records within 24 hours replays the first answer."),
       wait: z.boolean().optional().describe("Accepted for the origin's clients; a node's answer is always final."),
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  }, (args) =>
-    answer(async () => {
+    }, async (args) => {
       const headers: Record<string, string> = args.idempotencyKey ? { "idempotency-key": args.idempotencyKey } : {};
       const body = { records: args.records, sourceDeclaration: args.sourceDeclaration };
       const res = await postContribution(ctx, jsonPost(base, body, headers), args.slug);
       const replayed = res.headers.get("idempotent-replayed") === "true";
       return Response.json({ ...(await res.json()), replayed });
-    }));
+    }),
+    tool(
+      {
+        name: "contribution_status",
+        title: "Contribution status",
+        description: "A contribution's answer, by the id `contribute_records` gave.",
+        annotations: READ,
+        writeSide: true,
+      },
+      { slug, id: z.string().max(100).describe("The contribution id (a UUID).") },
+      (args) => getContribution(ctx, args.slug, args.id),
+    ),
+  ];
+}
 
-  server.registerTool("contribution_status", {
-    title: "Contribution status",
-    description: "A contribution's answer, by the id `contribute_records` gave.",
-    inputSchema: { slug, id: z.string().max(100).describe("The contribution id (a UUID).") },
-    annotations: read,
-  }, (args) => answer(() => getContribution(ctx, args.slug, args.id)));
-
-  return server;
+/**
+ * Every tool of the node, in listing order; `base` is the node's address as
+ * the client reached it (for part URLs). A `--read-only` node lists only
+ * those not on the write side.
+ *
+ * @example
+ * ```ts ignore
+ * const names = nodeTools(ctx, "http://127.0.0.1:8686").filter((t) => !t.writeSide).map((t) => t.name);
+ * ```
+ */
+export function nodeTools(ctx: NodeContext, base: string): NodeTool[] {
+  return [...readTools(ctx, base), ...writeTools(ctx, base)];
 }

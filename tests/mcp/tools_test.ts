@@ -10,7 +10,7 @@ const NOTES = {
   schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
 };
 
-Deno.test("MCP: the SDK client lists the seven tools with schemas and annotations, and calls every one", async () => {
+Deno.test("MCP: the SDK client lists the eight tools with schemas and annotations, and calls every one", async () => {
   await withNode({}, async ({ url }) => {
     await fetch(`${url}/projects`, {
       method: "POST",
@@ -24,6 +24,7 @@ Deno.test("MCP: the SDK client lists the seven tools with schemas and annotation
       assertEquals(tools.map((t: Json) => t.name).sort(), [
         "contribute_records",
         "contribution_status",
+        "create_dataset",
         "dataset_info",
         "dataset_manifest",
         "list_datasets",
@@ -120,35 +121,46 @@ Deno.test("MCP: node errors are tool errors with the HTTP status and message", a
           /^408: the query ran longer/,
         ],
         ["contribute_records", { slug: "cities", records: [{ id: 1 }] }, /^405: project cities is a copy/],
-        ["contribution_status", { slug: "cities", id: "nope" }, /^404: /],
+        ["contribution_status", { slug: "cities", id: "nope" }, /^400: a contribution id is a UUID$/],
+        [
+          "contribution_status",
+          { slug: "cities", id: crypto.randomUUID() },
+          /^404: contribution .* is not on this node$/,
+        ],
       ];
       for (const [name, args, message] of cases) {
         const r: Json = await client.callTool({ name, arguments: args });
         assertEquals(r.isError, true, name);
         assertMatch(textOf(r), message);
       }
-      const invalid: Json = await client.callTool({ name: "read_dataset", arguments: { slug: "cities", limit: 201 } });
-      assertEquals(invalid.isError, true, "arguments outside the schema are refused");
+      await assertRejects(
+        () => client.callTool({ name: "read_dataset", arguments: { slug: "cities", limit: 201 } }),
+        /-32602: read_dataset: argument limit must be at most 200$/,
+      );
     } finally {
       await client.close();
     }
   });
 });
 
-Deno.test("MCP on a read-only node: the write tools are absent and calling them fails", async () => {
+Deno.test("MCP on a read-only node: the write tools are absent and calling them is an unknown tool", async () => {
   await withNode({ readOnly: true }, async ({ url }) => {
     const client = await mcpClient(url);
     try {
       const { tools } = await client.listTools();
-      assertEquals(tools.length, 5);
-      assertEquals(tools.some((t: Json) => t.name.startsWith("contribut")), false);
-      const r: Json = await client.callTool({
-        name: "contribute_records",
-        arguments: { slug: "cities", records: [{}] },
-      })
-        .catch((e: Error) => ({ isError: true, content: [{ type: "text", text: e.message }] }));
-      assertEquals(r.isError, true);
-      assertMatch(textOf(r), /not found|unknown tool/i);
+      assertEquals(tools.map((t: Json) => t.name), [
+        "list_datasets",
+        "dataset_info",
+        "read_dataset",
+        "dataset_manifest",
+        "query_dataset",
+      ]);
+      for (const name of ["create_dataset", "contribute_records", "contribution_status"]) {
+        await assertRejects(
+          () => client.callTool({ name, arguments: { slug: "cities" } }),
+          new RegExp(`-32602: unknown tool "${name}": this node is read-only and has no write tools$`),
+        );
+      }
     } finally {
       await client.close();
     }
@@ -171,7 +183,7 @@ Deno.test("MCP honours the node token, the Host guard and the cross-site guard; 
   await withNode({ token: "mcp-token-123" }, async ({ url, port }) => {
     await assertRejects(() => mcpClient(url), /401|token/i);
     const client = await mcpClient(url, { authorization: "Bearer mcp-token-123" });
-    assertEquals((await client.listTools()).tools.length, 7);
+    assertEquals((await client.listTools()).tools.length, 8);
     await client.close();
     const token = "Authorization: Bearer mcp-token-123\r\n";
     assertEquals((await send(port, `Host: 127.0.0.1:${port}\r\n${token}`)).status, 200);
