@@ -87,7 +87,9 @@ export async function trustCommand(args: string[]): Promise<number> {
   const endpoint = endpointFrom(target ? { "base-url": target } : values, process.env);
   const base = endpoint.baseUrl.replace(/\/+$/, "");
   const origin = (values.origin ?? base).replace(/\/+$/, "");
-  const { body } = await callJson({ ...endpoint, apiKey: null }, "GET", "/.well-known/svc-keys", null);
+  const { body } = await callJson({ ...endpoint, apiKey: null }, "GET", "/.well-known/svc-keys", null, {}, {
+    exactIntegers: true,
+  });
   let result;
   try {
     result = await pinKeys(trust, origin, body as KeysDocument, { force: values.force, now: new Date().toISOString() });

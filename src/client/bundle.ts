@@ -18,6 +18,7 @@ import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest, publishManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
 import { openStore } from "../store/store.ts";
+import { parseJsonExact, stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
 import { VERSION } from "../version.ts";
 import { BundleError } from "./errors.ts";
@@ -63,7 +64,7 @@ export async function saveBundle(
   if (!stored) refuse(`${slug}${version === null ? "" : ` v${version}`} is not whole in ${root}`);
   const meta = (await readProjectMeta(root, slug)) ?? { slug };
   const manifestBytes = new TextEncoder().encode(
-    JSON.stringify(publishManifest(stored.manifest, slug, stored.version, null), null, 2) + "\n",
+    stringifyExactJson(publishManifest(stored.manifest, slug, stored.version, null), 2) + "\n",
   );
   const unique = [...new Map(stored.parts.map((p) => [p.sha256, p])).values()];
   const totals = stored.manifest.raw.totals as { records?: number } | undefined;
@@ -245,7 +246,7 @@ export async function loadBundle(
     }
     const slug = header.project;
     await refuseLocal(root, slug);
-    const raw = JSON.parse(manifestText);
+    const raw = parseJsonExact(manifestText) as Record<string, unknown>;
     const named = (raw.signature as { origin?: unknown } | undefined)?.origin;
     const verdict = options.trust
       ? await checkVersion({

@@ -202,13 +202,15 @@ export class Client {
     }
   }
 
-  /** A version's manifest. */
-  manifest(slug: string, version?: number): Promise<Manifest> {
+  /**
+   * A version's manifest, integers beyond 2^53 kept exact (as `bigint`): the
+   * signature covers their digits.
+   */
+  async manifest(slug: string, version?: number): Promise<Manifest> {
     this.#needKey("manifest");
-    return this.#get(
-      `/projects/${encodeURIComponent(slug)}/manifest${search({ version })}`,
-      "GET /projects/{slug}/manifest",
-    );
+    const path = `/projects/${encodeURIComponent(slug)}/manifest${search({ version })}`;
+    const route = "GET /projects/{slug}/manifest";
+    return (await callJson(this.#endpoint, "GET", path, null, {}, { route, exactIntegers: true })).body as Manifest;
   }
 
   /** One read-only SQL statement over a version (table `records`). */

@@ -19,6 +19,7 @@ import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
+import { stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
 import type { Client } from "./client.ts";
@@ -172,7 +173,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       null,
     );
   }
-  const stored = parseStoredManifest(JSON.stringify(rest), slug, manifest.version);
+  const stored = parseStoredManifest(stringifyExactJson(rest), slug, manifest.version);
   if ("reason" in stored) throw new BundleError(`the manifest is not usable: ${stored.reason}`, 0, "manifest", null);
   const verdict = options.trust
     ? await checkVersion({

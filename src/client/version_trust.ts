@@ -19,6 +19,7 @@ import { manifestFile } from "../store/layout.ts";
 import { openStore } from "../store/store.ts";
 import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
 import { type Verdict, verifyManifest } from "../trust/verify.ts";
+import { stringifyExactJson } from "../wire/exact_json.ts";
 import { BundleError, SignatureError } from "./errors.ts";
 import type { TrustOptions } from "./types.ts";
 export type { TrustOptions } from "./types.ts";
@@ -123,7 +124,7 @@ export async function takeVersion(
     // Same parts, now covered by a signature that verified: the held copy takes it.
     await writeFileAtomic(
       manifestFile(root, slug, version),
-      JSON.stringify({ ...onDisk, verified: true }, null, 2) + "\n",
+      stringifyExactJson({ ...onDisk, verified: true }, 2) + "\n",
     );
   } else if (trust.required) {
     refuse(

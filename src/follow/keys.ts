@@ -30,6 +30,8 @@ export async function refreshPinnedKeys(trust: TrustOptions): Promise<string | n
       "GET",
       "/.well-known/svc-keys",
       null,
+      {},
+      { exactIntegers: true },
     );
     doc = answer.body as KeysDocument;
   } catch {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { stringifyExactJson } from "../wire/exact_json.ts";
 
 /** Headers every JSON answer carries. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
@@ -47,7 +48,8 @@ export function jsonText(text: string, status = 200, headers: Record<string, str
 }
 
 /**
- * A JSON answer.
+ * A JSON answer; a `bigint` (an integer beyond 2^53 in a manifest) is written
+ * as its digits.
  *
  * @example
  * ```ts
@@ -56,7 +58,7 @@ export function jsonText(text: string, status = 200, headers: Record<string, str
  * ```
  */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return jsonText(JSON.stringify(body), status, headers);
+  return jsonText(stringifyExactJson(body), status, headers);
 }
 
 /**

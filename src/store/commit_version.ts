@@ -12,6 +12,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "./atomic.ts";
 import { projectDir } from "./layout.ts";
+import { stringifyExactJson } from "../wire/exact_json.ts";
 
 /**
  * Makes version `version` of `slug` appear with `manifest` as its
@@ -32,7 +33,7 @@ export async function commitVersion(
   const staging = join(dir, `.v${version}.tmp-${randomUUID()}`);
   await mkdir(staging);
   try {
-    await writeFileAtomic(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+    await writeFileAtomic(join(staging, "manifest.json"), stringifyExactJson(manifest, 2) + "\n");
     await rename(staging, join(dir, `v${version}`));
   } catch (e) {
     await rm(staging, { recursive: true, force: true });

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { parseJsonExact } from "../wire/exact_json.ts";
 import { isSha256 } from "../wire/slug.ts";
 import type { Manifest, ManifestPart } from "../wire/types.ts";
 
@@ -63,7 +64,7 @@ export function parseStoredManifest(
 ): StoredManifest | { reason: string } {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonExact(text);
   } catch {
     return { reason: "manifest.json is not valid JSON" };
   }

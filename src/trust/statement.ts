@@ -5,6 +5,14 @@
  * `urlExpiresAt`, `paid`, `verified`, the local bookkeeping keys, and every
  * part's `url`; and, for key rotation, the old key's endorsement of a new one.
  *
+ * Numbers are written as the origin writes them: an integer the manifest holds
+ * as a `bigint` (beyond 2^53) as its exact digits, every other number as
+ * JavaScript's `JSON.stringify` writes it (`1e16` as `10000000000000000`,
+ * `-0.0` as `0`, `1.5e-07` as `1.5e-7`, `1e21` as `1e+21`). So the manifest
+ * must be read with `parseJsonExact` (`src/wire/exact_json.ts`): `JSON.parse`
+ * rounds `9007199254740993` to `9007199254740992` before the bytes are rebuilt,
+ * and the signature over the origin's digits no longer verifies.
+ *
  * @module
  */
 import { BOOKKEEPING_KEYS } from "../store/manifest.ts";
@@ -38,13 +46,14 @@ export function signedContent(manifest: Record<string, unknown>): Record<string,
 }
 
 /**
- * The bytes a manifest signature covers.
+ * The bytes a manifest signature covers. `manifest` as `parseJsonExact` reads
+ * it: integers beyond 2^53 as `bigint`.
  *
  * @example
  * ```ts
  * import { manifestStatement } from "./statement.ts";
- * new TextDecoder().decode(manifestStatement("https://origin.example", { version: 1 }));
- * // '{"manifest":{"version":1},"origin":"https://origin.example","v":1}'
+ * new TextDecoder().decode(manifestStatement("https://origin.example", { version: 1, max: 2n ** 63n - 1n }));
+ * // '{"manifest":{"max":9223372036854775807,"version":1},"origin":"https://origin.example","v":1}'
  * ```
  */
 export function manifestStatement(origin: string, manifest: Record<string, unknown>): Uint8Array {

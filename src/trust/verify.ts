@@ -64,6 +64,9 @@ function usable(key: PinnedKey | undefined): key is PinnedKey {
 
 /**
  * Checks `manifest`'s signature for `origin` against `pinned` keys.
+ * `manifest` must be read with `parseJsonExact` (`src/wire/exact_json.ts`),
+ * never `JSON.parse`, or an integer beyond 2^53 is rounded and the signature
+ * fails.
  *
  * @example
  * ```ts ignore

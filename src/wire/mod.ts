@@ -3,6 +3,7 @@
  *
  * @module
  */
+export * from "./exact_json.ts";
 export * from "./json_parse.ts";
 export * from "./new_project.ts";
 export * from "./slug.ts";
