@@ -53,6 +53,8 @@ function uiRoute(name: string): Match | null {
 }
 
 const PUSH_REFUSED = "push is not available on a node: send batches with POST /projects/{slug}/contribute";
+const DIFF_REFUSED = "a node does not answer diffs between versions: ask the origin";
+const BUY_REFUSED = "a node sells nothing: buy on the origin";
 
 /**
  * The route for `pathname`, or null when the node does not serve it.
@@ -115,6 +117,10 @@ export function match(pathname: string): Match | null {
       return { methods: ["POST"], public: false, run: (ctx, req) => postQuery(ctx, req, slug) };
     case "contribute":
       return { methods: ["POST"], public: false, run: (ctx, req) => postContribution(ctx, req, slug) };
+    case "diff":
+      return { methods: [], public: false, run: refuse(404, DIFF_REFUSED) };
+    case "buy":
+      return { methods: [], public: false, run: refuse(405, BUY_REFUSED) };
   }
   return null;
 }

@@ -30,6 +30,11 @@ export const READ_KEYWORDS: ReadonlySet<string> = new Set([
  * ```
  */
 export function leadingKeyword(sql: string): string {
+  return firstWord(sql).word;
+}
+
+/** The first keyword of `sql` in upper case and the index just after it (see {@linkcode leadingKeyword}). */
+function firstWord(sql: string): { word: string; end: number } {
   let i = 0;
   while (i < sql.length) {
     const c = sql[i];
@@ -42,7 +47,8 @@ export function leadingKeyword(sql: string): string {
       i = end < 0 ? sql.length : end + 2;
     } else break;
   }
-  return /^[A-Za-z_]+/.exec(sql.slice(i))?.[0].toUpperCase() ?? "";
+  const word = /^[A-Za-z_]+/.exec(sql.slice(i))?.[0] ?? "";
+  return { word: word.toUpperCase(), end: i + word.length };
 }
 
 /**
@@ -56,8 +62,23 @@ export function leadingKeyword(sql: string): string {
  * ```
  */
 export function startsAsRead(sql: string): boolean {
-  return READ_KEYWORDS.has(leadingKeyword(sql));
+  const { word: keyword, end } = firstWord(sql);
+  if (keyword === "PRAGMA") return READ_PRAGMA.test(sql);
+  if (keyword !== "EXPLAIN") return READ_KEYWORDS.has(keyword);
+  // EXPLAIN [ANALYZE] explains what follows: it must be a read itself, so that a refused statement is refused
+  // with the read-only message, not DuckDB's permission error.
+  let rest = sql.slice(end);
+  const next = firstWord(rest);
+  if (next.word === "ANALYZE" || next.word === "ANALYSE") rest = rest.slice(next.end);
+  return leadingKeyword(rest) !== "EXPLAIN" && startsAsRead(rest);
 }
+
+/**
+ * The two PRAGMAs that describe the table and nothing else: `PRAGMA
+ * table_info('records')` and `PRAGMA show_tables` (DuckDB runs them as
+ * SELECTs over the sandbox's catalog, which holds only `records`).
+ */
+const READ_PRAGMA = /^\s*pragma\s+(?:table_info\s*\(\s*(?:'records'|"records"|records)\s*\)|show_tables)\s*;?\s*$/i;
 
 /**
  * Names whose results describe the node rather than the data: settings (where

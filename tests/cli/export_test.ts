@@ -66,7 +66,7 @@ Deno.test("svc export: clear 404s, usage errors for hostile slugs and versions; 
     try {
       const base = ["--base-url", url, "--api-key", "k"];
       const missing = await runCli(["export", "nowhere", ...base], {}, { cwd: dir.path });
-      assertEquals([missing.code, missing.stderr], [1, `error: ${url}: project nowhere is not on this node\n`]);
+      assertEquals([missing.code, missing.stderr], [1, `error: ${url}: project not found on this node\n`]);
       const gone = await runCli(["export", "cities@9", ...base], {}, { cwd: dir.path });
       assertEquals([gone.code, gone.stderr], [
         1,

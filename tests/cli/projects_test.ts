@@ -38,7 +38,7 @@ Deno.test("svc projects and svc data: unknown projects are a clear 404, hostile 
     const base = ["--base-url", url, "--api-key", "k"];
     for (const args of [["projects", "nowhere"], ["data", "nowhere"]]) {
       const run = await runCli([...args, ...base]);
-      assertEquals([run.code, run.stderr], [1, `error: ${url}: project nowhere is not on this node\n`], args[0]);
+      assertEquals([run.code, run.stderr], [1, `error: ${url}: project not found on this node\n`], args[0]);
     }
     const gone = await runCli(["data", "cities@9", ...base]);
     assertEquals(gone.stderr, `error: ${url}: version 9 is not on this node (newest 2, 2 versions held)\n`);

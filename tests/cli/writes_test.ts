@@ -111,7 +111,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertMatch(down.stderr, /error: http:\/\/127\.0\.0\.1:9: cannot be reached/);
     const missing = await runCli(["contribute", "nowhere", "--file", join(dir.path, "bad.jsonl"), ...base]);
     assertEquals(missing.code, 1);
-    assertMatch(missing.stderr, /error: .*project nowhere is not on this node/);
+    assertMatch(missing.stderr, /error: .*project not found on this node/);
     assertEquals((await runCli(["contribute", "notes", ...base])).code, 2);
     const keyless = await runCli([
       "contribute",

@@ -95,7 +95,11 @@ Deno.test("GET /data defaults: version latest, limit 200, offset 0; past the end
     assertEquals([v1.version, v1.count], [1, 10]);
     for (const offset of ["100000", "1000000000000000", String(Number.MAX_SAFE_INTEGER)]) {
       const past = await getJson(`${url}/projects/cities/data?offset=${offset}`);
-      assertEquals([past.status, past.body], [200, { project: "cities", version: 2, count: 0, records: [] }], offset);
+      assertEquals(
+        [past.status, past.body],
+        [200, { project: "cities", version: 2, count: 0, records: [], total: 600, next: null }],
+        offset,
+      );
     }
     const all = (await getJson(`${url}/projects/cities/data?limit=1000`)).body;
     assertEquals(all.count, 600);
@@ -122,7 +126,7 @@ Deno.test("GET /data refuses bad paging with the origin's messages", async () =>
     }
     const missing = await getJson(`${url}/projects/nowhere/data`);
     assertEquals(missing.status, 404);
-    assertEquals(missing.body, { error: "project nowhere is not on this node" });
+    assertEquals(missing.body, { error: "project not found on this node" });
   });
 });
 
@@ -202,7 +206,7 @@ Deno.test("GET /export streams every record of the version as gzip JSON lines", 
     assertEquals(lines.map((l) => JSON.parse(l).id), Array.from({ length: 600 }, (_, i) => i));
     const missing = await getJson(`${url}/projects/cities/export`);
     assertEquals(missing.status, 400);
-    assertEquals(missing.body, { error: "querystring must have required property 'version'" });
+    assertEquals(missing.body, { error: "name the version: ?version=2 is the newest" });
   });
 });
 

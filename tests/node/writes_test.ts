@@ -119,7 +119,7 @@ Deno.test("contribute: gates in order, answers final, duplicates dropped and cou
     assertEquals(
       page,
       '{"project":"notes","version":1,"count":2,"records":[{"id":9007199254740993,"text":"big"},' +
-        '{"id":2,"text":"two","score":1.5,"color":"red"}]}',
+        '{"id":2,"text":"two","score":1.5,"color":"red"}],"total":2,"next":null}',
     );
     const cases: [unknown[], string, string][] = [
       [[{ id: 3 }], "schema", 'line 1: missing required field "text"'],

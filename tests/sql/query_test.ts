@@ -75,12 +75,26 @@ Deno.test("the statement must be 1 to 4,000 characters, one statement, and a rea
       const r = await sql(url, read);
       assertEquals(r.status, 200, `${read}: ${r.text}`);
     }
+    const info = await sql(url, "PRAGMA table_info('records')");
+    assertEquals([info.status, info.body.rows.map((r: Json[]) => [r[1], r[2]])], [200, [
+      ["id", "BIGINT"],
+      ["name", "VARCHAR"],
+      ["population", "BIGINT"],
+      ["score", "DOUBLE"],
+      ["note", "VARCHAR"],
+    ]]);
+    const tables = await sql(url, "PRAGMA show_tables");
+    assertEquals([tables.status, tables.body.rows], [200, [["records"]]], "the sandbox holds records and nothing else");
     for (
       const write of [
         "CREATE TABLE t AS SELECT 1",
         "INSERT INTO records VALUES (1)",
         "DROP VIEW records",
         "PRAGMA version",
+        "PRAGMA database_list",
+        "PRAGMA table_info('duckdb_settings')",
+        "EXPLAIN COPY records TO 'x.csv'",
+        "EXPLAIN ANALYZE CREATE TABLE t AS SELECT 1",
         "CALL pragma_version()",
         "SET threads = 1",
         "RESET threads",

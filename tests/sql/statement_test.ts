@@ -11,13 +11,29 @@ Deno.test("the leading keyword is read past comments, whitespace and parentheses
 
 Deno.test("only read keywords start a query", () => {
   for (
-    const sql of ["SELECT 1", "FROM records", "VALUES (1)", "DESCRIBE records", "SUMMARIZE records", "EXPLAIN SELECT 1"]
+    const sql of [
+      "SELECT 1",
+      "FROM records",
+      "VALUES (1)",
+      "DESCRIBE records",
+      "SUMMARIZE records",
+      "EXPLAIN SELECT 1",
+      "/* explain */ EXPLAIN ANALYZE SELECT 1",
+      "PRAGMA table_info('records')",
+      "pragma show_tables;",
+    ]
   ) {
     assertEquals(startsAsRead(sql), true, sql);
   }
   for (
     const sql of [
       "PRAGMA version",
+      "PRAGMA table_info('other')",
+      "PRAGMA show_tables; DROP VIEW records",
+      "PRAGMA database_list",
+      "EXPLAIN COPY records TO 'x'",
+      "EXPLAIN /* x */ ANALYZE COPY records TO 'x'",
+      "EXPLAIN EXPLAIN SELECT 1",
       "CALL pragma_version()",
       "SET threads=1",
       "COPY x TO 'y'",

@@ -8,10 +8,15 @@ import type { ProjectState, StoredVersion } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { HttpError } from "../response.ts";
 
+/** What a node answers for a project it does not hold (the reference node's words). */
+export const PROJECT_NOT_FOUND = "project not found on this node";
+/** What a node answers for a project with no whole version yet (the reference node's words). */
+export const NO_VERSION_YET = "no published version yet";
+
 /** The project `slug`, or 404. */
 export async function requireProject(ctx: NodeContext, slug: string): Promise<ProjectState> {
   const project = await ctx.store.project(slug);
-  if (!project) throw new HttpError(404, `project ${slug} is not on this node`);
+  if (!project) throw new HttpError(404, PROJECT_NOT_FOUND);
   return project;
 }
 
@@ -24,7 +29,7 @@ export async function requireVersion(ctx: NodeContext, slug: string, wanted: num
   const version = wanted === null ? await ctx.store.latest(slug) : await ctx.store.version(slug, wanted);
   if (version) return version;
   const local = (await requireProject(ctx, slug)).versions;
-  if (local.length === 0) throw new HttpError(404, `project ${slug} has no whole version on this node yet`);
+  if (local.length === 0) throw new HttpError(404, NO_VERSION_YET);
   const held = `${local.length} version${local.length === 1 ? "" : "s"} held`;
   throw new HttpError(404, `version ${wanted} is not on this node (newest ${local[0]}, ${held})`);
 }

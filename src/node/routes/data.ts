@@ -14,13 +14,22 @@ export const MAX_PAGE = 1000;
 /** Page size when `limit` is absent. */
 export const DEFAULT_PAGE = 200;
 
-/** `GET /projects/{slug}/data?version&limit&offset`. */
+/**
+ * `GET /projects/{slug}/data?version&limit&offset`: `{project, version, count,
+ * records, total, next}`, `total` the records in the version and `next` the
+ * offset of the next page (null after the last).
+ */
 export async function getData(ctx: NodeContext, slug: string, url: URL): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1, fallback: null });
   const limit = intParam(url, "limit", { min: 1, max: MAX_PAGE, fallback: DEFAULT_PAGE })!;
   const offset = intParam(url, "offset", { min: 0, fallback: 0 })!;
   const version = await requireVersion(ctx, slug, wanted);
-  const records = await withLease(version.parts.map((p) => p.path), () => ctx.pages.page(version, offset, limit));
+  const [records, counts] = await withLease(
+    version.parts.map((p) => p.path),
+    () => Promise.all([ctx.pages.page(version, offset, limit), ctx.pages.partRecords(version)]),
+  );
+  const total = counts.reduce((a, n) => a + n, 0);
+  const next = records.length > 0 && offset + records.length < total ? offset + records.length : null;
   const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.length}`;
-  return jsonText(`${head},"records":[${records.join(",")}]}`);
+  return jsonText(`${head},"records":[${records.join(",")}],"total":${total},"next":${next}}`);
 }

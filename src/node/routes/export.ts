@@ -11,13 +11,19 @@
 import { gzipJsonLines } from "../../parquet/mod.ts";
 import { exportTag, leaseParts } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
+import { HttpError } from "../response.ts";
 import { intParam } from "./_params.ts";
 import { rangedFile } from "./_range.ts";
-import { requireVersion } from "./_version.ts";
+import { NO_VERSION_YET, requireProject, requireVersion } from "./_version.ts";
 
 /** `GET /projects/{slug}/export?version=N` (version required). */
 export async function getExport(ctx: NodeContext, req: Request, slug: string, url: URL): Promise<Response> {
-  const wanted = intParam(url, "version", { min: 1 });
+  const wanted = intParam(url, "version", { min: 1, fallback: null });
+  if (wanted === null) {
+    const newest = (await requireProject(ctx, slug)).versions[0];
+    if (newest === undefined) throw new HttpError(404, NO_VERSION_YET);
+    throw new HttpError(400, `name the version: ?version=${newest} is the newest`);
+  }
   const version = await requireVersion(ctx, slug, wanted);
   const headers: Record<string, string> = {
     "content-type": "application/gzip",

@@ -7,7 +7,7 @@
 import { publishManifest } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { signPartQuery } from "../part_url.ts";
-import { json } from "../response.ts";
+import { HttpError, json } from "../response.ts";
 import { intParam } from "./_params.ts";
 import { requireVersion } from "./_version.ts";
 
@@ -16,9 +16,27 @@ function isoSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
 }
 
-/** `GET /projects/{slug}/manifest?version`, part URLs under `origin` (see `publicOrigin`). */
+/** Most digests `?have=` may list. */
+export const MAX_HAVE = 100;
+
+/** The part digests of `?have=<sha,...>`: parts the client already holds, whose URLs it does not need. */
+function haveParam(url: URL): Set<string> {
+  const raw = url.searchParams.get("have");
+  if (raw === null || raw === "") return new Set();
+  const listed = raw.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
+  if (listed.length > MAX_HAVE || !listed.every((s) => /^[0-9a-f]{64}$/.test(s))) {
+    throw new HttpError(400, `querystring/have must list up to ${MAX_HAVE} part SHA-256 digests, comma-separated`);
+  }
+  return new Set(listed);
+}
+
+/**
+ * `GET /projects/{slug}/manifest?version&have`, part URLs under `origin` (see
+ * `publicOrigin`); parts listed in `have` come without one.
+ */
 export async function getManifest(ctx: NodeContext, slug: string, url: URL, origin: string): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1, fallback: null });
+  const have = haveParam(url);
   const version = await requireVersion(ctx, slug, wanted);
   const base = `${origin}/parts/${slug}/`;
   const now = ctx.now() / 1000;
@@ -29,6 +47,7 @@ export async function getManifest(ctx: NodeContext, slug: string, url: URL, orig
     expires = signed.exp;
     return `${base}${sha}.parquet${signed.query}`;
   });
+  for (const part of manifest.parts) if (have.has(part.sha256)) delete part.url;
   delete manifest.urlExpiresAt;
   if (expires !== null) manifest.urlExpiresAt = isoSeconds(expires);
   return json(manifest);
