@@ -28,6 +28,30 @@ import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
 import type { BundleHeader, LoadResult, TrustOptions } from "./types.ts";
 export type { BundleHeader, LoadResult } from "./types.ts";
 
+/** The keys of a bundle's `project.json` a load keeps, as the reference does; any other is dropped. */
+export const BUNDLE_PROJECT_KEYS: readonly string[] = [
+  "slug",
+  "title",
+  "readme",
+  "schemaDef",
+  "license",
+  "tags",
+  "access",
+  "visibility",
+  "maintainer",
+  "createdAt",
+];
+
+/** The keys of `meta` a loaded copy keeps (a bundle may carry anything; `local: true` must never come from one). */
+function projectKeys(meta: unknown): Record<string, unknown> {
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) return {};
+  const kept: Record<string, unknown> = {};
+  for (const key of BUNDLE_PROJECT_KEYS) {
+    if (Object.hasOwn(meta, key)) kept[key] = (meta as Record<string, unknown>)[key];
+  }
+  return kept;
+}
+
 /** The `format` of a bundle header. */
 export const BUNDLE_FORMAT = "svc-bundle/1";
 const PART_MEMBER = /^parts\/([0-9a-f]{64})\.parquet$/;
@@ -269,7 +293,10 @@ export async function loadBundle(
     await withProjectLock(root, slug, async () => {
       for (const sha of parts.keys()) await rename(join(staging, `${sha}.parquet`), join(dir, `${sha}.parquet`));
       await syncDir(dir);
-      await writeFileAtomic(projectFile(root, slug), JSON.stringify({ ...meta, slug, local: false }, null, 2) + "\n");
+      await writeFileAtomic(
+        projectFile(root, slug),
+        JSON.stringify({ ...projectKeys(meta), slug, local: false }, null, 2) + "\n",
+      );
       const onDisk = {
         ...manifest.raw,
         format: "parquet",

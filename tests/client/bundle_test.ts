@@ -126,3 +126,39 @@ Deno.test("svc save and svc load from the command line", async () => {
     await dir.cleanup();
   }
 });
+
+Deno.test("a loaded copy's project.json keeps only the reference's project keys: never local, no stray keys", async () => {
+  const dir = await tempDir();
+  try {
+    const from = join(dir.path, "from");
+    await citiesStore(from);
+    const file = join(dir.path, "cities.svc");
+    await saveBundle(from, "cities", null, file);
+    await rewrite(file, (m) =>
+      m.map(([name, body]) => {
+        if (name !== "project.json") return [name, body];
+        const meta = JSON.parse(new TextDecoder().decode(body));
+        const extra = { ...meta, local: true, slug: "other", token: "s3cret", stars: 99, maintainer: "someone" };
+        return [name, new TextEncoder().encode(JSON.stringify(extra))];
+      }));
+    const to = join(dir.path, "to");
+    await loadBundle(file, to);
+    const kept = JSON.parse(await readFile(join(to, "cities", "project.json"), "utf8"));
+    assertEquals(Object.keys(kept).sort(), [
+      "access",
+      "createdAt",
+      "license",
+      "local",
+      "maintainer",
+      "readme",
+      "schemaDef",
+      "slug",
+      "tags",
+      "title",
+      "visibility",
+    ]);
+    assertEquals([kept.slug, kept.local, kept.maintainer], ["cities", false, "someone"]);
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -186,6 +186,9 @@ Deno.test("follow: a local project is never followed; /healthz shows the follow 
         health.follow.notes.error,
         /notes is a local project on this node; a local project cannot be followed/,
       );
+      assertEquals(health.followFailing, ["notes"], "followFailing names the slugs whose last sync failed");
+      assertEquals(health.keepVersions, null);
+      assertEquals(health.incomplete, []);
       const created = await fetch(`${node.url}/projects`, {
         method: "POST",
         headers: { "content-type": "application/json" },
