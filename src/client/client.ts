@@ -187,15 +187,18 @@ export class Client {
       .body as DataPage;
   }
 
-  /** Every record of a version, page by page (`pageSize` up to 1000). */
+  /**
+   * Every record of a version, page by page (`pageSize` up to 1000); with
+   * `exactIntegers`, integers beyond 2^53 come as `bigint`.
+   */
   async *records(
     slug: string,
-    options: { version?: number; pageSize?: number } = {},
+    options: { version?: number; pageSize?: number; exactIntegers?: boolean } = {},
   ): AsyncGenerator<Record<string, unknown>> {
     const limit = options.pageSize ?? 1000;
     let version = options.version;
     for (let offset = 0;; offset += limit) {
-      const page = await this.data(slug, { version, limit, offset });
+      const page = await this.data(slug, { version, limit, offset, exactIntegers: options.exactIntegers });
       version = page.version;
       yield* page.records;
       if (page.count < limit) return;

@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { projectDir } from "../store/layout.ts";
+import { stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Client } from "./client.ts";
 import { SignatureError, ValueError } from "./errors.ts";
@@ -54,7 +55,8 @@ export async function pullJsonLines(
     );
   }
   await refuseLocal(options.store, slug);
-  const first = await client.data(slug, { version: options.version, limit: PAGE, offset: 0 });
+  // Integers beyond 2^53 come as bigint and are written back with every digit.
+  const first = await client.data(slug, { version: options.version, limit: PAGE, offset: 0, exactIntegers: true });
   const version = first.version;
   const total = await client.manifest(slug, version).then(
     (m) => (m.totals as { records?: number } | undefined)?.records ?? 0,
@@ -70,12 +72,12 @@ export async function pullJsonLines(
     for (let page = first, offset = 0;; offset += PAGE) {
       if (page.version !== version) throw new ValueError(`page at ${offset} is of v${page.version}, not v${version}`);
       if (page.records.length > 0) {
-        await out.write(page.records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+        await out.write(page.records.map((r) => stringifyExactJson(r)).join("\n") + "\n");
       }
       records += page.records.length;
       options.onProgress?.(records, Math.max(total, records));
       if (page.count < PAGE) break;
-      page = await client.data(slug, { version, limit: PAGE, offset: offset + PAGE });
+      page = await client.data(slug, { version, limit: PAGE, offset: offset + PAGE, exactIntegers: true });
     }
     await out.sync();
     await out.close();

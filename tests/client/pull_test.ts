@@ -6,10 +6,11 @@ import { serveNode } from "../../server.ts";
 import { Client } from "../../src/client/client.ts";
 import { BundleError } from "../../src/client/errors.ts";
 import { pull } from "../../src/client/pull.ts";
+import { pullJsonLines } from "../../src/client/pull_jsonl.ts";
 import { runCli, spawnCli } from "../support/cli_process.ts";
 import { withNode } from "../support/node.ts";
 import { startOrigin, type TestOrigin } from "../support/origin.ts";
-import { citiesStore, tempDir } from "../support/store_fixture.ts";
+import { citiesStore, StoreWriter, tempDir } from "../support/store_fixture.ts";
 
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -200,4 +201,30 @@ Deno.test("svc pull --format jsonl pages /data into STORE/SLUG/vN.jsonl; --verif
     await origin.close();
     await dir.cleanup();
   }
+});
+
+Deno.test("pull --format jsonl and Client.records keep integers beyond 2^53 to the digit", async () => {
+  await withNode({}, async ({ url, store }) => {
+    const w = new StoreWriter(store);
+    try {
+      await w.version("big", 1, {
+        parts: [{ sql: "SELECT 9007199254740993::BIGINT AS id, 'far' AS name UNION ALL SELECT 1, 'near'" }],
+      });
+    } finally {
+      w.close();
+    }
+    const dir = await tempDir();
+    try {
+      const client = new Client({ baseUrl: url, apiKey: null, requireKey: false });
+      const pulled = await pullJsonLines(client, "big", { store: dir.path });
+      assertEquals(pulled.records, 2);
+      const text = await readFile(join(dir.path, "big", "v1.jsonl"), "utf8");
+      assertEquals(text, '{"id":9007199254740993,"name":"far"}\n{"id":1,"name":"near"}\n');
+      const exact = [];
+      for await (const r of client.records("big", { exactIntegers: true })) exact.push(r.id);
+      assertEquals(exact, [9007199254740993n, 1]);
+    } finally {
+      await dir.cleanup();
+    }
+  });
 });
