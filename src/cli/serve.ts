@@ -51,17 +51,6 @@ export async function serveCommand(args: string[]): Promise<number> {
     await follower?.stop();
     throw e;
   });
-  const auth = settings.token ? "token required" : "no token";
-  process.stderr.write(
-    `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
-      `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
-      `In a browser: ${serving.url}/\n` +
-      (follower
-        ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
-          `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
-        : ""),
-  );
-  serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   let code = 0;
   let stops = 0;
   const stopped = new Promise<void>((resolve) => {
@@ -82,6 +71,18 @@ export async function serveCommand(args: string[]): Promise<number> {
     // A launcher that dies on SIGTERM without passing it on (npx) must not leave the node serving.
     onParentGone(() => stop("the process that started it has gone", 0));
   });
+  // Said only once the handlers are in place: a Ctrl-C right after the line always stops the node cleanly.
+  const auth = settings.token ? "token required" : "no token";
+  process.stderr.write(
+    `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
+      `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
+      `In a browser: ${serving.url}/\n` +
+      (follower
+        ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
+          `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
+        : ""),
+  );
+  serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   await stopped;
   return code;
 }

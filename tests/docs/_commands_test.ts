@@ -58,7 +58,8 @@ Deno.test("docsScript stops at the first failing command", async () => {
 });
 
 // A stand-in node: says it serves, and on SIGINT says it stops and exits 130, as svc serve does.
-const FAKE_NODE = `bash -c 'echo "svc node serving"; trap "echo \\"svc node stopping (SIGINT)\\"; exit 130" INT; ` +
+// The trap is set before the line is printed, as svc serve installs its handlers before it says it serves.
+const FAKE_NODE = `bash -c 'trap "echo \\"svc node stopping (SIGINT)\\"; exit 130" INT; echo "svc node serving"; ` +
   `while true; do sleep 0.1; done' cli.ts serve`;
 
 Deno.test("docsScript runs a node in the background and stops it with Ctrl-C", async () => {
