@@ -1,7 +1,9 @@
 /**
  * The client side of svc: a `Client` for a node or the origin, its errors,
- * and the wire shapes both answer with. Importing this module loads no part
- * of the node and no database.
+ * and the wire shapes both answer with. It only talks HTTP: importing this
+ * module loads no part of the store, the node or a database, and no npm
+ * package. Pulling into a store on disk, bundles and SQL over a held version
+ * are `@svc/cli/local`, which takes a `Client`.
  *
  * @example
  * ```ts ignore
@@ -14,13 +16,7 @@
  *
  * @module
  */
-export {
-  Client,
-  type ClientOptions,
-  type ContributionAnswer,
-  DEFAULT_BASE_URL,
-  type QueryAnswer,
-} from "./src/client/client.ts";
+export { Client, type ClientOptions, type ContributionAnswer, DEFAULT_BASE_URL } from "./src/client/client.ts";
 export {
   AuthError,
   BundleError,
@@ -37,16 +33,7 @@ export {
   ValueError,
 } from "./src/client/errors.ts";
 export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
-export type {
-  BundleHeader,
-  ExportAnswer,
-  ExportFileOptions,
-  ExportFileResult,
-  LoadResult,
-  PullOptions,
-  PullResult,
-  TrustOptions,
-} from "./src/client/types.ts";
+export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/types.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
 export type * from "./src/wire/types.ts";
 export { VERSION } from "./src/version.ts";

@@ -11,7 +11,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { Client } from "../../src/client/client.ts";
-import { pull } from "../../src/client/pull.ts";
+import { pull } from "../../src/local/pull.ts";
 import { startFollower } from "../../src/follow/mod.ts";
 import { pullBenchStore } from "./pull.ts";
 import { benchDataDir, type Benchmark, median, printTable, verdict } from "./_util.ts";

@@ -12,7 +12,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { Client } from "../../src/client/client.ts";
-import { pull } from "../../src/client/pull.ts";
+import { pull } from "../../src/local/pull.ts";
 import { ensureBenchStore } from "./_bench_store.ts";
 import { benchDataDir, type Benchmark, median, printTable, verdict } from "./_util.ts";
 

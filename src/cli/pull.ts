@@ -7,8 +7,8 @@
  */
 import process from "node:process";
 import { Client } from "../client/client.ts";
-import { pull } from "../client/pull.ts";
-import { pullJsonLines } from "../client/pull_jsonl.ts";
+import { pull } from "../local/pull.ts";
+import { pullJsonLines } from "../local/pull_jsonl.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
 import { commandArgs, projectAt } from "./args.ts";

@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { Client } from "../client/client.ts";
-import { queryLocal } from "../client/local_query.ts";
+import { queryLocal } from "../local/query.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { commandArgs, intFlag, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";

@@ -2,6 +2,8 @@
  * The client of a node or the origin: typed methods for every node route,
  * configured by options or the `SVC_*` environment, with the transport rules
  * of `http.ts` (retries where safe, errors by status, deprecation warnings).
+ * It only talks HTTP: what moves versions into or out of a store on disk
+ * (pull, save, load, a local query) is `src/local/`, which takes a client.
  *
  * @module
  */
@@ -10,16 +12,7 @@ import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
-import type {
-  BundleHeader,
-  ExportAnswer,
-  ExportFileOptions,
-  ExportFileResult,
-  LoadResult,
-  PullOptions,
-  PullResult,
-  QueryAnswer,
-} from "./types.ts";
+import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
 export type { QueryAnswer } from "./types.ts";
 
@@ -341,43 +334,6 @@ export class Client {
   async exportFile(slug: string, options: ExportFileOptions = {}): Promise<ExportFileResult> {
     const { exportFile } = await import("./export_file.ts");
     return await exportFile(this, slug, options);
-  }
-
-  /** Pulls a version into a local store (see `pull.ts`); `slug@N` is not parsed here. */
-  async pull(slug: string, options: PullOptions): Promise<PullResult> {
-    const { pull } = await import("./pull.ts");
-    return await pull(this, slug, options);
-  }
-
-  /** Writes a held version (pulled first when missing) as a bundle at `output` (default `./<slug>-v<N>.svc`). */
-  async save(
-    slug: string,
-    options: { store: string; version?: number; output?: string },
-  ): Promise<BundleHeader & { file: string }> {
-    const { saveHeld } = await import("./bundle.ts");
-    return await saveHeld(
-      options.store,
-      slug,
-      options.version ?? null,
-      options.output ?? null,
-      async (version) => (await this.pull(slug, { store: options.store, version: version ?? undefined })).version,
-    );
-  }
-
-  /** Checks a bundle and lays it out in a local store (`check`: write nothing). */
-  async load(file: string, options: { store: string; check?: boolean }): Promise<LoadResult> {
-    const { loadBundle } = await import("./bundle.ts");
-    return await loadBundle(file, options.store, { check: options.check });
-  }
-
-  /** One read-only SQL statement over a version in a local store (loads the SQL engine on first use). */
-  async queryLocal(
-    slug: string,
-    sql: string,
-    options: { store: string; version?: number; limit?: number },
-  ): Promise<QueryAnswer> {
-    const { queryLocal } = await import("./local_query.ts");
-    return await queryLocal(options.store, slug, { sql, version: options.version, limit: options.limit });
   }
 
   /** A contribution's answer. */

@@ -1,106 +1,10 @@
 /**
- * The shapes of the client's local-store operations (pull, save, load and
- * their signature check), in a module that imports nothing heavy so that
- * `mod.ts` can name them.
+ * The shapes of the client's own calls that the wire documents do not name:
+ * an export answer and an export download.
  *
  * @module
  */
-import type { Manifest, SignatureStatus } from "../wire/types.ts";
-
-/** Whose keys to check against. */
-export interface TrustOptions {
-  /** The trust file. */
-  trustFile: string;
-  /** The origin whose pinned keys must have signed. */
-  origin: string;
-  /** Refuse anything not `verified` (verify, `SVC_VERIFY`). */
-  required: boolean;
-}
-
-/** How to pull. */
-export interface PullOptions {
-  /** The version (default: the newest). */
-  version?: number;
-  /** The manifest, when the caller has just fetched it (a follow sync has); else it is fetched. */
-  manifest?: Manifest;
-  /** The store directory. */
-  store: string;
-  /** Parts fetched at once (default 4). */
-  workers?: number;
-  /** Called as bytes arrive: done and total of the parts to fetch. */
-  onProgress?: (doneBytes: number, totalBytes: number) => void;
-  /**
-   * Check the signature against the keys pinned for `origin` in the trust
-   * file `trustFile`; with `required`, anything but `verified` is refused
-   * before a byte of a part is fetched, and so is a version below the
-   * newest one held or a held version whose parts differ.
-   */
-  trust?: TrustOptions;
-}
-
-/** What a pull did. */
-export interface PullResult {
-  /** Project slug. */
-  slug: string;
-  /** The version now in the store. */
-  version: number;
-  /** Records in it. */
-  records: number;
-  /** Parts in it. */
-  parts: number;
-  /** Parts fetched by this pull. */
-  downloaded: number;
-  /** Bytes fetched by this pull. */
-  bytes: number;
-  /** The origin named by the manifest's signature, if it carries one. */
-  signedBy: string | null;
-  /** `verified`, `unsigned` or `untrusted` (null when no trust check was asked). */
-  signature: SignatureStatus | null;
-}
-
-/** What a bundle's `svc-bundle.json` says. */
-export interface BundleHeader {
-  /** `svc-bundle/1`. */
-  format: string;
-  /** Project slug. */
-  project: string;
-  /** Version. */
-  version: number;
-  /** Title, license, access, visibility of the project. */
-  title: string;
-  /** License. */
-  license: string;
-  /** Access. */
-  access: string;
-  /** Visibility. */
-  visibility: string;
-  /** Records in the version. */
-  records: number;
-  /** Parts in the version. */
-  parts: number;
-  /** Bytes of the parts. */
-  bytes: number;
-  /** SHA-256 of `manifest.json` as stored in the bundle. */
-  manifestSha256: string;
-  /** When the bundle was made. */
-  savedAt: string;
-  /** Where the version came from. */
-  source: string | null;
-  /** The SDK that made it. */
-  sdk: string;
-}
-
-/** What loading found and did. */
-export interface LoadResult {
-  /** The bundle's header. */
-  header: BundleHeader;
-  /** Parts the store did not hold yet (and got, unless checking). */
-  newParts: number;
-  /** Whether anything was written. */
-  written: boolean;
-  /** The signature check's outcome, when one was asked for. */
-  signature: SignatureStatus | null;
-}
+export type { QueryAnswer } from "../wire/types.ts";
 
 /** One answer of `GET /projects/{slug}/export`, its body unread. */
 export interface ExportAnswer {
@@ -142,26 +46,4 @@ export interface ExportFileResult {
   records: number;
   /** Bytes already held from an earlier, cut download (0 when it started afresh). */
   resumedFrom: number;
-}
-
-/** An SQL answer. */
-export interface QueryAnswer {
-  /** Project slug. */
-  project: string;
-  /** Version queried. */
-  version: number;
-  /** Column names. */
-  columns: string[];
-  /** DuckDB type names. */
-  types: string[];
-  /** Rows as arrays. */
-  rows: unknown[][];
-  /** Rows returned. */
-  count: number;
-  /** Whether more rows existed. */
-  truncated: boolean;
-  /** Milliseconds on the engine. */
-  ms: number;
-  /** Bytes of the version's parts. */
-  scannedBytes: number;
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { callJson } from "../client/http.ts";
-import type { TrustOptions } from "../client/version_trust.ts";
+import type { TrustOptions } from "../local/version_trust.ts";
 import { type KeysDocument, pinKeys, readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
 
 /**

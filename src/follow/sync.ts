@@ -10,8 +10,8 @@
  */
 import type { Client } from "../client/client.ts";
 import { SvcError } from "../client/errors.ts";
-import { pull } from "../client/pull.ts";
-import type { TrustOptions } from "../client/version_trust.ts";
+import { pull } from "../local/pull.ts";
+import type { TrustOptions } from "../local/version_trust.ts";
 import { readProjectMeta } from "../store/project_file.ts";
 import { openStore } from "../store/store.ts";
 import type { FollowStatus } from "../wire/types.ts";

@@ -245,3 +245,25 @@ export interface ContributionView {
   /** The contributor's declaration of where the records come from. */
   sourceDeclaration: string | null;
 }
+
+/** The answer of `POST /projects/{slug}/query` (a node's, the origin's, or a local query's). */
+export interface QueryAnswer {
+  /** Project slug. */
+  project: string;
+  /** Version queried. */
+  version: number;
+  /** Column names. */
+  columns: string[];
+  /** DuckDB type names. */
+  types: string[];
+  /** Rows as arrays. */
+  rows: unknown[][];
+  /** Rows returned. */
+  count: number;
+  /** Whether more rows existed. */
+  truncated: boolean;
+  /** Milliseconds on the engine. */
+  ms: number;
+  /** Bytes of the version's parts. */
+  scannedBytes: number;
+}

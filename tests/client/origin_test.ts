@@ -1,7 +1,6 @@
 import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
 import { gunzipSync } from "node:zlib";
-import { join } from "node:path";
-import { AuthError, Client, ValidationError, ValueError } from "../../mod.ts";
+import { AuthError, Client, ValueError } from "../../mod.ts";
 import { startOrigin, type TestOrigin } from "../support/origin.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
@@ -102,8 +101,8 @@ Deno.test("Client against the origin: contributions screened later are waited fo
   });
 });
 
-Deno.test("Client: export streams the gzip JSON lines; pull, save, load and a local query through the client", async () => {
-  await withOrigin(async (origin, scratch) => {
+Deno.test("Client: export streams the gzip JSON lines", async () => {
+  await withOrigin(async (origin) => {
     const client = new Client({ baseUrl: origin.url, apiKey: "agent-key" });
     const exported = await client.export("cities", { version: 1 });
     assertEquals(exported.filename, "cities-v1.jsonl.gz");
@@ -111,25 +110,10 @@ Deno.test("Client: export streams the gzip JSON lines; pull, save, load and a lo
     const lines = new TextDecoder().decode(gunzipSync(bytes)).trim().split("\n");
     assertEquals([lines.length, JSON.parse(lines[249]).id], [250, 249]);
     assert(await assertRejects(() => client.export("cities", { version: 9 })) instanceof Error);
-
-    const store = join(scratch, "store");
-    const pulled = await client.pull("cities", { store });
-    assertEquals([pulled.version, pulled.records, pulled.downloaded], [2, 600, 3]);
-    const answer = await client.queryLocal("cities", "SELECT sum(population) AS p FROM records", { store });
-    assertEquals(answer.rows, [[179_700_000]]);
-    const e = await assertRejects(() => client.queryLocal("cities", "DELETE FROM records", { store }));
-    assert(e instanceof ValidationError, e.message);
-    const saved = await client.save("cities", {
-      store: join(scratch, "other"),
-      version: 1,
-      output: join(scratch, "c.svc"),
-    });
-    assertEquals([saved.version, saved.records, saved.file], [1, 250, join(scratch, "c.svc")]);
-    const checked = await client.load(saved.file, { store: join(scratch, "third"), check: true });
-    assertEquals([checked.written, checked.newParts], [false, 2]);
-    const loaded = await client.load(saved.file, { store: join(scratch, "third") });
-    assertEquals(loaded.written, true);
-    const local = await client.queryLocal("cities", "SELECT count(*) FROM records", { store: join(scratch, "third") });
-    assertEquals(local.rows, [[250]]);
   });
+});
+
+Deno.test("Client: the local-store calls are gone (they are @svc/cli/local's functions)", () => {
+  const client = new Client({ baseUrl: "http://127.0.0.1:1" }) as unknown as Record<string, unknown>;
+  for (const name of ["pull", "save", "load", "queryLocal"]) assertEquals(client[name], undefined, name);
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { serveNode } from "../../server.ts";
 import { Client } from "../../src/client/client.ts";
 import { startFollower } from "../../src/follow/mod.ts";
-import { pull } from "../../src/client/pull.ts";
+import { pull } from "../../src/local/pull.ts";
 import { writeTrustFile } from "../../src/trust/trust_file.ts";
 import { startOrigin, type TestOrigin } from "../support/origin.ts";
 import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
@@ -214,7 +214,7 @@ Deno.test("follow from an upstream node: its token goes there, the agent key nev
   await withScene(async (scene) => {
     await pinFirstKey(scene);
     const mirrorStore = join(scene.originStore, "..", "mirror");
-    await new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" }).pull("cities", { store: mirrorStore });
+    await pull(new Client({ baseUrl: scene.origin.url, apiKey: "agent-key" }), "cities", { store: mirrorStore });
     const mirror = await serveNode({ store: mirrorStore, host: "127.0.0.1", port: 0, token: "mirror-token" });
     // A recording stand-in in front of the mirror: what reaches the upstream is seen.
     let proxyUrl = "";

@@ -128,12 +128,24 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     });
 
     await t.step("the package's exports load under Node", async () => {
-      const script =
-        `const [m, s, c] = await Promise.all([import("@svc/cli"), import("@svc/cli/server"), import("@svc/cli/cli")]);
-        console.log(JSON.stringify([m.VERSION, typeof s.serveNode, typeof c.main]));`;
+      const pkg = JSON.parse(await readFile(join(built.outDir, "package.json"), "utf8"));
+      assert.deepEqual(Object.keys(pkg.exports).sort(), [".", "./cli", "./local", "./server"]);
+      assert.deepEqual(pkg.exports["./local"], { types: "./src/local/mod.d.ts", default: "./src/local/mod.js" });
+      const script = `const [m, l, s, c] = await Promise.all([
+          import("@svc/cli"), import("@svc/cli/local"), import("@svc/cli/server"), import("@svc/cli/cli"),
+        ]);
+        console.log(JSON.stringify([m.VERSION, typeof l.pull, typeof l.queryLocal, typeof s.serveNode, typeof c.main,
+          "pull" in m.Client.prototype]));`;
       const ran = await run("node", ["--input-type=module", "-e", script], app);
       assert.equal(ran.code, 0, ran.stderr);
-      assert.deepEqual(JSON.parse(ran.stdout), [denoJson.version, "function", "function"]);
+      assert.deepEqual(JSON.parse(ran.stdout), [
+        denoJson.version,
+        "function",
+        "function",
+        "function",
+        "function",
+        false,
+      ]);
     });
 
     const store = join(work.path, "store");

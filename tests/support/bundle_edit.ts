@@ -5,7 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { readTar, TAR_END, tarHeader, tarPadding } from "../../src/client/tar.ts";
+import { readTar, TAR_END, tarHeader, tarPadding } from "../../src/local/tar.ts";
 
 /** The members of the bundle at `file`, in order. */
 export async function members(file: string): Promise<[string, Uint8Array][]> {

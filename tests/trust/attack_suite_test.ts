@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "../../src/client/client.ts";
 import { MAX_JSON_ANSWER_BYTES } from "../../src/client/http.ts";
-import { pull } from "../../src/client/pull.ts";
+import { pull } from "../../src/local/pull.ts";
 import { writeTrustFile } from "../../src/trust/trust_file.ts";
 import { withNode } from "../support/node.ts";
 import { startOrigin } from "../support/origin.ts";

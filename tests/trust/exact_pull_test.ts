@@ -2,10 +2,10 @@ import { assert, assertEquals, assertRejects, type Json } from "../support/asser
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../server.ts";
-import { loadBundle, saveBundle } from "../../src/client/bundle.ts";
+import { loadBundle, saveBundle } from "../../src/local/bundle.ts";
 import { Client } from "../../src/client/client.ts";
 import { SignatureError } from "../../src/client/errors.ts";
-import { pull } from "../../src/client/pull.ts";
+import { pull } from "../../src/local/pull.ts";
 import { startFollower } from "../../src/follow/mod.ts";
 import { parseJsonExact } from "../../src/wire/exact_json.ts";
 import { startOrigin } from "../support/origin.ts";

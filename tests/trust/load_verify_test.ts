@@ -3,7 +3,8 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "../../src/client/client.ts";
-import { loadBundle, saveBundle } from "../../src/client/bundle.ts";
+import { loadBundle, saveBundle } from "../../src/local/bundle.ts";
+import { pull } from "../../src/local/pull.ts";
 import { SignatureError } from "../../src/client/errors.ts";
 import { writeTrustFile } from "../../src/trust/trust_file.ts";
 import { members, rewrite } from "../support/bundle_edit.ts";
@@ -27,9 +28,12 @@ async function signedSetup(scratch: string) {
   });
   const from = join(scratch, "from");
   const client = new Client({ baseUrl: origin.url, apiKey: "agent-key" });
-  const pulled = await client.pull("cities", { store: from, trust: { trustFile, origin: origin.url, required: true } });
+  const pulled = await pull(client, "cities", {
+    store: from,
+    trust: { trustFile, origin: origin.url, required: true },
+  });
   assertEquals(pulled.signature, "verified");
-  await client.pull("cities", { store: from, version: 1 });
+  await pull(client, "cities", { store: from, version: 1 });
   return { origin, trustFile, from };
 }
 
@@ -139,7 +143,7 @@ Deno.test("an unsigned cached copy is not taken as verified: a verified pull of 
     const client = new Client({ baseUrl: origin.url, apiKey: "agent-key" });
     const store = join(dir.path, "store");
     const trustFile = join(dir.path, "trust.json");
-    const lax = await client.pull("cities", { store, trust: { trustFile, origin: origin.url, required: false } });
+    const lax = await pull(client, "cities", { store, trust: { trustFile, origin: origin.url, required: false } });
     assertEquals(lax.signature, "untrusted", "no key pinned yet");
     const manifestPath = join(store, "cities", "v2", "manifest.json");
     assertEquals(JSON.parse(await readFile(manifestPath, "utf8")).verified, undefined);
@@ -149,7 +153,7 @@ Deno.test("an unsigned cached copy is not taken as verified: a verified pull of 
         [origin.url]: [{ kid: key.kid, alg: "Ed25519", publicKey: key.publicKey, status: "current", addedAt: "x" }],
       },
     });
-    const strict = await client.pull("cities", { store, trust: { trustFile, origin: origin.url, required: true } });
+    const strict = await pull(client, "cities", { store, trust: { trustFile, origin: origin.url, required: true } });
     assertEquals([strict.signature, strict.downloaded], ["verified", 0]);
     const held = JSON.parse(await readFile(manifestPath, "utf8"));
     assertEquals([held.verified, held.signature.kid], [true, key.kid]);

@@ -3,7 +3,7 @@ import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "../../src/client/client.ts";
 import { SignatureError } from "../../src/client/errors.ts";
-import { pull } from "../../src/client/pull.ts";
+import { pull } from "../../src/local/pull.ts";
 import { writeTrustFile } from "../../src/trust/trust_file.ts";
 import { withNode } from "../support/node.ts";
 import { endorse, signingKey, signManifest } from "../support/signing.ts";

@@ -21,8 +21,9 @@ import { openStore } from "../store/store.ts";
 import { parseJsonExact, stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
 import { VERSION } from "../version.ts";
-import { BundleError } from "./errors.ts";
-import { refuseLocal } from "./pull.ts";
+import { BundleError } from "../client/errors.ts";
+import type { Client } from "../client/client.ts";
+import { pull, refuseLocal } from "./pull.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
 import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
 import type { BundleHeader, LoadResult, TrustOptions } from "./types.ts";
@@ -169,6 +170,35 @@ export async function saveHeld(
   const n = held?.version ?? await pullMissing(version);
   const file = output ?? `${slug}-v${n}.svc`;
   return { ...(await saveBundle(root, slug, n, file, options)), file };
+}
+
+/**
+ * Writes version `options.version` (default: the newest held) of `slug` from
+ * the store `options.store` as a bundle at `options.output` (default
+ * `./<slug>-v<N>.svc`), pulling it from `client` first when the store does
+ * not hold it.
+ *
+ * @example
+ * ```ts ignore
+ * const saved = await save(client, "cities", { store: "svc-data", version: 2 });
+ * saved.file; // "cities-v2.svc"
+ * ```
+ */
+export async function save(
+  client: Client,
+  slug: string,
+  options: {
+    store: string;
+    version?: number;
+    output?: string;
+    onProgress?: (doneBytes: number, totalBytes: number) => void;
+  },
+): Promise<BundleHeader & { file: string }> {
+  const pullMissing = async (version: number | null) =>
+    (await pull(client, slug, { store: options.store, version: version ?? undefined })).version;
+  return await saveHeld(options.store, slug, options.version ?? null, options.output ?? null, pullMissing, {
+    onProgress: options.onProgress,
+  });
 }
 
 /**

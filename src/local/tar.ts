@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BundleError } from "./errors.ts";
+import { BundleError } from "../client/errors.ts";
 
 const BLOCK = 512;
 

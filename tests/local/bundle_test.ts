@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../support/assert.ts";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadBundle, saveBundle } from "../../src/client/bundle.ts";
+import { loadBundle, saveBundle } from "../../src/local/bundle.ts";
 import { BundleError } from "../../src/client/errors.ts";
 import { members, rewrite } from "../support/bundle_edit.ts";
 import { runCli } from "../support/cli_process.ts";

@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "../support/assert.ts";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readTar, TAR_END, tarHeader, tarPadding } from "../../src/client/tar.ts";
+import { readTar, TAR_END, tarHeader, tarPadding } from "../../src/local/tar.ts";
 import { tempDir } from "../support/store_fixture.ts";
 
 function archive(members: [string, Uint8Array][]): Uint8Array {

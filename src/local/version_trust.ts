@@ -20,7 +20,7 @@ import { openStore } from "../store/store.ts";
 import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
 import { type Verdict, verifyManifest } from "../trust/verify.ts";
 import { stringifyExactJson } from "../wire/exact_json.ts";
-import { BundleError, SignatureError } from "./errors.ts";
+import { BundleError, SignatureError } from "../client/errors.ts";
 import type { TrustOptions } from "./types.ts";
 export type { TrustOptions } from "./types.ts";
 

@@ -1,14 +1,14 @@
 /**
  * SQL over a version in a local store, through the handler of a node opened
  * on it for the call: the same engine, limits and messages as a node's
- * `POST /projects/{slug}/query`. This is the one client path that loads the
- * node and DuckDB, so the client imports it lazily.
+ * `POST /projects/{slug}/query`. This is the one local operation that loads
+ * the node and DuckDB.
  *
  * @module
  */
+import { errorForStatus } from "../client/errors.ts";
 import { createNode } from "../node/mod.ts";
-import type { QueryAnswer } from "./client.ts";
-import { errorForStatus } from "./errors.ts";
+import type { QueryAnswer } from "../wire/types.ts";
 
 /**
  * Runs `request.sql` over `slug` in the store at `store`. Unlike a node's

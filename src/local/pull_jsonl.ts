@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { projectDir } from "../store/layout.ts";
 import { stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
-import type { Client } from "./client.ts";
-import { SignatureError, ValueError } from "./errors.ts";
+import type { Client } from "../client/client.ts";
+import { SignatureError, ValueError } from "../client/errors.ts";
 import { refuseLocal } from "./pull.ts";
 
 /** What a JSON-lines pull wrote. */

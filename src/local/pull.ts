@@ -22,9 +22,9 @@ import { checkVersion, takeVersion } from "./version_trust.ts";
 import { stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { Manifest } from "../wire/types.ts";
-import type { Client } from "./client.ts";
-import { BundleError, SvcError, ValueError } from "./errors.ts";
-import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "./retry.ts";
+import type { Client } from "../client/client.ts";
+import { BundleError, SvcError, ValueError } from "../client/errors.ts";
+import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "../client/retry.ts";
 import type { PullOptions, PullResult } from "./types.ts";
 export type { PullOptions, PullResult } from "./types.ts";
 

@@ -1,0 +1,32 @@
+/**
+ * A client's local store (`@svc/cli/local`): the operations that move
+ * versions between a node or the origin (a `Client` of `@svc/cli`) and a
+ * store on disk, in the layout a node serves. A pull and a JSON-lines pull,
+ * a bundle saved and loaded (checked member by member and against the keys
+ * pinned for the origin), and SQL over a held version on the node's own
+ * engine.
+ *
+ * Unlike the remote client (`@svc/cli`), this entry loads the store, and
+ * `queryLocal` the node and its SQL engine (DuckDB).
+ *
+ * @example
+ * ```ts ignore
+ * import { Client } from "../../mod.ts";
+ * import { loadBundle, pull, queryLocal, save } from "./mod.ts";
+ *
+ * const client = new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "local" });
+ * const pulled = await pull(client, "cities", { store: "svc-data" });
+ * const answer = await queryLocal("svc-data", "cities", { sql: "SELECT count(*) AS n FROM records" });
+ * console.log(pulled.version, answer.rows[0][0]);
+ * const saved = await save(client, "cities", { store: "svc-data", output: "cities.svc" });
+ * await loadBundle(saved.file, "other-store", { check: true });
+ * ```
+ *
+ * @module
+ */
+export { pull } from "./pull.ts";
+export { type JsonLinesResult, pullJsonLines } from "./pull_jsonl.ts";
+export { BUNDLE_FORMAT, loadBundle, save, saveBundle } from "./bundle.ts";
+export { queryLocal } from "./query.ts";
+export type { BundleHeader, LoadResult, PullOptions, PullResult, TrustOptions } from "./types.ts";
+export type { QueryAnswer } from "../wire/types.ts";
