@@ -6,7 +6,8 @@
  * are signed with Ed25519 and the keys are published at
  * `/.well-known/svc-keys`, with rotation (the old key endorses the new and the
  * chain travels in every signature), retirement and revocation; contributions
- * are screened asynchronously (answered `pending`, merged a little later).
+ * are screened asynchronously (answered `pending`, merged a little later);
+ * multipart uploads (push) go through `origin_uploads.ts`.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { createNode, type SvcNode } from "../../src/node/mod.ts";
 import { listedLicense, ORIGIN_LICENSES } from "../../src/client/client.ts";
 import type { ChainLink } from "../../src/trust/verify.ts";
+import { type UploadStore, uploadStore } from "./origin_uploads.ts";
 import { endorse, type SigningKey, signingKey, signManifest } from "./signing.ts";
 
 /** What the origin layer is built from. */
@@ -28,6 +30,8 @@ export interface OriginAppOptions {
   seed?: string;
   /** Milliseconds a contribution stays `pending` (default 150). */
   screenMs?: number;
+  /** Milliseconds the part URLs of an upload live (default an hour). */
+  uploadTtlMs?: number;
 }
 
 /** A key the origin has held. */
@@ -46,6 +50,8 @@ export interface OriginApp {
   revoke(kid: string): void;
   /** The key that signs now. */
   current(): SigningKey | null;
+  /** The multipart uploads and their object store, with their test controls. */
+  uploads: UploadStore;
   /** Releases the inner node. */
   close(): Promise<void>;
 }
@@ -71,6 +77,7 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
   const pending = new Map<string, Record<string, unknown>>();
   const replays = new Map<string, string>();
   const screenMs = options.screenMs ?? 150;
+  const uploads = uploadStore({ store: options.store, origin: options.origin, screenMs, ttlMs: options.uploadTtlMs });
 
   const forward = (req: Request, url: URL, body?: string) => {
     const headers: Record<string, string> = { "content-type": "application/json", host: new URL(options.origin).host };
@@ -139,6 +146,8 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     const path = url.pathname;
     if (path === "/healthz") return answer(200, { ok: true });
     if (path === "/.well-known/svc-keys") return answer(200, keysDocument());
+    // The object store: presigned URLs are the only credential it takes.
+    if (path.startsWith("/_objects/")) return uploads.putPart(req);
     if (needsKey(req.method, path)) {
       const key = req.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1];
       if (!key || !agentKeys.has(key)) return answer(401, { error: "an agent key is required" });
@@ -155,8 +164,15 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     }
     const contributeMatch = path.match(/^\/projects\/([^/]+)\/contribute$/);
     if (req.method === "POST" && contributeMatch) return contribute(req, url, contributeMatch[1]);
+    const uploadMatch = path.match(/^\/projects\/([^/]+)\/uploads(?:\/([^/]+)\/complete)?$/);
+    if (req.method === "POST" && uploadMatch) {
+      const [, slug, id] = uploadMatch;
+      return id === undefined ? uploads.init(req, slug) : uploads.complete(req, slug, decodeURIComponent(id));
+    }
     const statusMatch = path.match(/^\/projects\/[^/]+\/contributions\/([^/]+)$/);
     if (statusMatch && pending.has(statusMatch[1])) return answer(200, pending.get(statusMatch[1]));
+    const uploaded = statusMatch ? uploads.contribution(statusMatch[1]) : undefined;
+    if (uploaded) return answer(200, uploaded);
     const res = await forward(req, url, req.method === "POST" ? await req.text() : undefined);
     if (!res.ok) return res;
     if (/^\/projects\/[^/]+\/manifest$/.test(path)) {
@@ -176,6 +192,7 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
   return {
     handle,
     current,
+    uploads,
     async rotate(seed) {
       const old = current();
       const next = await signingKey(seed);
@@ -190,6 +207,9 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
       const key = held.find((k) => k.key.kid === kid);
       if (key) key.status = "revoked";
     },
-    close: () => inner.close(),
+    async close() {
+      await uploads.close();
+      await inner.close();
+    },
   };
 }
