@@ -173,12 +173,8 @@ export async function initUpload(endpoint: Endpoint, slug: string, request: Uplo
   }
   const complete = Array.from({ length: request.parts }, (_, i) => String(i + 1)).every((n) => n in urls);
   if (typeof answer?.uploadId !== "string" || answer.uploadId === "" || !complete) {
-    throw new SvcError(
-      `${base}: the upload was answered without an uploadId and a URL for every part`,
-      0,
-      "bad_answer",
-      body,
-    );
+    const said = `${base}: the upload was answered without an uploadId and a URL for every part`;
+    throw new SvcError(said, 0, "bad_answer", body);
   }
   const expiresAt = typeof answer.expiresAt === "string" ? answer.expiresAt : null;
   return { uploadId: answer.uploadId, expiresAt, urls };
@@ -379,12 +375,8 @@ export async function pushFile(
     throw e;
   }
   if (typeof answer?.contributionId !== "string") {
-    throw new SvcError(
-      `${baseOf(endpoint)}: the upload was completed without a contributionId`,
-      0,
-      "bad_answer",
-      answer,
-    );
+    const said = `${baseOf(endpoint)}: the upload was completed without a contributionId`;
+    throw new SvcError(said, 0, "bad_answer", answer);
   }
   await dropUploadState(paths.state);
   if (compress) await rm(paths.gzip, { force: true });
