@@ -34,6 +34,7 @@ export {
 } from "./src/client/errors.ts";
 export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
 export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/types.ts";
+export type { PushOptions, PushProgress, PushResult } from "./src/client/push.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
 export type * from "./src/wire/types.ts";
 export { VERSION } from "./src/version.ts";

@@ -11,6 +11,7 @@ import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry 
 import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
+import { pushFile, type PushOptions, type PushResult } from "./push.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
@@ -334,6 +335,16 @@ export class Client {
   async exportFile(slug: string, options: ExportFileOptions = {}): Promise<ExportFileResult> {
     const { exportFile } = await import("./export_file.ts");
     return await exportFile(this, slug, options);
+  }
+
+  /**
+   * Pushes a JSON-lines file to the origin as one contribution: gzip, a
+   * resumable multipart upload to presigned part URLs (which never see the
+   * key), completion, and with `wait` the screening's answer (see `push.ts`).
+   * A node takes no uploads: push goes to the origin.
+   */
+  async push(slug: string, file: string, options: PushOptions = {}): Promise<PushResult> {
+    return await pushFile(this.#endpoint, slug, file, { requireKey: this.#requireKey, ...options });
   }
 
   /** A contribution's answer. */

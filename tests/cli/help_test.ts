@@ -13,6 +13,7 @@ const COMMANDS = [
   "trust",
   "create",
   "contribute",
+  "push",
 ];
 
 Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { KeyRequiredError, NotFoundError, SvcError, ValueError } from "../../mod.ts";
+import { Client, KeyRequiredError, NotFoundError, SvcError, ValueError } from "../../mod.ts";
 import type { Endpoint } from "../../src/client/http.ts";
 import { initUpload, pushFile, type PushProgress } from "../../src/client/push.ts";
 import { MAX_PARTS, MIB, MIN_PART_BYTES, partRange, planParts } from "../../src/client/_upload_state.ts";
@@ -395,5 +395,19 @@ Deno.test("push: refused before sending without a key, a file, or with bad optio
       }),
     });
     assertEquals([tooSmall.status, (await tooSmall.json()).error], [400, "partSize must be at least 5 MiB"]);
+  });
+});
+
+Deno.test("Client.push is pushFile over the client's own transport: a small file, one part, merged", async () => {
+  await withUploadOrigin(async (origin, scratch) => {
+    await createProject(origin, "method");
+    const file = join(scratch, "small.jsonl");
+    await writeRecords(file, 50);
+    const client = new Client({ baseUrl: origin.url, apiKey: AGENT_KEY });
+    const result = await client.push("method", file, { wait: true });
+    assertEquals([result.parts, result.status, result.acceptedCount], [1, "merged", 50]);
+    assertEquals((await versionCount(origin, "method")).total, 50);
+    const keyless = await assertRejects(() => new Client({ baseUrl: origin.url, apiKey: null }).push("method", file));
+    assert(keyless instanceof KeyRequiredError, String(keyless));
   });
 });
