@@ -14,6 +14,10 @@ import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 import { plural, progressOnReport } from "./progress.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
+import { pushBundle } from "../local/push_bundle.ts";
+import { isSlug } from "../wire/slug.ts";
+import { writeOut } from "./formats.ts";
+import { loadPushLine, pushProgress, sourceFrom, workersFrom } from "./promote.ts";
 
 /** The help text of `svc save`. */
 export const SAVE_HELP = `Usage: svc save SLUG[@VERSION] [-o FILE] [options]
@@ -33,6 +37,7 @@ Options:
 
 /** The help text of `svc load`. */
 export const LOAD_HELP = `Usage: svc load FILE [--store DIR] [--check] [--verify] [--json]
+       svc load FILE --push SLUG [--source TEXT] [--allow-paid] [--no-wait]
 
 Check a bundle member by member (only the allowed names, each part's size and
 SHA-256, header and manifest agreeing, the signature against the keys pinned
@@ -45,6 +50,17 @@ Options:
                   (svc trust add); also SVC_VERIFY=1
   --origin URL    the origin whose keys must have signed it (default: the
                   origin its signature names, whose keys must be pinned)
+  --push SLUG     then read the records back from the parts and push them to
+                  project SLUG on the origin as one contribution (the file
+                  FILE.records.jsonl is kept until the push is complete)
+  --source TEXT   with --push: where the records come from (default: the
+                  bundle, its version and license)
+  --allow-paid    with --push: push a paid project's records (needs the
+                  maintainer's rights)
+  --no-wait       with --push: do not wait for the screening
+  --workers N     with --push: parts sent at once (default: 4)
+  --base-url URL  with --push: the origin (default: SVC_BASE_URL)
+  --api-key KEY   with --push: agent key (default: SVC_API_KEY)
   --no-progress   no progress on stderr
   --json          print the result as JSON
   -h, --help      show this help
@@ -106,6 +122,13 @@ export async function loadCommand(args: string[]): Promise<number> {
     check: { type: "boolean" },
     verify: { type: "boolean" },
     origin: { type: "string" },
+    push: { type: "string" },
+    source: { type: "string" },
+    "allow-paid": { type: "boolean" },
+    "no-wait": { type: "boolean" },
+    workers: { type: "string" },
+    "base-url": { type: "string" },
+    "api-key": { type: "string" },
     "no-progress": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
@@ -119,10 +142,29 @@ export async function loadCommand(args: string[]): Promise<number> {
   const required = verifyRequired(values.verify, process.env);
   // Without --origin, the keys pinned for the origin the signature names are the ones that count.
   const origin = values.origin ?? "";
+  const trust = { trustFile: trustFilePath(process.env), origin: origin.replace(/\/+$/, ""), required };
+  if (values.push !== undefined) {
+    if (!isSlug(values.push)) throw new UsageError("--push takes a project slug");
+    if (values.check) throw new UsageError("--check and --push do not go together");
+    const push = pushProgress(values.push, !values["no-progress"]);
+    const pushed = await pushBundle(new Client({ ...endpointFrom(values, process.env) }), positionals[0], values.push, {
+      store,
+      sourceDeclaration: sourceFrom(values.source),
+      allowPaid: values["allow-paid"],
+      wait: !values["no-wait"],
+      workers: workersFrom(values.workers),
+      verify: trust,
+      onProgress: push.onProgress,
+    });
+    push.finish();
+    const [line, code] = loadPushLine(values.push, pushed);
+    await writeOut(values.json ? JSON.stringify(pushed) + "\n" : line + "\n");
+    return code;
+  }
   const bar = progressOnReport("load", "bytes", !values["no-progress"]);
   const result = await loadBundle(positionals[0], store, {
     check: values.check,
-    trust: { trustFile: trustFilePath(process.env), origin: origin.replace(/\/+$/, ""), required },
+    trust,
     onProgress: bar.onProgress,
   });
   bar.finish();

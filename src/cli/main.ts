@@ -16,6 +16,7 @@ import { exitOnInterrupt } from "./interrupt.ts";
 import { endProgressLine } from "./progress.ts";
 import { dataCommand, projectsCommand } from "./projects.ts";
 import { pullCommand } from "./pull.ts";
+import { promoteCommand } from "./promote.ts";
 import { pushCommand } from "./push.ts";
 import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; about
   create: { run: createCommand, about: "create a local project on a node" },
   contribute: { run: contributeCommand, about: "send a JSON-lines file of records to a node" },
   push: { run: pushCommand, about: "upload a JSON-lines file to the origin (resumable, gzip, up to 5 GB)" },
+  promote: { run: promoteCommand, about: "send a local project's newest version to the origin" },
 };
 
 /** The top-level help text. */

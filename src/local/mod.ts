@@ -3,8 +3,9 @@
  * versions between a node or the origin (a `Client` of `@svc/cli`) and a
  * store on disk, in the layout a node serves. A pull and a JSON-lines pull,
  * a bundle saved and loaded (checked member by member and against the keys
- * pinned for the origin), and SQL over a held version on the node's own
- * engine.
+ * pinned for the origin), SQL over a held version on the node's own
+ * engine, and records sent back to the origin: a bundle's (`pushBundle`) or
+ * a node-local project's newest version (`promote`).
  *
  * Unlike the remote client (`@svc/cli`), this entry loads the store, and
  * `queryLocal` the node and its SQL engine (DuckDB).
@@ -12,7 +13,7 @@
  * @example
  * ```ts ignore
  * import { Client } from "../../mod.ts";
- * import { loadBundle, pull, queryLocal, save } from "./mod.ts";
+ * import { loadBundle, promote, pull, pushBundle, queryLocal, save } from "./mod.ts";
  *
  * const client = new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "local" });
  * const pulled = await pull(client, "cities", { store: "svc-data" });
@@ -20,6 +21,11 @@
  * console.log(pulled.version, answer.rows[0][0]);
  * const saved = await save(client, "cities", { store: "svc-data", output: "cities.svc" });
  * await loadBundle(saved.file, "other-store", { check: true });
+ *
+ * const origin = new Client({ baseUrl: "https://origin.example", apiKey: "agent-key" });
+ * await pushBundle(origin, saved.file, "cities", { store: "svc-data" });
+ * const promoted = await promote(origin, "notes", { store: "svc-data" });
+ * console.log(promoted.status, promoted.promoted.records);
  * ```
  *
  * @module
@@ -28,5 +34,14 @@ export { pull } from "./pull.ts";
 export { type JsonLinesResult, pullJsonLines } from "./pull_jsonl.ts";
 export { BUNDLE_FORMAT, loadBundle, save, saveBundle } from "./bundle.ts";
 export { queryLocal } from "./query.ts";
+export {
+  promote,
+  type PromoteOptions,
+  type PromoteResult,
+  pushBundle,
+  type PushBundleOptions,
+  type PushBundleResult,
+  readBundleHeader,
+} from "./push_bundle.ts";
 export type { BundleHeader, LoadResult, PullOptions, PullResult, TrustOptions } from "./types.ts";
 export type { QueryAnswer } from "../wire/types.ts";

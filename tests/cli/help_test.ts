@@ -14,6 +14,7 @@ const COMMANDS = [
   "create",
   "contribute",
   "push",
+  "promote",
 ];
 
 Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {
