@@ -107,7 +107,12 @@ export async function saveBundle(
     bytes: stored.parts.reduce((a, p) => a + p.bytes, 0),
     manifestSha256: createHash("sha256").update(manifestBytes).digest("hex"),
     savedAt: savedAt.toISOString(),
-    source: typeof stored.manifest.raw.source === "string" ? stored.manifest.raw.source : null,
+    // A node's own (local) project has no source in its manifests: the version was made here.
+    source: typeof stored.manifest.raw.source === "string"
+      ? stored.manifest.raw.source
+      : meta.local === true
+      ? "local"
+      : null,
     sdk: `svc-sdk/${VERSION}`,
   };
   await mkdir(dirname(out), { recursive: true });

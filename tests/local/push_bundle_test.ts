@@ -33,6 +33,7 @@ Deno.test("pushBundle: the bundle is loaded, its records read back from the part
       const header = await readBundleHeader(file);
       assertEquals([result.bundle.version, result.bundle.records, result.bundle.parts], [2, 20, header.parts]);
       assertEquals(result.bundle.manifestSha256, header.manifestSha256);
+      assertEquals(header.source, "local", "a node's local project is bundled with source local");
       assertMatch(
         String(result.sourceDeclaration),
         /^Imported from bundle notes-v2\.svc: notes v2 \(20 records\), saved .+; original license .+\.$/,
@@ -83,6 +84,8 @@ Deno.test("pushBundle: a paid bundle is refused unless allowPaid, before anythin
       );
       await assertRejects(() => stat(store));
       assertEquals(origin.seen.filter((s) => s.path.includes("/uploads")).length, 0);
+      const allowed = await pushBundle(client(origin), file, "notes", { store, allowPaid: true });
+      assertEquals([allowed.status, allowed.acceptedCount], ["merged", 10], "allowPaid pushes it");
 
       const plain = join(scratch, "plain.svc");
       await saveBundle(node.store, "notes", null, plain);
