@@ -142,6 +142,10 @@ export interface DataPage {
   count: number;
   /** The records, in part order then row order, null columns omitted. */
   records: Record<string, unknown>[];
+  /** Records in the version (nodes, and the origin since 0.28). */
+  total?: number;
+  /** Offset of the next page, null after the last (nodes, and the origin since 0.28). */
+  next?: number | null;
 }
 
 /** A version held on disk but not served, and why. */

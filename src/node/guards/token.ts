@@ -31,8 +31,20 @@ export function sameSecret(given: string, token: string): boolean {
  * ```
  */
 export function hasToken(req: Request, token: string): boolean {
-  const header = req.headers.get("authorization");
-  if (header === null) return false;
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  return m !== null && sameSecret(m[1], token);
+  const bearer = bearerOf(req);
+  return bearer !== null && sameSecret(bearer, token);
+}
+
+/**
+ * The value of `Authorization: Bearer <value>` (the scheme in any letter
+ * case), or null when there is none.
+ *
+ * @example
+ * ```ts
+ * import { bearerOf } from "./token.ts";
+ * bearerOf(new Request("http://x/", { headers: { authorization: "bearer k1" } })); // "k1"
+ * ```
+ */
+export function bearerOf(req: Request): string | null {
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get("authorization") ?? "")?.[1] ?? null;
 }

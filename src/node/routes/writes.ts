@@ -20,7 +20,7 @@ import { stableStringify } from "../../wire/stable_json.ts";
 import type { SchemaDef } from "../../wire/types.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../guards/body.ts";
-import { sameSecret } from "../guards/token.ts";
+import { bearerOf, sameSecret } from "../guards/token.ts";
 import { HttpError, json } from "../response.ts";
 import { contribute } from "../writes/contribute.ts";
 import { createLocalProject } from "../writes/create_project.ts";
@@ -76,8 +76,8 @@ function contributionBody(body: ExactJson): { records: ExactJson[]; sourceDeclar
  * of its SHA-256, never the key), or no key (`anonymous`).
  */
 function agentIdOf(ctx: NodeContext, req: Request): string {
-  const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get("authorization") ?? "")?.[1];
-  if (bearer === undefined) return "anonymous";
+  const bearer = bearerOf(req);
+  if (bearer === null) return "anonymous";
   if (ctx.token !== null && sameSecret(bearer, ctx.token)) return "node-token";
   return `key-${createHash("sha256").update(bearer).digest("hex").slice(0, 16)}`;
 }
