@@ -2,8 +2,8 @@
  * Benchmark `pull`: `pull()` of a ~1 GB version in 16 parts from a node over
  * loopback into an empty store (parts streamed, sized and hashed, renamed),
  * beside `curl` fetching the same part URLs (4 at once, `--parallel`, to
- * files) in the same run. Target: at least 0.7x of curl's throughput,
- * checksums included.
+ * files, then `sync` of them: the same durability) in the same run. Target:
+ * at least 0.85x of curl + sync's throughput, checksums included.
  *
  * @module
  */
@@ -21,9 +21,9 @@ const PARTS = 16;
 /** Rows per part (about 64 MB of poorly compressible text each). */
 const ROWS = 900_000;
 /** Timed runs of each side. */
-const RUNS = 3;
-/** Target: pull's throughput at least this share of curl's. */
-const TARGET = 0.7;
+const RUNS = 5;
+/** Target: pull's throughput at least this share of curl's followed by `sync` (the same durability). */
+const TARGET = 0.85;
 
 function partSql(i: number): string {
   return `SELECT (${i * ROWS} + range)::BIGINT AS id, sha256((${i * ROWS} + range)::VARCHAR) || ` +
@@ -64,11 +64,10 @@ export async function run(): Promise<void> {
     const pullTimes: number[] = [];
     const curlTimes: number[] = [];
     const curlSyncTimes: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      await rm(scratch, { recursive: true, force: true });
+    const curlRun = async () => {
       await mkdir(join(scratch, "curl"), { recursive: true });
       await writeFile(join(scratch, "curl.cfg"), config);
-      let t0 = performance.now();
+      const t0 = performance.now();
       await runTool("curl", [
         "--silent",
         "--fail",
@@ -78,14 +77,34 @@ export async function run(): Promise<void> {
         "--config",
         join(scratch, "curl.cfg"),
       ]);
-      curlTimes.push(performance.now() - t0);
-      // The same durability as pull, which fsyncs each part before its manifest: curl's files flushed to disk.
+      const fetched = performance.now() - t0;
+      // The same durability as pull, which flushes each part before its manifest: curl's files flushed to disk.
       await runTool("sync", manifest.parts.map((_, i) => join(scratch, "curl", `${i}.parquet`)));
-      curlSyncTimes.push(performance.now() - t0);
-      t0 = performance.now();
+      return [fetched, performance.now() - t0];
+    };
+    const pullRun = async () => {
+      const t0 = performance.now();
       const result = await pull(client, "big", { store: join(scratch, "store"), workers: 4 });
-      pullTimes.push(performance.now() - t0);
       if (result.downloaded !== PARTS) throw new Error(`pulled ${result.downloaded} parts, not ${PARTS}`);
+      return performance.now() - t0;
+    };
+    // A round untimed first (the page cache and the node warm up), then rounds that alternate which side goes
+    // first, so that neither always inherits the other's writeback.
+    for (let i = -1; i < RUNS; i++) {
+      await rm(scratch, { recursive: true, force: true });
+      let pulled: number;
+      let curled: number[];
+      if (i % 2 === 0) {
+        curled = await curlRun();
+        pulled = await pullRun();
+      } else {
+        pulled = await pullRun();
+        curled = await curlRun();
+      }
+      if (i < 0) continue;
+      pullTimes.push(pulled);
+      curlTimes.push(curled[0]);
+      curlSyncTimes.push(curled[1]);
     }
     const mibs = (ms: number) => bytes / 1048576 / (ms / 1000);
     const ratio = mibs(median(pullTimes)) / mibs(median(curlTimes));
@@ -106,9 +125,9 @@ export async function run(): Promise<void> {
       ],
     ]);
     const durable = mibs(median(pullTimes)) / mibs(median(curlSyncTimes));
-    console.log(`\ninformation: pull at ${durable.toFixed(2)}x of curl + sync`);
+    console.log(`\ninformation: pull at ${ratio.toFixed(2)}x of curl's throughput without a flush to disk`);
     console.log(
-      `\n${verdict(ratio >= TARGET, `pull at ${ratio.toFixed(2)}x of curl's throughput (target >= ${TARGET}x)`)}`,
+      `\n${verdict(durable >= TARGET, `pull at ${durable.toFixed(2)}x of curl + sync (target >= ${TARGET}x)`)}`,
     );
   } finally {
     serving.child.kill("SIGTERM");

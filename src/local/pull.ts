@@ -9,15 +9,15 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
 import { createHash, randomUUID } from "node:crypto";
-import { lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "../store/atomic.ts";
 import { partFile, projectDir, projectFile } from "../store/layout.ts";
 import { withProjectLock } from "../store/lock.ts";
 import { parseStoredManifest } from "../store/manifest.ts";
 import { readProjectMeta } from "../store/project_file.ts";
+import { bodyChunks } from "./_body_chunks.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
 import { stringifyExactJson } from "../wire/exact_json.ts";
 import { isSlug } from "../wire/slug.ts";
@@ -28,18 +28,44 @@ import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "../client/retry.ts"
 import type { PullOptions, PullResult } from "./types.ts";
 export type { PullOptions, PullResult } from "./types.ts";
 
-/** Bytes gathered before one write to a part file. */
-const WRITE_BYTES = 1024 * 1024;
-
 async function whole(path: string, bytes: number): Promise<boolean> {
   const info = await lstat(path).catch(() => null);
   return info !== null && info.isFile() && info.size === bytes;
 }
 
+async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
+  for (let at = 0; at < chunk.byteLength;) {
+    at += (await file.write(chunk, at, chunk.byteLength - at)).bytesWritten;
+  }
+}
+
 /**
- * Fetches one part into place, checking size and digest as it streams;
- * retries transfers, never bad content. Once `stop` is aborted it ends soon,
- * its temporary file removed, and never renames a part into place.
+ * Lands a part streamed whole into `temp`: flushed to disk, then renamed to
+ * `final` unless the pull was stopped meanwhile; the temporary file is
+ * removed on any failure.
+ */
+async function land(file: FileHandle, temp: string, final: string, stop: AbortSignal): Promise<void> {
+  try {
+    try {
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    stop.throwIfAborted();
+    await rename(temp, final);
+  } catch (e) {
+    await unlink(temp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Fetches one part into a temporary file, checking size and digest as it
+ * streams; retries transfers, never bad content. It answers once the bytes
+ * are checked, with the part's landing (flush and rename) under way, so that
+ * the flush of one part overlaps the download of the next. Once `stop` is
+ * aborted it ends soon, its temporary file removed, and never renames a part
+ * into place.
  */
 async function fetchPart(
   url: string,
@@ -47,11 +73,12 @@ async function fetchPart(
   part: { sha256: string; bytes: number },
   onBytes: (n: number) => void,
   stop: AbortSignal,
-): Promise<void> {
+): Promise<{ landing: Promise<void> }> {
   for (let tried = 0;; tried++) {
     stop.throwIfAborted();
     const temp = join(dir, `.tmp-${randomUUID()}.parquet`);
     let received = 0;
+    let file: FileHandle | null = null;
     try {
       let res: Response;
       try {
@@ -71,37 +98,21 @@ async function fetchPart(
         );
       }
       const hash = createHash("sha256");
-      const file = await open(temp, "wx");
-      try {
-        // Chunks are gathered into writes of about 1 MiB: far fewer calls than one per network read.
-        let pending: Uint8Array[] = [];
-        let pendingBytes = 0;
-        const flush = async () => {
-          if (pendingBytes === 0) return;
-          await file.write(pending.length === 1 ? pending[0] : Buffer.concat(pending));
-          pending = [];
-          pendingBytes = 0;
-        };
-        for await (const chunk of res.body) {
-          received += chunk.byteLength;
-          if (received > part.bytes) {
-            throw new BundleError(
-              `part ${part.sha256} is longer than the ${part.bytes} bytes listed`,
-              0,
-              "part_size",
-              null,
-            );
-          }
-          hash.update(chunk);
-          pending.push(chunk);
-          pendingBytes += chunk.byteLength;
-          if (pendingBytes >= WRITE_BYTES) await flush();
-          onBytes(chunk.byteLength);
+      file = await open(temp, "wx");
+      for await (const chunk of bodyChunks(res.body)) {
+        received += chunk.byteLength;
+        if (received > part.bytes) {
+          throw new BundleError(
+            `part ${part.sha256} is longer than the ${part.bytes} bytes listed`,
+            0,
+            "part_size",
+            null,
+          );
         }
-        await flush();
-        await file.sync();
-      } finally {
-        await file.close();
+        hash.update(chunk);
+        // Written as read: gathering chunks into larger writes costs a copy, and measured slower.
+        await writeAll(file, chunk);
+        onBytes(chunk.byteLength);
       }
       if (received !== part.bytes) {
         throw new BundleError(
@@ -115,9 +126,11 @@ async function fetchPart(
         throw new BundleError(`part ${part.sha256} does not match its SHA-256`, 0, "part_hash", null);
       }
       stop.throwIfAborted();
-      await rename(temp, join(dir, `${part.sha256}.parquet`));
-      return;
+      const landing = land(file, temp, join(dir, `${part.sha256}.parquet`), stop);
+      file = null;
+      return { landing };
     } catch (e) {
+      await file?.close().catch(() => {});
       await unlink(temp).catch(() => {});
       onBytes(-received);
       stop.throwIfAborted();
@@ -202,22 +215,33 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     // The first failure stops every other transfer, and the pull answers only once they have all
     // ended and removed their temporary files: nothing may land in the store after the lock is released.
     const stop = new AbortController();
+    const settle = (landing: Promise<void>) =>
+      landing.catch((e) => {
+        if (!stop.signal.aborted) stop.abort(e);
+      });
     const workers = Array.from({ length: Math.max(1, Math.min(options.workers ?? 4, queue.length)) }, async () => {
+      // At most one part per worker is being flushed while its next part downloads.
+      let landing: Promise<void> = Promise.resolve();
       try {
         for (let part = queue.shift(); part && !stop.signal.aborted; part = queue.shift()) {
           const url = urls.get(part.sha256);
           if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
-          await fetchPart(url, dir, part, (n) => {
-            done += n;
-            options.onProgress?.(done, total);
-          }, stop.signal);
+          const next = settle(
+            (await fetchPart(url, dir, part, (n) => {
+              done += n;
+              options.onProgress?.(done, total);
+            }, stop.signal)).landing,
+          );
+          await landing;
+          landing = next;
         }
       } catch (e) {
         if (!stop.signal.aborted) stop.abort(e);
-        throw e;
+      } finally {
+        await landing;
       }
     });
-    await Promise.allSettled(workers);
+    await Promise.all(workers);
     if (stop.signal.aborted) throw stop.signal.reason;
     await syncDir(dir);
     const verified = verdict?.status === "verified";
