@@ -22,6 +22,8 @@ export interface BenchProject {
   fields: { name: string; type: string; required?: boolean }[];
   /** The parts of version 1, in record order. */
   parts: PartSpec[];
+  /** A project created on a node (`local: true` in its `project.json`) rather than a copy. */
+  local?: boolean;
 }
 
 /** A bench store ready to use. */
@@ -68,6 +70,7 @@ export async function ensureBenchStore(name: string, spec: unknown, projects: Be
           createdAt: "2026-11-22T00:00:00Z",
           schemaDef: schema,
           latestVersion: 1,
+          ...(p.local ? { local: true } : {}),
         });
         await w.version(p.slug, 1, {
           parts: p.parts,

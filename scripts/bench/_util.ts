@@ -8,6 +8,8 @@
  *
  * @module
  */
+import { spawn } from "node:child_process";
+import { open } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -264,4 +266,34 @@ export function benchDataDir(...parts: string[]): string {
  */
 export function verdict(ok: boolean, text: string): string {
   return `${ok ? "PASS" : "MISS"}  ${text}`;
+}
+
+/**
+ * Runs a reference tool (`curl`, `gzip`, `sync`, ...) and resolves with its
+ * time in ms; its stdout goes to the file `stdout` when given, else nowhere.
+ * Its stderr is kept and shown only when it fails: curl 7.88 draws its
+ * progress meter in `--parallel` mode even when told to be silent.
+ *
+ * @example
+ * ```ts ignore
+ * const ms = await runTool("gzip", ["-6", "-c", "records.jsonl"], "records.jsonl.gz");
+ * ```
+ */
+export async function runTool(command: string, args: readonly string[], stdout?: string): Promise<number> {
+  const out = stdout ? await open(stdout, "w") : null;
+  try {
+    const t0 = performance.now();
+    const child = spawn(command, [...args], { stdio: ["ignore", out ? out.fd : "ignore", "pipe"] });
+    let errors = "";
+    child.stderr!.on("data", (chunk: Uint8Array) => errors = (errors + new TextDecoder().decode(chunk)).slice(-4000));
+    return await new Promise((resolve, reject) => {
+      child.once("error", reject);
+      child.once("close", (code) => {
+        if (code === 0) return resolve(performance.now() - t0);
+        reject(new Error(`${command} exited ${code}: ${errors.replace(/\r/g, "\n").split("\n").slice(-5).join("\n")}`));
+      });
+    });
+  } finally {
+    await out?.close();
+  }
 }

@@ -19,6 +19,8 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   contribute: async () => (await import("./contribute.ts")).benchmark,
   mcp: async () => (await import("./mcp.ts")).benchmark,
   pull: async () => (await import("./pull.ts")).benchmark,
+  push: async () => (await import("./push.ts")).benchmark,
+  promote: async () => (await import("./promote.ts")).benchmark,
   follow: async () => (await import("./follow.ts")).benchmark,
   disk_growth: async () => (await import("./disk_growth.ts")).benchmark,
   summary_scale: async () => (await import("./summary_scale.ts")).benchmark,

@@ -7,14 +7,13 @@
  *
  * @module
  */
-import { spawn } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { Client } from "../../src/client/client.ts";
 import { pull } from "../../src/local/pull.ts";
 import { ensureBenchStore } from "./_bench_store.ts";
-import { benchDataDir, type Benchmark, median, printTable, verdict } from "./_util.ts";
+import { benchDataDir, type Benchmark, median, printTable, runTool, verdict } from "./_util.ts";
 
 /** Parts of the version. */
 const PARTS = 16;
@@ -28,14 +27,6 @@ const TARGET = 0.85;
 function partSql(i: number): string {
   return `SELECT (${i * ROWS} + range)::BIGINT AS id, sha256((${i * ROWS} + range)::VARCHAR) || ` +
     `sha256((${i * ROWS} + range + 1)::VARCHAR) AS payload FROM range(${ROWS})`;
-}
-
-function runTool(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["ignore", "ignore", "inherit"] });
-    child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`))));
-  });
 }
 
 /** The store of the ~1 GB version `big` (written once, then reused), shared with the follow benchmark. */

@@ -1,36 +1,11 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ROOT, runCli, type ServeProcess, startServe } from "../support/cli_process.ts";
+import { runCli, type ServeProcess, startServe } from "../support/cli_process.ts";
+import { spawnOrigin } from "../support/origin_process.ts";
 import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
 
 const SEEDS = ["77".repeat(32), "88".repeat(32), "99".repeat(32)];
-
-/** The origin in its own process; resolves with its URL and its control URL. */
-async function spawnOrigin(store: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tests/support/origin_main.ts`, store, SEEDS[0]],
-    stdout: "null",
-    stderr: "piped",
-    stdin: "null",
-  }).spawn();
-  let text = "";
-  const reader = child.stderr.getReader();
-  while (!/controls on (\S+)\)/.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the origin did not start: ${text}`);
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  child.stderr.cancel().catch(() => {});
-  return {
-    child,
-    url: /origin on (\S+) /.exec(text)![1],
-    control: (name: string, body: unknown) =>
-      fetch(`${/controls on (\S+)\)/.exec(text)![1]}/_test/${name}`, { method: "POST", body: JSON.stringify(body) })
-        .then((r) => r.json()),
-  };
-}
 
 async function health(node: ServeProcess, token?: string): Promise<Json> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -56,7 +31,7 @@ Deno.test("three processes: origin, a mirror following it, a node following the 
   const dir = await tempDir();
   const originStore = join(dir.path, "origin");
   await citiesStore(originStore);
-  const origin = await spawnOrigin(originStore);
+  const origin = await spawnOrigin(originStore, SEEDS[0]);
   const writer = new StoreWriter(originStore);
   const publish = (n: number) => writer.version("cities", n, { parts: [{ sql: citySql(0, 100 * n) }] });
   const mirrorTrust = join(dir.path, "mirror-trust.json");
@@ -95,7 +70,7 @@ Deno.test("three processes: origin, a mirror following it, a node following the 
     assertEquals((await health(mirror, "mirror-token")).follow.cities.from, origin.url);
 
     const k1 = JSON.parse(await readFile(nodeTrust, "utf8")).origins[origin.url][0].kid;
-    const k2 = (await origin.control("rotate", { seed: SEEDS[1] })).kid;
+    const k2 = ((await origin.control("rotate", { seed: SEEDS[1] })) as { kid: string }).kid;
     await publish(3);
     await until("the node holds v3 signed by the rotated key", async () => {
       const f = (await health(node)).follow.cities;
@@ -119,8 +94,7 @@ Deno.test("three processes: origin, a mirror following it, a node following the 
     const page: Json = await (await fetch(`${node.url}/projects/cities/data?limit=1`)).json();
     assertEquals(page.version, 3, "the node keeps serving the version it trusts");
 
-    origin.child.kill("SIGTERM");
-    await origin.child.status;
+    await origin.stop();
     await until("the mirror reports the origin gone", async () => {
       const f = (await health(mirror, "mirror-token")).follow.cities;
       return f.error !== null && /cannot be reached|refused/i.test(f.error);

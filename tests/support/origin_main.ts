@@ -3,7 +3,8 @@
  * processes: `deno run -A origin_main.ts STORE SEED` serves the store with the
  * origin's behaviour, prints `origin on http://127.0.0.1:PORT` on stderr, and
  * takes test controls at `POST /_test/rotate` (`{"seed"}`) and
- * `POST /_test/revoke` (`{"kid"}`).
+ * `POST /_test/revoke` (`{"kid"}`). `SVC_TEST_SCREEN_MS` sets how long a
+ * contribution made by an upload waits before it is screened.
  *
  * @module
  */
@@ -11,7 +12,8 @@ import process from "node:process";
 import { startOrigin } from "./origin.ts";
 
 const [store, seed] = process.argv.slice(2);
-const origin = await startOrigin({ store, seed });
+const screenMs = process.env.SVC_TEST_SCREEN_MS ? Number(process.env.SVC_TEST_SCREEN_MS) : undefined;
+const origin = await startOrigin({ store, seed, screenMs });
 const controls = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
   const path = new URL(req.url).pathname;
   const body = await req.json();
