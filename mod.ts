@@ -26,11 +26,13 @@ export {
   NotFoundError,
   PaymentRequiredError,
   RateLimitError,
+  readErrorAnswer,
   ServerError,
   SignatureError,
   SvcError,
   ValidationError,
   ValueError,
+  WaitTimeout,
 } from "./src/client/errors.ts";
 export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
 export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/types.ts";

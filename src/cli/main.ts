@@ -4,7 +4,7 @@
  * @module
  */
 import process from "node:process";
-import { AuthError, KeyRequiredError } from "../client/errors.ts";
+import { AuthError, KeyRequiredError, SvcError } from "../client/errors.ts";
 import { VERSION } from "../version.ts";
 import { CliError, fileReason, UsageError } from "./errors.ts";
 import { loadCommand, saveCommand } from "./bundle.ts";
@@ -129,9 +129,13 @@ function takeGlobalFlags(args: string[]): string[] {
 function describe(e: unknown, command: string | undefined): string {
   if (e instanceof CliError) return e.message;
   if (e instanceof KeyRequiredError) {
-    return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (a node without a token takes any)`;
+    return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)`;
   }
-  if (e instanceof AuthError && e.status === 401) return `${e.message} (give it with --api-key or SVC_API_KEY)`;
+  if (e instanceof SvcError && e.asked) {
+    // An answer's error: its message and status (origin-wire 7.1), the base URL after a 404.
+    if (e instanceof AuthError && e.status === 401) return `${e} (give it with --api-key or SVC_API_KEY)`;
+    return e.status === 404 ? `${e} — asked ${e.asked}` : String(e);
+  }
   const err = e as { code?: string; message?: string; path?: string; syscall?: string };
   if (err?.code === "EADDRINUSE") return `the address is already in use (${err.message})`;
   if (typeof err?.code === "string" && /^E[A-Z]+$/.test(err.code) && err.syscall) {

@@ -8,7 +8,7 @@
  * @module
  */
 import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
-import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
+import { KeyRequiredError, ValueError, WaitTimeout } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import { pushFile, type PushOptions, type PushResult } from "./push.ts";
@@ -295,7 +295,8 @@ export class Client {
       const view = await this.contribution(slug, id);
       if (FINAL_STATUSES.has(view.status)) return view;
       if (Date.now() + wait > deadline) {
-        throw new SvcError(`${this.baseUrl}: contribution ${id} is still ${view.status}`, 0, "timeout", view);
+        const seconds = (options.timeoutMs ?? 900_000) / 1000;
+        throw new WaitTimeout(`contribution ${id} still ${view.status} after ${seconds}s`, null, "wait_timeout", view);
       }
       await new Promise((r) => setTimeout(r, wait));
     }

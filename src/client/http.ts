@@ -8,7 +8,7 @@
 import { VERSION } from "../version.ts";
 import { parseExactJson } from "../wire/json_parse.ts";
 import { deprecationOf, type SvcDeprecationWarning } from "./deprecation.ts";
-import { errorForStatus, SvcError } from "./errors.ts";
+import { errorForStatus, readErrorAnswer, SvcError } from "./errors.ts";
 import { backoffMs, DEFAULT_RETRIES, MAX_RETRY_AFTER_S, retryableStatus, retryAfterMs } from "./retry.ts";
 
 /** Where and as whom to call. */
@@ -97,10 +97,27 @@ async function attempt(
     return { res, settled: () => clearTimeout(timer) };
   } catch (e) {
     clearTimeout(timer);
-    const timeout = (e as Error)?.name === "TimeoutError";
-    const detail = timeout ? "timed out" : `cannot be reached (${(e as Error).message})`;
-    throw new SvcError(`${base}: ${detail}`, 0, timeout ? "timeout" : "network", null);
+    throw transportError(endpoint, e);
   }
+}
+
+/** A failure with no answer (origin-wire 1.5): the base URL unreachable, or silent past the timeout. */
+function transportError(endpoint: Endpoint, e: unknown): SvcError {
+  const base = baseOf(endpoint);
+  if ((e as Error)?.name === "TimeoutError") {
+    return new SvcError(`${base} did not answer within ${(endpoint.timeoutMs ?? 60_000) / 1000}s`, null, "timeout");
+  }
+  const cause = (e as Error)?.message ?? String(e);
+  return new SvcError(
+    `cannot reach ${base}: ${cause} — check the URL (SVC_BASE_URL / SVC_PAY_URL) and your network`,
+    null,
+    "network",
+  );
+}
+
+function retryAfterSeconds(headers: Headers): number | null {
+  const ms = retryAfterMs(headers.get("retry-after"), Date.now());
+  return ms === null ? null : Math.ceil(ms / 1000);
 }
 
 /** The most bytes of one JSON answer read (a 1000-record page, a manifest of many thousand parts fit well within). */
@@ -135,26 +152,29 @@ async function interpret(endpoint: Endpoint, res: Response, exact = false): Prom
   const text = await readCapped(endpoint, res);
   if (res.status >= 300 && res.status < 400) {
     throw new SvcError(
-      `${base}: answered with a redirect (${res.status}) to ${res.headers.get("location")}`,
+      `${base} redirected to ${res.headers.get("location")}: set SVC_BASE_URL to that origin (usually https)`,
       res.status,
       "redirect",
-      null,
     );
   }
-  let parsed: unknown;
-  try {
-    parsed = exact && res.ok ? parseExactJson(text) : JSON.parse(text);
-  } catch {
-    const reason = `${res.status} ${res.statusText}`.trim();
-    if (!res.ok) throw errorForStatus(res.status, `${base}: ${reason}`, null);
-    throw new SvcError(`${base}: answered ${reason} with a body that is not JSON`, res.status, "bad_answer", null);
-  }
   if (!res.ok) {
-    const b = parsed as { message?: unknown; error?: unknown } | null;
-    const said = typeof b?.message === "string" ? b.message : typeof b?.error === "string" ? b.error : res.statusText;
-    throw errorForStatus(res.status, `${base}: ${said}`, parsed);
+    const { message, code, body } = readErrorAnswer(res.status, res.statusText, text);
+    const error = errorForStatus(res.status, message, body, code, retryAfterSeconds(res.headers));
+    error.asked = base;
+    throw error;
   }
-  return { status: res.status, headers: res.headers, body: parsed };
+  if (res.status === 204 || text === "") return { status: res.status, headers: res.headers, body: null };
+  try {
+    return { status: res.status, headers: res.headers, body: exact ? parseExactJson(text) : JSON.parse(text) };
+  } catch {
+    const { protocol, host } = new URL(base);
+    const type = res.headers.get("content-type") ?? "no content type";
+    throw new SvcError(
+      `${protocol}//${host} answered with ${type}, not JSON — is this the SVC origin?`,
+      res.status,
+      "bad_answer",
+    );
+  }
 }
 
 /** The retry loop: the last answer, retried where the call is safe to repeat. */
@@ -200,9 +220,7 @@ async function settle<T>(endpoint: Endpoint, sent: { settled: () => void }, read
     return await read();
   } catch (e) {
     if (e instanceof SvcError) throw e;
-    const timeout = (e as Error)?.name === "TimeoutError";
-    const detail = timeout ? "timed out" : `broke off (${(e as Error).message})`;
-    throw new SvcError(`${baseOf(endpoint)}: ${detail}`, 0, timeout ? "timeout" : "network", null);
+    throw transportError(endpoint, e);
   } finally {
     sent.settled();
   }

@@ -18,7 +18,7 @@
  */
 import { rm, stat } from "node:fs/promises";
 import { isSlug } from "../wire/slug.ts";
-import { errorForStatus, KeyRequiredError, SvcError, ValueError } from "./errors.ts";
+import { errorForStatus, KeyRequiredError, SvcError, ValueError, WaitTimeout } from "./errors.ts";
 import { callJson, type Endpoint } from "./http.ts";
 import { gzipCopy, readRange } from "./_upload_file.ts";
 import { eachPart, putPart } from "./_upload_parts.ts";
@@ -186,7 +186,7 @@ async function refuseNode(endpoint: Endpoint): Promise<void> {
   try {
     body = (await callJson(endpoint, "GET", "/healthz", null, {}, { route: "GET /healthz" })).body;
   } catch (e) {
-    if (e instanceof SvcError && e.status === 0) throw e;
+    if (e instanceof SvcError && e.status === null) throw e;
     return; // an origin without /healthz (or one answering it oddly) is still asked to take the upload
   }
   if ((body as { node?: unknown } | null)?.node === true) throw nodeRefusal(baseOf(endpoint), body);
@@ -218,9 +218,9 @@ export async function waitForScreening(
     if (FINAL.has(String(view?.status))) return view;
     const left = deadline - Date.now();
     if (left <= 0) {
-      throw new SvcError(
+      throw new WaitTimeout(
         `contribution ${id} still ${view?.status} after ${timeoutMs / 1000}s`,
-        0,
+        null,
         "wait_timeout",
         view,
       );

@@ -135,7 +135,7 @@ async function fetchPart(
       onBytes(-received);
       stop.throwIfAborted();
       const transient = e instanceof SvcError && !(e instanceof BundleError) &&
-        (e.status === 0 || retryableStatus(e.status, true));
+        (e.status === null || retryableStatus(e.status, true));
       if (!transient || tried >= DEFAULT_RETRIES) throw e;
       await sleep(backoffMs(tried, null), stop);
     }

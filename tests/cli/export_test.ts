@@ -66,11 +66,14 @@ Deno.test("svc export: clear 404s, usage errors for hostile slugs and versions; 
     try {
       const base = ["--base-url", url, "--api-key", "k"];
       const missing = await runCli(["export", "nowhere", ...base], {}, { cwd: dir.path });
-      assertEquals([missing.code, missing.stderr], [1, `error: ${url}: project not found on this node\n`]);
+      assertEquals([missing.code, missing.stderr], [
+        1,
+        `error: project not found on this node (HTTP 404) — asked ${url}\n`,
+      ]);
       const gone = await runCli(["export", "cities@9", ...base], {}, { cwd: dir.path });
       assertEquals([gone.code, gone.stderr], [
         1,
-        `error: ${url}: version 9 is not on this node (newest 2, 2 versions held)\n`,
+        `error: version 9 is not on this node (newest 2, 2 versions held) (HTTP 404) — asked ${url}\n`,
       ]);
       for (
         const args of [["../x"], ["cities/../../etc"], ["cities@-1"], ["cities", "--version", "0"], ["a", "b"], []]
@@ -93,7 +96,7 @@ Deno.test("svc export: clear 404s, usage errors for hostile slugs and versions; 
       assertEquals(refused.code, 1);
       assertEquals(
         refused.stderr,
-        `error: ${url}: this node needs its token: Authorization: Bearer <token> (give it with --api-key or SVC_API_KEY)\n`,
+        `error: this node needs its token: Authorization: Bearer <token> (HTTP 401) (give it with --api-key or SVC_API_KEY)\n`,
       );
       const taken = await runCli(["export", "cities", "--base-url", url, "--api-key", "node-token-0123456789"], {}, {
         cwd: dir.path,

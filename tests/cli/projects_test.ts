@@ -38,10 +38,17 @@ Deno.test("svc projects and svc data: unknown projects are a clear 404, hostile 
     const base = ["--base-url", url, "--api-key", "k"];
     for (const args of [["projects", "nowhere"], ["data", "nowhere"]]) {
       const run = await runCli([...args, ...base]);
-      assertEquals([run.code, run.stderr], [1, `error: ${url}: project not found on this node\n`], args[0]);
+      assertEquals(
+        [run.code, run.stderr],
+        [1, `error: project not found on this node (HTTP 404) — asked ${url}\n`],
+        args[0],
+      );
     }
     const gone = await runCli(["data", "cities@9", ...base]);
-    assertEquals(gone.stderr, `error: ${url}: version 9 is not on this node (newest 2, 2 versions held)\n`);
+    assertEquals(
+      gone.stderr,
+      `error: version 9 is not on this node (newest 2, 2 versions held) (HTTP 404) — asked ${url}\n`,
+    );
     for (const slug of ["../etc", "cities/../../x", "a", "%2e%2e", "Cities", "cities@0", "cities@x"]) {
       for (const command of ["projects", "data"]) {
         const run = await runCli([command, slug, ...base]);
@@ -56,7 +63,7 @@ Deno.test("svc projects and svc data: unknown projects are a clear 404, hostile 
     const keyless = await runCli(["data", "cities", "--limit", "1", "--base-url", url]);
     assertEquals([keyless.code, keyless.stdout.split("\n").length], [0, 2], "pages are public: no key needed");
     assertEquals(down.code, 1);
-    assertMatch(down.stderr, /^error: http:\/\/127\.0\.0\.1:9: cannot be reached/);
+    assertMatch(down.stderr, /^error: cannot reach http:\/\/127\.0\.0\.1:9: /);
   });
 });
 

@@ -108,7 +108,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
       "k",
     ]);
     assertEquals(down.code, 1);
-    assertMatch(down.stderr, /error: http:\/\/127\.0\.0\.1:9: cannot be reached/);
+    assertMatch(down.stderr, /error: cannot reach http:\/\/127\.0\.0\.1:9: /);
     const missing = await runCli(["contribute", "nowhere", "--file", join(dir.path, "bad.jsonl"), ...base]);
     assertEquals(missing.code, 1);
     assertMatch(missing.stderr, /error: .*project not found on this node/);
@@ -124,7 +124,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertEquals(keyless.code, 1);
     assertEquals(
       keyless.stderr,
-      "error: svc contribute needs an agent key: --api-key or SVC_API_KEY (a node without a token takes any)\n",
+      "error: svc contribute needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)\n",
     );
     assertEquals((await runCli(["create", "notes", "--title", "x", ...base])).code, 2);
     const badType = await runCli([

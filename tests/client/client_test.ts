@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
-import { Client, KeyRequiredError, NotFoundError, ValidationError, ValueError } from "../../mod.ts";
+import { AuthError, Client, KeyRequiredError, NotFoundError, ValidationError, ValueError } from "../../mod.ts";
 import { withNode } from "../support/node.ts";
 
 Deno.test("Client: every node route by base URL alone", async () => {
@@ -46,7 +46,7 @@ Deno.test("Client: a key is still required where the origin needs one, even thou
       ] as const
     ) {
       const e = await assertRejects(call);
-      assert(e instanceof KeyRequiredError && e instanceof ValueError, e.message);
+      assert(e instanceof KeyRequiredError && e instanceof AuthError && e.status === null, e.message);
       assertEquals((e as KeyRequiredError).call, name);
     }
   });

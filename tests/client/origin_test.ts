@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
 import { gunzipSync } from "node:zlib";
-import { AuthError, Client, ValueError } from "../../mod.ts";
+import { AuthError, Client, ValueError, WaitTimeout } from "../../mod.ts";
 import { startOrigin, type TestOrigin } from "../support/origin.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
@@ -97,7 +97,9 @@ Deno.test("Client against the origin: contributions screened later are waited fo
     const bad = await client.contribute("notes", [{ text: 5 }], { wait: true });
     assertEquals([bad.status, bad.mergedVersion], ["rejected", null]);
     const slow = await client.contribute("notes", [{ text: "c" }]);
-    await assertRejects(() => client.waitForContribution("notes", slow.id, { timeoutMs: 50 }), /is still pending/);
+    const late = await assertRejects(() => client.waitForContribution("notes", slow.id, { timeoutMs: 50 }));
+    assert(late instanceof WaitTimeout, "a wait that runs out is a WaitTimeout");
+    assertMatch(late.message, /^contribution [0-9a-f-]{36} still pending after 0\.05s$/);
   });
 });
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { Client, KeyRequiredError, NotFoundError, SvcError, ValueError } from "../../mod.ts";
+import { Client, KeyRequiredError, NotFoundError, SvcError, ValueError, WaitTimeout } from "../../mod.ts";
 import type { Endpoint } from "../../src/client/http.ts";
 import { initUpload, pushFile, type PushProgress } from "../../src/client/push.ts";
 import { MAX_PARTS, MIB, MIN_PART_BYTES, partRange, planParts } from "../../src/client/_upload_state.ts";
@@ -266,7 +266,7 @@ Deno.test("push: complete refused for an expired upload (410) forgets it, and th
     uploads.release();
     const e = await assertRejects(() => pushing);
     assert(e instanceof SvcError && e.status === 410);
-    assertMatch(e.message, /: upload \S+ expired \(the next push of this file starts a new upload\)$/);
+    assertMatch(e.message, /^upload \S+ expired \(the next push of this file starts a new upload\)$/);
     assertEquals((await uploadState(file)).uploadId, "", "the upload is forgotten, the gzip copy kept");
     const phases: string[] = [];
     const result = await pushFile(endpoint(origin), "gone", file, {
@@ -307,7 +307,7 @@ Deno.test("push --wait: merged, nothing new (dedup), rejected by schema and pii;
     const file = join(scratch, "slow.jsonl");
     await writeFile(file, '{"id":1,"text":"one"}\n');
     const e = await assertRejects(() => pushFile(endpoint(origin), "slow", file, { wait: true, timeout: 300 }));
-    assert(e instanceof SvcError && e.code === "wait_timeout");
+    assert(e instanceof WaitTimeout && e.code === "wait_timeout");
     assertMatch(e.message, /^contribution [0-9a-f-]{36} still submitted after 0\.3s$/);
   }, { screenMs: 5_000 });
 });

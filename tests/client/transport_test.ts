@@ -40,24 +40,34 @@ Deno.test("transport: the agent key as a bearer token and the SDK's user agent",
   });
 });
 
-Deno.test("transport: unreachable, timeout, redirect and non-JSON answers are SvcError naming the base URL", async () => {
+Deno.test("transport: unreachable, timeout, redirect and non-JSON answers are SvcError naming the base URL (origin-wire 1.5, 1.4)", async () => {
   const down = await assertRejects(() =>
     callJson({ baseUrl: "http://127.0.0.1:9", apiKey: null, retries: 0 }, "GET", "/x", null)
   );
   assert(down instanceof SvcError);
-  assertEquals([down.code, down.status], ["network", 0]);
-  assertMatch(down.message, /^http:\/\/127\.0\.0\.1:9: cannot be reached/);
+  assertEquals([down.code, down.status], ["network", null]);
+  assertMatch(
+    down.message,
+    /^cannot reach http:\/\/127\.0\.0\.1:9: .+ — check the URL \(SVC_BASE_URL \/ SVC_PAY_URL\) and your network$/,
+  );
+  assertEquals(String(down), down.message, "no status, no (HTTP ...)");
   await withOrigin(async (origin, endpoint) => {
     origin.fault("/slow", { delayMs: 500 });
     const slow = await assertRejects(() => callJson({ ...endpoint, timeoutMs: 100, retries: 0 }, "GET", "/slow", null));
-    assertEquals((slow as SvcError).code, "timeout");
-    assertMatch(slow.message, new RegExp(`^${origin.url}: timed out`));
+    assertEquals([(slow as SvcError).code, slow.message], ["timeout", `${origin.url} did not answer within 0.1s`]);
     origin.fault("/moved", { status: 302, headers: { location: "https://elsewhere.example/" } });
     const moved = await assertRejects(() => callJson(endpoint, "GET", "/moved", null));
     assertEquals([(moved as SvcError).code, (moved as SvcError).status], ["redirect", 302]);
+    assertEquals(
+      moved.message,
+      `${origin.url} redirected to https://elsewhere.example/: set SVC_BASE_URL to that origin (usually https)`,
+    );
     origin.fault("/text", { body: "hello", headers: { "content-type": "text/plain" } });
     const text = await assertRejects(() => callJson(endpoint, "GET", "/text", null));
     assertEquals((text as SvcError).code, "bad_answer");
+    assertEquals(text.message, `${origin.url} answered with text/plain, not JSON — is this the SVC origin?`);
+    origin.fault("/empty", { status: 204, body: "" });
+    assertEquals((await callJson(endpoint, "GET", "/empty", null)).body, null, "204 or an empty body is null");
   });
 });
 
@@ -69,13 +79,30 @@ Deno.test("transport: HTML error pages become status and reason; messages are cu
       body: "<html><body><h1>Not Found</h1>" + "x".repeat(5000),
     });
     const html = await assertRejects(() => callJson(endpoint, "GET", "/html", null));
-    assertEquals(html.message, `${origin.url}: 404 Not Found`);
+    assertEquals(html.message, "Not Found");
+    assertEquals(String(html), "Not Found (HTTP 404)");
+    assertEquals((html as SvcError).asked, origin.url);
     assert(html instanceof NotFoundError);
     origin.fault("/long", { status: 400, body: JSON.stringify({ error: "e".repeat(1000) }) });
     const long = await assertRejects(() => callJson(endpoint, "GET", "/long", null));
-    assertEquals(long.message.length, 300);
+    assertEquals(long.message, "e".repeat(297) + "...");
     origin.fault("/msg", { status: 400, body: JSON.stringify({ message: "from message", error: "from error" }) });
-    assertMatch((await assertRejects(() => callJson(endpoint, "GET", "/msg", null))).message, /from message$/);
+    assertEquals((await assertRejects(() => callJson(endpoint, "GET", "/msg", null))).message, "from message");
+    origin.fault("/blank", {
+      status: 400,
+      body: JSON.stringify({ message: "  ", error: "said  in\n error", code: "bad" }),
+    });
+    const blank = await assertRejects(() => callJson(endpoint, "GET", "/blank", null));
+    assertEquals(
+      [blank.message, (blank as SvcError).code],
+      ["said in error", "bad"],
+      "blank message: error, collapsed",
+    );
+    origin.fault("/proxy", { status: 502, body: JSON.stringify({ error: "<html>bad gateway</html>" }) });
+    const proxy = await assertRejects(() => callJson({ ...endpoint, retries: 0 }, "GET", "/proxy", null));
+    assertEquals(proxy.message, "Bad Gateway", "a message starting with < is dropped for the reason phrase");
+    origin.fault("/odd", { status: 599, body: "" });
+    assertEquals((await assertRejects(() => callJson(endpoint, "GET", "/odd", null))).message, "HTTP 599");
   });
 });
 
@@ -95,12 +122,14 @@ Deno.test("transport: error classes by status", async () => {
     for (const [status, kind] of cases) {
       origin.fault("/e", {
         status,
-        body: JSON.stringify({ error: `status ${status}`, price: "0.50", paymentUrl: "https://pay.example" }),
+        body: JSON.stringify({ error: `status ${status}`, price: "$0.50", pay: "https://pay.example", retryAfter: 60 }),
       });
       const e = await assertRejects(() => callJson({ ...endpoint, retries: 0 }, "GET", "/e", null));
       assert(e instanceof (kind as typeof SvcError), `${status} is ${(kind as { name: string }).name}`);
       assertEquals((e as SvcError).status, status);
-      if (e instanceof PaymentRequiredError) assertEquals([e.price, e.paymentUrl], ["0.50", "https://pay.example"]);
+      assertEquals((e as SvcError).message, `status ${status}`);
+      if (e instanceof PaymentRequiredError) assertEquals([e.price, e.payUrl], ["$0.50", "https://pay.example"]);
+      if (e instanceof RateLimitError) assertEquals(e.retryAfter, 60);
     }
   });
 });

@@ -97,7 +97,7 @@ Deno.test("three processes: origin, a mirror following it, a node following the 
     await origin.stop();
     await until("the mirror reports the origin gone", async () => {
       const f = (await health(mirror, "mirror-token")).follow.cities;
-      return f.error !== null && /cannot be reached|refused/i.test(f.error);
+      return f.error !== null && /cannot reach|refused/i.test(f.error);
     });
     const mirrorStatus = (await health(mirror, "mirror-token")).follow.cities;
     assertEquals(mirrorStatus.version, 4);
@@ -105,7 +105,7 @@ Deno.test("three processes: origin, a mirror following it, a node following the 
       headers: { authorization: "Bearer mirror-token" },
     })).json();
     assertEquals([served.version, served.count], [4, 400], "the mirror keeps serving with the origin down");
-    assertMatch(mirror.stderr(), /follow cities: .*cannot be reached/);
+    assertMatch(mirror.stderr(), /follow cities: .*cannot reach/);
     const nodeHealth = await health(node);
     assert(nodeHealth.follow.cities.version === 3);
   } finally {
