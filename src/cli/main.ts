@@ -22,29 +22,62 @@ import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
 import { trustCommand } from "./trust.ts";
 
-/** The commands, in the order the help lists them. */
-const COMMANDS: Record<string, { run: (args: string[]) => Promise<number>; about: string }> = {
-  serve: { run: serveCommand, about: "serve a store over HTTP" },
-  projects: { run: projectsCommand, about: "list the projects of a node or the origin, or show one" },
-  data: { run: dataCommand, about: "print a version's records as JSON lines" },
-  query: { run: queryCommand, about: "SQL over a version (local store, or --remote)" },
-  export: { run: exportCommand, about: "download a version as gzip JSON lines (resumable)" },
-  pull: { run: pullCommand, about: "copy a version into a local store" },
-  save: { run: saveCommand, about: "write a version as a bundle file" },
-  load: { run: loadCommand, about: "check a bundle and lay it out in a store" },
-  trust: { run: trustCommand, about: "pin an origin's signing keys" },
-  create: { run: createCommand, about: "create a local project on a node" },
-  contribute: { run: contributeCommand, about: "send a JSON-lines file of records to a node" },
-  push: { run: pushCommand, about: "upload a JSON-lines file to the origin (resumable, gzip, up to 5 GB)" },
-  promote: { run: promoteCommand, about: "send a local project's newest version to the origin" },
+/** One command of the `svc` command line. */
+interface Command {
+  /** Runs it with the arguments after its name; resolves with the exit code. */
+  run: (args: string[]) => Promise<number>;
+  /** One line for the help. */
+  about: string;
+  /** The help's group. */
+  group: keyof typeof GROUPS;
+}
+
+/** The help's groups, in order. */
+const GROUPS = {
+  node: "Node",
+  datasets: "Datasets",
+  knowledge: "Knowledge units",
+  account: "Account",
+  community: "Community",
+  payments: "Payments",
+} as const;
+
+/** The commands, in the order the help lists them within their group. */
+const COMMANDS: Record<string, Command> = {
+  serve: { run: serveCommand, about: "serve a store over HTTP", group: "node" },
+  trust: { run: trustCommand, about: "pin an origin's signing keys", group: "node" },
+  projects: {
+    run: projectsCommand,
+    about: "list the projects of a node or the origin, or show one",
+    group: "datasets",
+  },
+  data: { run: dataCommand, about: "print a version's records as JSON lines", group: "datasets" },
+  query: { run: queryCommand, about: "SQL over a version (local store, or --remote)", group: "datasets" },
+  export: { run: exportCommand, about: "download a version as gzip JSON lines (resumable)", group: "datasets" },
+  pull: { run: pullCommand, about: "copy a version into a local store", group: "datasets" },
+  save: { run: saveCommand, about: "write a version as a bundle file", group: "datasets" },
+  load: { run: loadCommand, about: "check a bundle and lay it out in a store", group: "datasets" },
+  create: { run: createCommand, about: "create a project on a node or the origin", group: "datasets" },
+  contribute: { run: contributeCommand, about: "send a JSON-lines file of records to a project", group: "datasets" },
+  push: {
+    run: pushCommand,
+    about: "upload a JSON-lines file to the origin (resumable, gzip, up to 5 GB)",
+    group: "datasets",
+  },
+  promote: { run: promoteCommand, about: "send a local project's newest version to the origin", group: "datasets" },
 };
 
 /** The top-level help text. */
 export const MAIN_HELP = `Usage: svc [--base-url URL] [--api-key KEY] <command> [options]
-
-Commands:
-${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(12)} ${c.about}`).join("\n")}
-  help CMD     the help of a command (same as svc CMD --help)
+${
+  Object.entries(GROUPS).map(([group, title]) => {
+    const rows = Object.entries(COMMANDS).filter(([, c]) => c.group === group);
+    return rows.length === 0
+      ? ""
+      : `\n${title}:\n${rows.map(([name, c]) => `  ${name.padEnd(13)} ${c.about}`).join("\n")}\n`;
+  }).join("")
+}
+  help CMD      the help of a command (same as svc CMD --help)
 
 Global options (before the command):
   --base-url URL   the origin or node client commands talk to (SVC_BASE_URL;
@@ -52,6 +85,10 @@ Global options (before the command):
   --api-key KEY    the agent key or node token they send (SVC_API_KEY)
   --version        print the release and exit
   -h, --help       show this help
+
+Environment: SVC_BASE_URL, SVC_API_KEY, SVC_PAY_URL (the pay service),
+SVC_WALLET_KEY (the wallet that signs purchases, never sent), SVC_MAX_PRICE,
+SVC_X402_NETWORKS, SVC_VERIFY, SVC_TRUST_FILE.
 
 Exit codes: 0 done, 1 failed (error: ... on stderr), 2 usage error,
 130 interrupted.

@@ -12,6 +12,7 @@ import { KeyRequiredError, ValueError, WaitTimeout } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import { pushFile, type PushOptions, type PushResult } from "./push.ts";
+import type { CallContext } from "./context.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
@@ -85,9 +86,10 @@ function checkSourceDeclaration(text: string | undefined): void {
   }
 }
 
+/** The pay URL rule of origin-wire 1.1: `localhost`, `127.0.0.1` or `::1` as the base URL's host name. */
 function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  return host === "localhost" || host.endsWith(".localhost") || host.startsWith("127.") || host === "::1";
+  return host === "localhost" || host === "127.0.0.1" || host === "::1";
 }
 
 function search(params: Record<string, number | undefined>): string {
@@ -114,6 +116,8 @@ export class Client {
   readonly #endpoint: Endpoint;
   #isNode: Promise<boolean> | null = null;
   readonly #requireKey: boolean;
+  /** What the call areas share with this client. */
+  readonly #context: CallContext;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -133,14 +137,21 @@ export class Client {
       throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
     }
     this.#requireKey = options.requireKey ?? true;
-    this.payUrl = options.payUrl ?? env.SVC_PAY_URL ??
-      (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl);
+    this.payUrl = (options.payUrl ?? env.SVC_PAY_URL ??
+      (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl)).replace(/\/+$/, "");
     this.#endpoint = {
       baseUrl: this.baseUrl,
       apiKey: options.apiKey ?? (env.SVC_API_KEY || null),
       timeoutMs: options.timeout,
       retries: options.retries,
       onWarning: options.onWarning,
+    };
+    this.#context = {
+      endpoint: this.#endpoint,
+      payUrl: this.payUrl,
+      env,
+      needKey: (call) => this.#needKey(call),
+      isNode: () => this.isNode(),
     };
   }
 

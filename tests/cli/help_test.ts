@@ -26,6 +26,11 @@ Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc hel
     assertEquals([run.code, run.stderr, run.stdout], [0, "", bare.stderr], args.join(" "));
   }
   for (const name of COMMANDS) assertMatch(bare.stderr, new RegExp(`\\n  ${name} +\\S`), `${name} is listed`);
+  assertMatch(bare.stderr, /\nNode:\n  serve +\S.*\n  trust +\S.*\n\nDatasets:\n  projects /, "commands are grouped");
+  const groups = [...bare.stderr.matchAll(/^([A-Z][a-z ]+):$/gm)].map((m) => m[1]);
+  const order = ["Node", "Datasets", "Knowledge units", "Account", "Community", "Payments"];
+  assertEquals(groups, order.filter((g) => groups.includes(g)), "known groups, in order");
+  assert(groups.includes("Node") && groups.includes("Datasets"));
 });
 
 Deno.test("svc help COMMAND is svc COMMAND --help, and every command's help lists -h, --help", async () => {
@@ -37,7 +42,7 @@ Deno.test("svc help COMMAND is svc COMMAND --help, and every command's help list
   }
   const unknown = await runCli(["help", "nope"]);
   assertEquals(unknown.code, 2);
-  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, projects, data/);
+  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, trust, projects, data/);
 });
 
 Deno.test("usage errors are worded for the command line: unknown options, missing values, unknown commands", async () => {

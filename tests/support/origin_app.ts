@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 import { createNode, type SvcNode } from "../../src/node/mod.ts";
 import { listedLicense, ORIGIN_LICENSES } from "../../src/client/client.ts";
 import type { ChainLink } from "../../src/trust/verify.ts";
+import { type Area, AREAS } from "./origin_areas.ts";
 import { type UploadStore, uploadStore } from "./origin_uploads.ts";
 import { endorse, type SigningKey, signingKey, signManifest } from "./signing.ts";
 
@@ -52,6 +53,8 @@ export interface OriginApp {
   current(): SigningKey | null;
   /** The multipart uploads and their object store, with their test controls. */
   uploads: UploadStore;
+  /** The route areas beyond datasets (`origin_areas.ts`), by name, with their controls. */
+  areas: Record<string, Area>;
   /** Releases the inner node. */
   close(): Promise<void>;
 }
@@ -78,6 +81,14 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
   const replays = new Map<string, string>();
   const screenMs = options.screenMs ?? 150;
   const uploads = uploadStore({ store: options.store, origin: options.origin, screenMs, ttlMs: options.uploadTtlMs });
+  const areaContext = {
+    origin: options.origin,
+    store: options.store,
+    agentKeys,
+    bearer: (req: Request) => req.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1] ?? null,
+    json: answer,
+  };
+  const areas = Object.fromEntries(Object.entries(AREAS).map(([name, make]) => [name, make(areaContext)]));
 
   const forward = (req: Request, url: URL, body?: string) => {
     const headers: Record<string, string> = { "content-type": "application/json", host: new URL(options.origin).host };
@@ -148,6 +159,10 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     if (path === "/.well-known/svc-keys") return answer(200, keysDocument());
     // The object store: presigned URLs are the only credential it takes.
     if (path.startsWith("/_objects/")) return uploads.putPart(req);
+    for (const area of Object.values(areas)) {
+      const answered = await area.handle(req, url);
+      if (answered) return answered;
+    }
     if (needsKey(req.method, path)) {
       const key = req.headers.get("authorization")?.match(/^Bearer (.+)$/)?.[1];
       if (!key || !agentKeys.has(key)) return answer(401, { error: "an agent key is required" });
@@ -193,6 +208,7 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     handle,
     current,
     uploads,
+    areas,
     async rotate(seed) {
       const old = current();
       const next = await signingKey(seed);

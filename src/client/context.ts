@@ -1,0 +1,23 @@
+/**
+ * What the client's call areas (knowledge units, account, community,
+ * payments) share with the {@linkcode Client} that made them: where and as
+ * whom to call, the pay service, the key check before sending and the node
+ * probe. An area is a plain object of functions over one context.
+ *
+ * @module
+ */
+import type { Endpoint } from "./http.ts";
+
+/** The calls of one client, as its areas see them. */
+export interface CallContext {
+  /** The origin (or node): base URL, key, timeout, retries, warnings. */
+  readonly endpoint: Endpoint;
+  /** The pay service's base URL (it never receives the key). */
+  readonly payUrl: string;
+  /** The environment the client was configured from (`SVC_WALLET_KEY`, `SVC_MAX_PRICE`, ...). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Refuses a call that needs an agent key when there is none (an `AuthError` raised before sending). */
+  needKey(call: string): void;
+  /** Whether the base URL is a node (`GET /healthz` says `node: true`), asked once per client. */
+  isNode(): Promise<boolean>;
+}
