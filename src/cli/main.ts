@@ -117,7 +117,7 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     if (command === "--version" || command === "-V") {
-      process.stdout.write(`svc ${VERSION}\n`);
+      process.stdout.write(`svc (svc-sdk) ${VERSION}\n`);
       return 0;
     }
     if (command === "help") {

@@ -75,7 +75,7 @@ function describe(argv: string[]): string {
 async function carryOut(plan: ContainerPlan): Promise<number> {
   switch (plan.kind) {
     case "version":
-      process.stdout.write(`svc ${VERSION}\n`);
+      process.stdout.write(`svc (svc-sdk) ${VERSION}\n`);
       return 0;
     case "refuse":
       process.stderr.write(`error: ${plan.message}\n`);

@@ -5,9 +5,9 @@ import { VERSION } from "../../src/version.ts";
 import { ROOT, runCli, startServe } from "../support/cli_process.ts";
 import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
 
-Deno.test("svc --version prints the release, which is deno.json's", async () => {
+Deno.test("svc --version prints `svc (svc-sdk) <release>` (origin-wire 7.1), the release deno.json's", async () => {
   const run = await runCli(["--version"]);
-  assertEquals([run.code, run.stdout], [0, `svc ${VERSION}\n`]);
+  assertEquals([run.code, run.stdout], [0, `svc (svc-sdk) ${VERSION}\n`]);
   assertEquals(JSON.parse(await readFile(`${ROOT}deno.json`, "utf8")).version, VERSION);
 });
 

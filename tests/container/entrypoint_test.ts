@@ -81,7 +81,7 @@ Deno.test("entrypoint: --version, and refusals before anything starts", async ()
   try {
     const version = await finished(["--version"], data.path, {});
     assertEquals(version.code, 0, version.stderr);
-    assertMatch(version.stdout, /^svc \d+\.\d+\.\d+\n$/);
+    assertMatch(version.stdout, /^svc \(svc-sdk\) \d+\.\d+\.\d+\n$/);
 
     const noToken = await finished([], data.path, {});
     assertEquals(noToken.code, 1);

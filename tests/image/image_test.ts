@@ -118,7 +118,7 @@ Deno.test("container image: built with podman and run as its users run it", asyn
 
     await t.step("--version", async () => {
       const ran = await podmanOk(["run", "--rm", ...RUN_AS_USERS_DO, IMAGE, "--version"]);
-      assertMatch(ran.stdout, /^svc \d+\.\d+\.\d+\n$/);
+      assertMatch(ran.stdout, /^svc \(svc-sdk\) \d+\.\d+\.\d+\n$/);
     });
 
     await t.step("refuses to serve without a token", async () => {

@@ -118,13 +118,13 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     await t.step("svc --version prints deno.json's version", async () => {
       const ran = await run(svc, ["--version"], app);
       assert.equal(ran.code, 0, ran.stderr);
-      assert.equal(ran.stdout, `svc ${denoJson.version}\n`);
+      assert.equal(ran.stdout, `svc (svc-sdk) ${denoJson.version}\n`);
     });
 
     await t.step("npx svc runs the installed bin", async () => {
       const ran = await run("npx", ["--no-install", "svc", "--version"], app);
       assert.equal(ran.code, 0, ran.stderr);
-      assert.equal(ran.stdout, `svc ${denoJson.version}\n`);
+      assert.equal(ran.stdout, `svc (svc-sdk) ${denoJson.version}\n`);
     });
 
     await t.step("the package's exports load under Node", async () => {
