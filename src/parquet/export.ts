@@ -15,6 +15,7 @@
 import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
 import { createGzip } from "node:zlib";
 import type { StoredVersion } from "../store/mod.ts";
+import { EXPORT_GZIP_LEVEL } from "../store/export_cache.ts";
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
 import { EXTRA_COLUMN, type RecordEncoder, recordEncoder } from "./rows.ts";
 
@@ -140,8 +141,6 @@ export function gzip(level: number): TransformStream<Uint8Array, Uint8Array> {
   });
 }
 
-/** The gzip level of exports: fast, about a quarter of the JSON's size (see docs/benchmarks.md). */
-export const EXPORT_GZIP_LEVEL = 1;
 
 /**
  * The records of `version` as gzip-compressed JSON lines.
