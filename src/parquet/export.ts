@@ -141,7 +141,6 @@ export function gzip(level: number): TransformStream<Uint8Array, Uint8Array> {
   });
 }
 
-
 /**
  * The records of `version` as gzip-compressed JSON lines.
  *
