@@ -6,6 +6,7 @@
  * @module
  */
 import { Client } from "../../src/client/client.ts";
+import { type CliRun, runCli } from "./cli_process.ts";
 import type { KnowledgeControls } from "./origin_knowledge.ts";
 import type { ProjectEditControls } from "./origin_project_edit.ts";
 import { startOrigin, type TestOrigin } from "./origin.ts";
@@ -58,3 +59,17 @@ export const UNIT = {
   category: "infra-measurement",
   sourceDeclaration: "measured from our own resolvers in May 2026",
 };
+
+/**
+ * Runs `svc args...` against the origin with `key` (none when null), `input`
+ * as its stdin.
+ */
+export function svcAt(
+  o: KnowledgeOrigin,
+  args: string[],
+  options: { key?: string | null; input?: string; cwd?: string } = {},
+): Promise<CliRun> {
+  const key = options.key === undefined ? AUTHOR : options.key;
+  const auth = key === null ? [] : ["--api-key", key];
+  return runCli([...args, "--base-url", o.origin.url, ...auth], { SVC_API_KEY: "", SVC_BASE_URL: "" }, options);
+}
