@@ -184,3 +184,20 @@ Deno.test("svc edit: title, README from a file, tags split on commas, status; pr
     }
   });
 });
+
+Deno.test("--json of revise, retire and review prints the answer as the API gives it, indented by 2", async () => {
+  await withKnowledgeOrigin(async (o) => {
+    const id = o.units.publish(AUTHOR, { title: UNIT.title, body: UNIT.body, price: 0 });
+    await svcAt(o, ["read", id], { key: READER });
+    const [revised, reviewed] = await Promise.all([
+      svcAt(o, ["revise", id, "--body", "new text", "--measured", "--json"]),
+      svcAt(o, ["review", id, "5", "--json"], { key: READER }),
+    ]);
+    const revision = JSON.parse(revised.stdout);
+    assertEquals(revised.stdout, JSON.stringify(revision, null, 2) + "\n");
+    assertEquals([revision.version, revision.status, revision.provenanceKind], [2, "submitted", "own_measurement"]);
+    assertEquals([JSON.parse(reviewed.stdout).rating, JSON.parse(reviewed.stdout).replaced], [5, false]);
+    const retired = JSON.parse((await svcAt(o, ["retire", id, "--json"])).stdout);
+    assertEquals([retired.id, retired.status, retired.versions, retired.latestId], [id, "retired", 2, id]);
+  });
+});
