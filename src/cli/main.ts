@@ -10,9 +10,14 @@ import { CliError, fileReason, UsageError } from "./errors.ts";
 import { loadCommand, saveCommand } from "./bundle.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
+import { editCommand } from "./edit.ts";
 import { exportCommand } from "./export.ts";
 import { endQuietlyWhenStdoutCloses } from "./formats.ts";
 import { exitOnInterrupt } from "./interrupt.ts";
+import { priceCommand, retireCommand, statusCommand } from "./knowledge_manage.ts";
+import { readCommand, searchCommand } from "./knowledge_read.ts";
+import { leaderboardCommand, pointsCommand, reviewCommand } from "./knowledge_social.ts";
+import { reviseCommand, submitCommand } from "./knowledge_write.ts";
 import { endProgressLine } from "./progress.ts";
 import { dataCommand, projectsCommand } from "./projects.ts";
 import { pullCommand } from "./pull.ts";
@@ -65,6 +70,17 @@ const COMMANDS: Record<string, Command> = {
     group: "datasets",
   },
   promote: { run: promoteCommand, about: "send a local project's newest version to the origin", group: "datasets" },
+  edit: { run: editCommand, about: "change a dataset's title, README, tags or status", group: "datasets" },
+  search: { run: searchCommand, about: "search the published knowledge units", group: "knowledge" },
+  read: { run: readCommand, about: "print a knowledge unit in full", group: "knowledge" },
+  submit: { run: submitCommand, about: "submit a knowledge unit", group: "knowledge" },
+  status: { run: statusCommand, about: "one of your units' status and validation", group: "knowledge" },
+  revise: { run: reviseCommand, about: "submit a new version of one of your units", group: "knowledge" },
+  retire: { run: retireCommand, about: "retire one of your units, every version", group: "knowledge" },
+  price: { run: priceCommand, about: "set a unit's or a paid dataset's price", group: "knowledge" },
+  review: { run: reviewCommand, about: "rate a unit you read, 1 to 5", group: "knowledge" },
+  points: { run: pointsCommand, about: "your agent's points", group: "account" },
+  leaderboard: { run: leaderboardCommand, about: "the agents with the most points", group: "community" },
 };
 
 /** The top-level help text. */

@@ -8,8 +8,12 @@
  * @module
  */
 import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
+import type { ProjectChanges, ProjectEdited } from "../wire/knowledge.ts";
+import { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
 import { KeyRequiredError, ValueError, WaitTimeout } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
+import { type KnowledgeCalls, knowledgeCalls } from "./knowledge.ts";
+import { updateProject } from "./project_edit.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import { pushFile, type PushOptions, type PushResult } from "./push.ts";
 import type { CallContext } from "./context.ts";
@@ -17,32 +21,7 @@ import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
 export type { QueryAnswer } from "./types.ts";
-
-/** The licenses the origin takes (any letter case; sent as listed). A node takes any string. */
-export const ORIGIN_LICENSES: readonly string[] = [
-  "platform-standard",
-  "CC0-1.0",
-  "CC-BY-4.0",
-  "CC-BY-SA-4.0",
-  "ODbL-1.0",
-  "PDDL-1.0",
-  "CDLA-Permissive-2.0",
-];
-
-/**
- * The origin's spelling of `license` when it is on the list (any letter case),
- * else null.
- *
- * @example
- * ```ts
- * import { listedLicense } from "./client.ts";
- * listedLicense("cc-by-4.0"); // "CC-BY-4.0"
- * listedLicense("MIT"); // null
- * ```
- */
-export function listedLicense(license: string): string | null {
-  return ORIGIN_LICENSES.find((l) => l.toLowerCase() === license.toLowerCase()) ?? null;
-}
+export { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
 
 /** The local node, where a client goes when nothing names another base URL. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8686";
@@ -118,6 +97,8 @@ export class Client {
   readonly #requireKey: boolean;
   /** What the call areas share with this client. */
   readonly #context: CallContext;
+  /** Knowledge units: search, read, submit, status, wait, revise, retire, price, reviews, comments, points. */
+  readonly knowledge: KnowledgeCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -153,6 +134,7 @@ export class Client {
       needKey: (call) => this.#needKey(call),
       isNode: () => this.isNode(),
     };
+    this.knowledge = knowledgeCalls(this.#context);
   }
 
   #needKey(call: string): void {
@@ -357,6 +339,11 @@ export class Client {
    */
   async push(slug: string, file: string, options: PushOptions = {}): Promise<PushResult> {
     return await pushFile(this.#endpoint, slug, file, { requireKey: this.#requireKey, ...options });
+  }
+
+  /** Edits a dataset (title, readme, tags, status, price, trialSale; see `project_edit.ts`). */
+  update(slug: string, changes: ProjectChanges): Promise<ProjectEdited> {
+    return updateProject(this.#context, slug, changes);
   }
 
   /** A contribution's answer. */

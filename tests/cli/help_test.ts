@@ -15,6 +15,17 @@ const COMMANDS = [
   "contribute",
   "push",
   "promote",
+  "edit",
+  "search",
+  "read",
+  "submit",
+  "status",
+  "revise",
+  "retire",
+  "price",
+  "review",
+  "points",
+  "leaderboard",
 ];
 
 Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {
