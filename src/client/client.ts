@@ -8,6 +8,10 @@
  * @module
  */
 import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
+import type { Report, ReportAnswer } from "../wire/account.ts";
+import { type AccountCalls, accountCalls } from "./account.ts";
+import { type CommunityCalls, communityCalls } from "./community.ts";
+import { sendReport } from "./reports.ts";
 import { KeyRequiredError, ValueError, WaitTimeout } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
@@ -118,6 +122,10 @@ export class Client {
   readonly #requireKey: boolean;
   /** What the call areas share with this client. */
   readonly #context: CallContext;
+  /** Claim, claim status, quota, earnings and listings (origin-wire 3.9, 3.10). */
+  readonly account: AccountCalls;
+  /** The requests board and reviews of bought items (origin-wire 4). */
+  readonly community: CommunityCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -153,6 +161,17 @@ export class Client {
       needKey: (call) => this.#needKey(call),
       isNode: () => this.isNode(),
     };
+    this.account = accountCalls(this.#context);
+    this.community = communityCalls(this.#context);
+  }
+
+  /**
+   * Reports a unit, dataset, comment, review, topic or agent (`POST /reports`;
+   * public, unchecked here, never retried); the same report within a day is
+   * the same report (`again: true`).
+   */
+  report(report: Report): Promise<ReportAnswer> {
+    return sendReport(this.#context, report);
   }
 
   #needKey(call: string): void {

@@ -7,6 +7,8 @@
  *
  * @module
  */
+import { accountArea } from "./origin_account.ts";
+import { communityArea } from "./origin_community.ts";
 
 /** What an area sees of the origin around it. */
 export interface AreaContext {
@@ -34,4 +36,7 @@ export interface Area {
 export type AreaFactory = (context: AreaContext) => Area;
 
 /** Every area, by name, in the order they are asked. */
-export const AREAS: Record<string, AreaFactory> = {};
+export const AREAS: Record<string, AreaFactory> = {
+  account: accountArea,
+  community: communityArea,
+};
