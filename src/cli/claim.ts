@@ -105,6 +105,7 @@ export async function claimCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc claim takes one claim CODE");
+  if (values["key-file"] === "") throw new UsageError("--key-file needs a path (or - for stdout)");
   const keyFile = values["key-file"] ?? keyFilePath(process.env);
   const client = originClient(values);
   const pending = keyFile === "-" ? null : await prepareKeyFile(keyFile, values.force === true);
@@ -188,6 +189,7 @@ export async function claimStatusCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 0) throw new UsageError("svc claim-status takes no arguments");
+  if (values["key-file"] === "") throw new UsageError("--key-file needs a path (or - for stdin)");
   const minutes = intFlag("wait", values.wait, 1) ?? 0;
   const key = await claimedKey(values["key-file"]);
   const client = originClient(values);

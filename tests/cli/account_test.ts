@@ -156,6 +156,7 @@ Deno.test("svc claim: wrong, used, expired and locked codes exit 1 with the orig
       [["claim", "a", "b"], "error: svc claim takes one claim CODE\n"],
       [["claim", "a", "--force=yes"], "error: --force takes no value\n"],
       [["claim", "a", "--key"], "error: unknown option --key (svc claim --help lists the options)\n"],
+      [["claim", "a", "--key-file="], "error: --key-file needs a path (or - for stdout)\n"],
     ];
     for (const [args, stderr] of usage) {
       const run = await svc(board, args);
