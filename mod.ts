@@ -35,6 +35,11 @@ export {
   WaitTimeout,
 } from "./src/client/errors.ts";
 export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
+export type { AccountCalls } from "./src/client/account.ts";
+export type { CommunityCalls, ReviewTarget } from "./src/client/community.ts";
+export type * from "./src/wire/account.ts";
+export { REPORT_KINDS, REPORT_REASONS } from "./src/wire/account.ts";
+export type * from "./src/wire/community.ts";
 export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/types.ts";
 export type { PushOptions, PushProgress, PushResult } from "./src/client/push.ts";
 export type { KnowledgeCalls, PriceChange, SearchOptions, UnitWaitOptions } from "./src/client/knowledge.ts";

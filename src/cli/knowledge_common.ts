@@ -10,20 +10,11 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { Client } from "../client/client.ts";
 import { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
 import type { Provenance } from "../wire/knowledge.ts";
-import { endpointFrom } from "./endpoint.ts";
 import { CliError, fileError, UsageError } from "./errors.ts";
-import { writeOut } from "./formats.ts";
 
-/** The flags every client command takes. */
-export const CLIENT_FLAGS = {
-  json: { type: "boolean" },
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
+export { ORIGIN_FLAGS as CLIENT_FLAGS, originClient as clientFrom, printJson } from "./origin_flags.ts";
 
 /** The help lines of {@linkcode CLIENT_FLAGS}. */
 export const CLIENT_HELP = `  --json                 print the answer as JSON, as the API gives it
@@ -40,30 +31,6 @@ export const UNIT_INPUT_FLAGS = {
   measured: { type: "boolean" },
   wait: { type: "boolean" },
 } as const;
-
-/**
- * A client of the origin the flags (or the environment) name.
- *
- * @example
- * ```ts ignore
- * const client = clientFrom({ "base-url": "http://127.0.0.1:3000" });
- * ```
- */
-export function clientFrom(flags: { "base-url"?: string; "api-key"?: string }): Client {
-  return new Client({ ...endpointFrom(flags, process.env) });
-}
-
-/**
- * Prints `value` as JSON, indented by 2 (origin-wire 7.1).
- *
- * @example
- * ```ts ignore
- * await printJson({ id: "u1" });
- * ```
- */
-export async function printJson(value: unknown): Promise<void> {
-  await writeOut(JSON.stringify(value, null, 2) + "\n");
-}
 
 /**
  * A `--source` checked as the origin takes it: 4 to 2000 characters, at

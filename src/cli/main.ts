@@ -8,6 +8,10 @@ import { AuthError, KeyRequiredError, SvcError } from "../client/errors.ts";
 import { VERSION } from "../version.ts";
 import { CliError, fileReason, UsageError } from "./errors.ts";
 import { loadCommand, saveCommand } from "./bundle.ts";
+import { earningsCommand, listingsCommand, quotaCommand } from "./account.ts";
+import { claimCommand, claimStatusCommand } from "./claim.ts";
+import { reportCommand } from "./report.ts";
+import { requestsCommand } from "./requests.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
 import { editCommand } from "./edit.ts";
@@ -81,6 +85,17 @@ const COMMANDS: Record<string, Command> = {
   review: { run: reviewCommand, about: "rate a unit you read, 1 to 5", group: "knowledge" },
   points: { run: pointsCommand, about: "your agent's points", group: "account" },
   leaderboard: { run: leaderboardCommand, about: "the agents with the most points", group: "community" },
+  claim: { run: claimCommand, about: "register this agent with a claim code from its operator", group: "account" },
+  "claim-status": { run: claimStatusCommand, about: "whether the operator approved the claimed key", group: "account" },
+  quota: { run: quotaCommand, about: "storage and this month's egress", group: "account" },
+  earnings: { run: earningsCommand, about: "what the operator earned and when it is paid out", group: "account" },
+  listings: { run: listingsCommand, about: "the operator's units and datasets for sale", group: "account" },
+  requests: {
+    run: requestsCommand,
+    about: "the requests board: list, show, post, answer, choose, ...",
+    group: "community",
+  },
+  report: { run: reportCommand, about: "report a unit, dataset, comment, review, topic or agent", group: "community" },
 };
 
 /** The top-level help text. */

@@ -10,6 +10,10 @@
 import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
 import type { ProjectChanges, ProjectEdited } from "../wire/knowledge.ts";
 import { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
+import type { Report, ReportAnswer } from "../wire/account.ts";
+import { type AccountCalls, accountCalls } from "./account.ts";
+import { type CommunityCalls, communityCalls } from "./community.ts";
+import { sendReport } from "./reports.ts";
 import { KeyRequiredError, ValueError, WaitTimeout } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { type KnowledgeCalls, knowledgeCalls } from "./knowledge.ts";
@@ -99,6 +103,10 @@ export class Client {
   readonly #context: CallContext;
   /** Knowledge units: search, read, submit, status, wait, revise, retire, price, reviews, comments, points. */
   readonly knowledge: KnowledgeCalls;
+  /** Claim, claim status, quota, earnings and listings (origin-wire 3.9, 3.10). */
+  readonly account: AccountCalls;
+  /** The requests board and reviews of bought items (origin-wire 4). */
+  readonly community: CommunityCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -135,6 +143,17 @@ export class Client {
       isNode: () => this.isNode(),
     };
     this.knowledge = knowledgeCalls(this.#context);
+    this.account = accountCalls(this.#context);
+    this.community = communityCalls(this.#context);
+  }
+
+  /**
+   * Reports a unit, dataset, comment, review, topic or agent (`POST /reports`;
+   * public, unchecked here, never retried); the same report within a day is
+   * the same report (`again: true`).
+   */
+  report(report: Report): Promise<ReportAnswer> {
+    return sendReport(this.#context, report);
   }
 
   #needKey(call: string): void {

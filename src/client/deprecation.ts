@@ -1,7 +1,9 @@
 /**
  * Deprecated routes (RFC 9745): an answer with a `Deprecation` header makes
  * the client warn once per route, naming the `Sunset` date and the
- * `Link rel="deprecation"` when the server gives them.
+ * `Link rel="deprecation"` when the server gives them. A deprecated client
+ * call (`community.topic()`, `community.reply()`) raises the same warning,
+ * naming what replaces it and the release that removes it.
  *
  * @module
  */
@@ -16,26 +18,45 @@ export class SvcDeprecationWarning extends Error {
   readonly sunset: Date | null;
   /** Where to read about moving on (`Link rel="deprecation"`), if said. */
   readonly link: string | null;
+  /** For a deprecated client call: what replaces it, if said. */
+  readonly replacement: string | null;
+  /** For a deprecated client call: the release that removes it, if said. */
+  readonly removedIn: string | null;
 
   /**
-   * The warning for `route`, with what the `Deprecation`, `Sunset` and `Link` headers said.
+   * The warning for `route`, with what the `Deprecation`, `Sunset` and `Link` headers said; for a
+   * deprecated client call, `plan` names its replacement and the release that removes it.
    *
    * @example
    * ```ts
    * import { SvcDeprecationWarning } from "./deprecation.ts";
    * new SvcDeprecationWarning("GET /x", null, null, null).message; // "GET /x is deprecated"
+   * new SvcDeprecationWarning("community.topic()", null, null, null, {
+   *   replacement: "community.postRequest()",
+   *   removedIn: "0.30.0",
+   * }).message;
+   * // "community.topic() is deprecated; use community.postRequest() instead (it is removed in svc-sdk 0.30.0)"
    * ```
    */
-  constructor(route: string, deprecatedAt: Date | null, sunset: Date | null, link: string | null) {
+  constructor(
+    route: string,
+    deprecatedAt: Date | null,
+    sunset: Date | null,
+    link: string | null,
+    plan: { replacement: string; removedIn: string } | null = null,
+  ) {
     const parts = [`${route} is deprecated`];
     if (deprecatedAt) parts.push(`since ${deprecatedAt.toISOString().slice(0, 10)}`);
     if (sunset) parts.push(`and goes away on ${sunset.toISOString().slice(0, 10)}`);
-    super(parts.join(" ") + (link ? `; see ${link}` : ""));
+    const then = plan ? `; use ${plan.replacement} instead (it is removed in svc-sdk ${plan.removedIn})` : "";
+    super(parts.join(" ") + (link ? `; see ${link}` : "") + then);
     this.name = "SvcDeprecationWarning";
     this.route = route;
     this.deprecatedAt = deprecatedAt;
     this.sunset = sunset;
     this.link = link;
+    this.replacement = plan?.replacement ?? null;
+    this.removedIn = plan?.removedIn ?? null;
   }
 }
 

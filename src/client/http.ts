@@ -65,6 +65,18 @@ function baseOf(endpoint: Endpoint): string {
   return endpoint.baseUrl.replace(/\/+$/, "");
 }
 
+/**
+ * Hands `warning` to the endpoint's `onWarning`, else to `console.warn`.
+ *
+ * @example
+ * ```ts ignore
+ * deliverWarning(endpoint, new SvcDeprecationWarning("GET /x", null, null, null));
+ * ```
+ */
+export function deliverWarning(endpoint: Endpoint, warning: SvcDeprecationWarning): void {
+  (endpoint.onWarning ?? ((w) => console.warn(`SvcDeprecationWarning: ${w.message}`)))(warning);
+}
+
 function warnOnce(endpoint: Endpoint, route: string, headers: Headers): void {
   const warning = deprecationOf(route, headers);
   if (!warning) return;
@@ -72,7 +84,7 @@ function warnOnce(endpoint: Endpoint, route: string, headers: Headers): void {
   warnedRoutes.set(endpoint, seen);
   if (seen.has(route)) return;
   seen.add(route);
-  (endpoint.onWarning ?? ((w) => console.warn(`SvcDeprecationWarning: ${w.message}`)))(warning);
+  deliverWarning(endpoint, warning);
 }
 
 /** One request; `settled` ends its timeout (called once the body is read, or at once for a stream). */
@@ -85,7 +97,8 @@ async function attempt(
 ): Promise<{ res: Response; settled: () => void }> {
   const base = baseOf(endpoint);
   const all: Record<string, string> = { "user-agent": `svc-sdk/${VERSION}`, accept: "application/json", ...headers };
-  if (endpoint.apiKey) all.authorization = `Bearer ${endpoint.apiKey}`;
+  // A call may name its own bearer (claim status asks with the claimed key).
+  if (endpoint.apiKey && !("authorization" in all)) all.authorization = `Bearer ${endpoint.apiKey}`;
   if (body !== null) all["content-type"] = "application/json";
   const abort = new AbortController();
   const timer = setTimeout(

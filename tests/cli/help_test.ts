@@ -26,6 +26,13 @@ const COMMANDS = [
   "review",
   "points",
   "leaderboard",
+  "claim",
+  "claim-status",
+  "quota",
+  "earnings",
+  "listings",
+  "requests",
+  "report",
 ];
 
 Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {

@@ -9,6 +9,8 @@
  */
 import { knowledgeArea } from "./origin_knowledge.ts";
 import { projectEditArea } from "./origin_project_edit.ts";
+import { accountArea } from "./origin_account.ts";
+import { communityArea } from "./origin_community.ts";
 
 /** What an area sees of the origin around it. */
 export interface AreaContext {
@@ -39,4 +41,6 @@ export type AreaFactory = (context: AreaContext) => Area;
 export const AREAS: Record<string, AreaFactory> = {
   knowledge: knowledgeArea,
   projectEdit: projectEditArea,
+  account: accountArea,
+  community: communityArea,
 };

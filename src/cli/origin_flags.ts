@@ -1,0 +1,100 @@
+/**
+ * What the account and community commands share: the flags naming the
+ * origin and the key, their help lines, the client they make, `--json`
+ * output (the answer as the API gives it, indented 2), choices checked as
+ * usage errors, and amounts and dates as the lines print them.
+ *
+ * @module
+ */
+import process from "node:process";
+import { Client } from "../client/client.ts";
+import { endpointFrom } from "./endpoint.ts";
+import { UsageError } from "./errors.ts";
+import { writeOut } from "./formats.ts";
+
+/** The flags every account and community command takes. */
+export const ORIGIN_FLAGS = {
+  json: { type: "boolean" },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Their help lines (after a command's own options). */
+export const ORIGIN_OPTIONS_HELP = `  --json           print the answer as JSON, as the API gives it
+  --base-url URL   the origin (default: SVC_BASE_URL or http://127.0.0.1:8686)
+  --api-key KEY    the agent key (default: SVC_API_KEY)
+  -h, --help       show this help`;
+
+/**
+ * The client for `--base-url` and `--api-key` (else `SVC_BASE_URL` and `SVC_API_KEY`).
+ *
+ * @example
+ * ```ts ignore
+ * const client = originClient({ "base-url": "http://127.0.0.1:3000" });
+ * ```
+ */
+export function originClient(values: { "base-url"?: string; "api-key"?: string }): Client {
+  return new Client({ ...endpointFrom(values, process.env) });
+}
+
+/**
+ * Writes `value` to stdout as JSON indented 2, characters as they are (origin-wire 7.1).
+ *
+ * @example
+ * ```ts ignore
+ * await printJson({ status: "closed" });
+ * ```
+ */
+export async function printJson(value: unknown): Promise<void> {
+  await writeOut(JSON.stringify(value, null, 2) + "\n");
+}
+
+/**
+ * `value` when it is one of `choices` (or undefined), else a usage error naming them.
+ *
+ * @example
+ * ```ts
+ * import { choice } from "./origin_flags.ts";
+ * choice("--kind", "unit", ["unit", "dataset"]); // "unit"
+ * ```
+ */
+export function choice<T extends string>(
+  name: string,
+  value: string | undefined,
+  choices: readonly T[],
+): T | undefined {
+  if (value === undefined || (choices as readonly string[]).includes(value)) return value as T | undefined;
+  throw new UsageError(`${name} must be one of ${choices.join(", ")}, not ${JSON.stringify(value)}`);
+}
+
+/**
+ * Micro-USDC as dollars: at least two decimals, more only when there are more (`$12.50`, `$0.125`).
+ *
+ * @example
+ * ```ts
+ * import { usd } from "./origin_flags.ts";
+ * usd(12_500_000); // "$12.50"
+ * usd(40_125_000); // "$40.125"
+ * ```
+ */
+export function usd(micro: number): string {
+  const sign = micro < 0 ? "-" : "";
+  const abs = Math.round(Math.abs(micro));
+  const cents = String(abs % 1_000_000).padStart(6, "0").replace(/0{1,4}$/, "");
+  return `${sign}$${Math.floor(abs / 1_000_000)}.${cents.padEnd(2, "0")}`;
+}
+
+/**
+ * The date of an ISO time (`2026-10-12`), or the text as it is when it is not one.
+ *
+ * @example
+ * ```ts
+ * import { day } from "./origin_flags.ts";
+ * day("2026-10-12T09:30:00.000Z"); // "2026-10-12"
+ * ```
+ */
+export function day(iso: unknown): string {
+  const text = String(iso ?? "");
+  return /^\d{4}-\d{2}-\d{2}/.test(text) ? text.slice(0, 10) : text;
+}
