@@ -11,6 +11,7 @@ import { exit } from "../runtime/mod.ts";
 import { endProgressLine } from "./progress.ts";
 
 let note: (() => string) | null = null;
+const cleanups = new Set<() => void>();
 let installed = false;
 
 /**
@@ -31,6 +32,11 @@ export function exitOnInterrupt(): void {
     try {
       said = note?.() ?? "";
     } catch { /* the note is a courtesy */ }
+    for (const cleanup of cleanups) {
+      try {
+        cleanup();
+      } catch { /* leave what cannot be cleaned */ }
+    }
     process.stderr.write(`interrupted${said ? `: ${said}` : ""}\n`);
     exit(130);
   };
@@ -49,4 +55,20 @@ export function exitOnInterrupt(): void {
  */
 export function noteOnInterrupt(describe: (() => string) | null): void {
   note = describe;
+}
+
+/**
+ * Runs `cleanup` (synchronous: the process exits right after) if Ctrl-C
+ * comes before the returned function is called to withdraw it.
+ *
+ * @example
+ * ```ts ignore
+ * const withdraw = cleanUpOnInterrupt(() => unlinkSync(temp));
+ * await work();
+ * withdraw();
+ * ```
+ */
+export function cleanUpOnInterrupt(cleanup: () => void): () => void {
+  cleanups.add(cleanup);
+  return () => void cleanups.delete(cleanup);
 }

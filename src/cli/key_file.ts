@@ -9,11 +9,13 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
+import { unlinkSync } from "node:fs";
 import { lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { syncDir } from "../store/atomic.ts";
 import { CliError, fileError } from "./errors.ts";
+import { cleanUpOnInterrupt } from "./interrupt.ts";
 
 /**
  * The default key file for `env`.
@@ -67,8 +69,11 @@ export async function prepareKeyFile(path: string, force: boolean): Promise<Pend
   const handle = await open(temp, "wx", 0o600).catch((e) => {
     throw fileError("write", path, e);
   });
+  // Ctrl-C while the claim is out (or the key is being written) leaves no temporary file behind.
+  const withdraw = cleanUpOnInterrupt(() => unlinkSync(temp));
   let closed = false;
   const close = async () => {
+    withdraw();
     if (closed) return;
     closed = true;
     await handle.close();
@@ -78,8 +83,10 @@ export async function prepareKeyFile(path: string, force: boolean): Promise<Pend
       try {
         await handle.writeFile(`${key}\n`);
         await handle.sync();
-        await close();
+        await handle.close();
+        closed = true;
         await rename(temp, path);
+        withdraw();
         await syncDir(dir);
       } catch (e) {
         await close().catch(() => {});

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
 import { runCli, spawnCli } from "../support/cli_process.ts";
@@ -95,4 +95,22 @@ Deno.test("Ctrl-C during svc export keeps FILE.part and says so; the next run re
       await dir.cleanup();
     }
   });
+});
+
+Deno.test("Ctrl-C while a claim is out exits 130 and leaves no temporary key file", async () => {
+  const origin = await startOrigin();
+  const dir = await tempDir();
+  try {
+    origin.fault("/agents/claim", { delayMs: 20_000 });
+    const keyFile = join(dir.path, "svc", "key");
+    const child = spawnCli(["claim", "svcc_pending", "--key-file", keyFile, "--base-url", origin.url]);
+    await origin.waitFor("/agents/claim");
+    assertEquals((await readdir(join(dir.path, "svc"))).length, 1, "the temporary file waits beside the key file");
+    child.kill("SIGINT");
+    assertEquals((await child.status).code, 130);
+    assertEquals(await readdir(join(dir.path, "svc")), [], "nothing is left");
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
 });
