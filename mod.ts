@@ -37,6 +37,8 @@ export {
 export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
 export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/types.ts";
 export type { PushOptions, PushProgress, PushResult } from "./src/client/push.ts";
+export type { PaymentCalls, WalletProof } from "./src/client/payments.ts";
+export type * from "./src/wire/payments.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
 export type * from "./src/wire/types.ts";
 export { VERSION } from "./src/version.ts";

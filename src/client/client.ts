@@ -13,6 +13,7 @@ import { exportAnswer } from "./export_answer.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import { pushFile, type PushOptions, type PushResult } from "./push.ts";
 import type { CallContext } from "./context.ts";
+import { type PaymentCalls, paymentCalls } from "./payments.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
@@ -118,6 +119,19 @@ export class Client {
   readonly #requireKey: boolean;
   /** What the call areas share with this client. */
   readonly #context: CallContext;
+  /**
+   * Payments without a wallet: credits (view, unit and dataset purchases) on
+   * the origin, and the pay service's statements, purchase history and
+   * disputes as plain HTTP (the pay service never receives the key). What
+   * signs is `@svc/cli/pay`.
+   *
+   * @example
+   * ```ts ignore
+   * const bought = await client.payments.buyWithCredits("ku_123");
+   * console.log(bought.already, bought.balanceMicro);
+   * ```
+   */
+  readonly payments: PaymentCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -137,7 +151,7 @@ export class Client {
       throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
     }
     this.#requireKey = options.requireKey ?? true;
-    this.payUrl = (options.payUrl ?? env.SVC_PAY_URL ??
+    this.payUrl = (options.payUrl ?? (env.SVC_PAY_URL || null) ??
       (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl)).replace(/\/+$/, "");
     this.#endpoint = {
       baseUrl: this.baseUrl,
@@ -153,6 +167,7 @@ export class Client {
       needKey: (call) => this.#needKey(call),
       isNode: () => this.isNode(),
     };
+    this.payments = paymentCalls(this.#context);
   }
 
   #needKey(call: string): void {
