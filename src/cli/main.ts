@@ -8,6 +8,9 @@ import { AuthError, KeyRequiredError, SvcError } from "../client/errors.ts";
 import { VERSION } from "../version.ts";
 import { CliError, fileReason, UsageError } from "./errors.ts";
 import { loadCommand, saveCommand } from "./bundle.ts";
+import { buyCommand } from "./buy.ts";
+import { creditsCommand } from "./credits.ts";
+import { disputeCommand, purchasesCommand } from "./purchases.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
 import { exportCommand } from "./export.ts";
@@ -65,6 +68,10 @@ const COMMANDS: Record<string, Command> = {
     group: "datasets",
   },
   promote: { run: promoteCommand, about: "send a local project's newest version to the origin", group: "datasets" },
+  credits: { run: creditsCommand, about: "the operator's credits, or buy a credit pack", group: "account" },
+  buy: { run: buyCommand, about: "buy a knowledge unit (wallet, or --credits)", group: "payments" },
+  purchases: { run: purchasesCommand, about: "the wallet's purchase history", group: "payments" },
+  dispute: { run: disputeCommand, about: "open a dispute on a purchase, or show one", group: "payments" },
 };
 
 /** The top-level help text. */

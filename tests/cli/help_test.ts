@@ -15,6 +15,10 @@ const COMMANDS = [
   "contribute",
   "push",
   "promote",
+  "credits",
+  "buy",
+  "purchases",
+  "dispute",
 ];
 
 Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { paymentsArea } from "./origin_payments.ts";
 
 /** What an area sees of the origin around it. */
 export interface AreaContext {
@@ -34,4 +35,6 @@ export interface Area {
 export type AreaFactory = (context: AreaContext) => Area;
 
 /** Every area, by name, in the order they are asked. */
-export const AREAS: Record<string, AreaFactory> = {};
+export const AREAS: Record<string, AreaFactory> = {
+  payments: paymentsArea,
+};
