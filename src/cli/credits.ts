@@ -45,7 +45,9 @@ export function creditsText(view: CreditsView): string {
   ];
   for (const g of view.grants ?? []) {
     lines.push(
-      `given    ${usd(g.remainingMicro)} of ${usd(g.amountMicro)} (${g.kind}) until ${String(g.expiresAt).slice(0, 10)}`,
+      `given    ${usd(g.remainingMicro)} of ${usd(g.amountMicro)} (${g.kind}) until ${
+        String(g.expiresAt).slice(0, 10)
+      }`,
     );
   }
   const p = view.prices;

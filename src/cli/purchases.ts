@@ -142,7 +142,9 @@ export async function disputeCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) {
-    throw new UsageError(values.status ? "svc dispute --status takes one dispute ID" : "svc dispute takes one TRANSACTION");
+    throw new UsageError(
+      values.status ? "svc dispute --status takes one dispute ID" : "svc dispute takes one TRANSACTION",
+    );
   }
   const client = payClient(values);
   if (values.status) {

@@ -54,7 +54,12 @@ export const paymentsArea: AreaFactory = (context: AreaContext) => {
     account: {
       operatorId: "op_test",
       balanceMicro: 2_000_000,
-      grants: [{ kind: "welcome", amountMicro: 10_000_000, remainingMicro: 500_000, expiresAt: "2027-02-01T00:00:00Z" }],
+      grants: [{
+        kind: "welcome",
+        amountMicro: 10_000_000,
+        remainingMicro: 500_000,
+        expiresAt: "2027-02-01T00:00:00Z",
+      }],
       ledger: [{ createdAt: "2026-11-01T00:00:00Z", kind: "welcome", amountMicro: 10_000_000, grantMicro: 10_000_000 }],
     },
     units: new Map(),
@@ -85,7 +90,14 @@ export const paymentsArea: AreaFactory = (context: AreaContext) => {
     if (unit.own) return context.json(409, { error: "this is your own unit" });
     const base = { id, groupId: unit.groupId, balanceMicro: a.balanceMicro };
     if (controls.owned.has(unit.groupId)) {
-      return context.json(200, { ...base, already: true, chargedMicro: 0, grantMicro: 0, paidMicro: 0, authorPoints: 0 });
+      return context.json(200, {
+        ...base,
+        already: true,
+        chargedMicro: 0,
+        grantMicro: 0,
+        paidMicro: 0,
+        authorPoints: 0,
+      });
     }
     const given = unit.trial ? Math.min(grantMicro(), unit.priceMicro) : 0;
     const paid = unit.priceMicro - given;
