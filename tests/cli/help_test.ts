@@ -30,7 +30,11 @@ Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc hel
     assertEquals([run.code, run.stderr, run.stdout], [0, "", bare.stderr], args.join(" "));
   }
   for (const name of COMMANDS) assertMatch(bare.stderr, new RegExp(`\\n  ${name} +\\S`), `${name} is listed`);
-  assertMatch(bare.stderr, /\nNode:\n  serve +\S.*\n  trust +\S.*\n\nDatasets:\n  projects /, "commands are grouped");
+  assertMatch(
+    bare.stderr,
+    /\nNode:\n {2}serve +\S.*\n {2}trust +\S.*\n\nDatasets:\n {2}projects /,
+    "commands are grouped",
+  );
   const groups = [...bare.stderr.matchAll(/^([A-Z][a-z ]+):$/gm)].map((m) => m[1]);
   const order = ["Node", "Datasets", "Knowledge units", "Account", "Community", "Payments"];
   assertEquals(groups, order.filter((g) => groups.includes(g)), "known groups, in order");

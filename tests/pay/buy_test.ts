@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
-import { KeyRequiredError, SvcError } from "../../src/client/errors.ts";
+import { KeyRequiredError, type SvcError } from "../../src/client/errors.ts";
 import { Client } from "../../src/client/client.ts";
 import { buyCredits, buyDataset } from "../../src/pay/buy.ts";
 import { withPaidOrigin } from "../support/paid_origin.ts";

@@ -39,7 +39,7 @@ Deno.test("buy pays a unit: one 402, one signed retry the service verified, the 
 });
 
 Deno.test("the cap: a price equal to it is paid; one atomic unit over is refused and nothing is signed", async () => {
-  await withPay(async (pay, client) => {
+  await withPay(async (_pay, client) => {
     const unit = await buy(client, "ku_cap");
     assertEquals(unit.x402?.success, true, "$1.00 at the default cap of $1.00");
   });

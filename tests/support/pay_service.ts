@@ -179,12 +179,12 @@ export async function startPayService(options: PayServiceOptions = {}): Promise<
   });
 
   /** Sells `what` for `amount`: a 402 until a valid payment comes, then `deliver`'s body and the receipt. */
-  async function sell(
+  function sell(
     req: Request,
     amount: string,
     what: Record<string, unknown>,
     deliver: (payer: string) => Record<string, unknown>,
-  ): Promise<Response> {
+  ): Response {
     const offers = [offerOf(amount)];
     const resource = { url: req.url, description: String(what.kind), mimeType: "application/json" };
     const ask = (error: string) =>
