@@ -40,6 +40,8 @@ export interface PaymentsControls {
   owned: Set<string>;
   /** Where the pay service is (for top-up and pay URLs). */
   payUrl: string;
+  /** Keys that read paid datasets without buying (the pay service's own, to sell them). */
+  sellerKeys: Set<string>;
 }
 
 const PRICES = { egressMicroPerGb: 50_000, storageMicroPerGibMonth: 20_000, packMicro: 1_000_000 };
@@ -66,6 +68,7 @@ export const paymentsArea: AreaFactory = (context: AreaContext) => {
     paidProjects: new Map(),
     owned: new Set(),
     payUrl: context.origin,
+    sellerKeys: new Set(),
   };
   const a = controls.account;
   const grantMicro = () => a.grants.reduce((n, g) => n + g.remainingMicro, 0);
@@ -164,7 +167,9 @@ export const paymentsArea: AreaFactory = (context: AreaContext) => {
       if (!key || !context.agentKeys.has(key)) {
         return Promise.resolve(content ? null : context.json(401, { error: "an agent key is required" }));
       }
-      if (content) return Promise.resolve(paywall(decodeURIComponent(content[1]), url));
+      if (content) {
+        return Promise.resolve(controls.sellerKeys.has(key) ? null : paywall(decodeURIComponent(content[1]), url));
+      }
       if (unitBuy) return Promise.resolve(buyUnit(decodeURIComponent(unitBuy[1])));
       if (datasetBuy) return buyDataset(req, decodeURIComponent(datasetBuy[1]));
       return Promise.resolve(context.json(200, {

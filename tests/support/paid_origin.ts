@@ -51,6 +51,7 @@ export async function withPaidOrigin(fn: (t: PaidOrigin) => Promise<void>): Prom
   });
   const payments = origin.app!.areas.payments.controls as PaymentsControls;
   payments.payUrl = pay.url;
+  payments.sellerKeys.add(SERVICE_KEY);
   try {
     const client = new Client({
       baseUrl: origin.url,
