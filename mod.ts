@@ -3,7 +3,8 @@
  * and the wire shapes both answer with. It only talks HTTP: importing this
  * module loads no part of the store, the node or a database, and no npm
  * package. Pulling into a store on disk, bundles and SQL over a held version
- * are `@svc/cli/local`, which takes a `Client`.
+ * are `@svc/cli/local`, which takes a `Client`; payments that a wallet signs
+ * (x402 purchases, purchase history, disputes) are `@svc/cli/pay`.
  *
  * @example
  * ```ts ignore

@@ -6,7 +6,7 @@ import {
   NotFoundError,
   PaymentRequiredError,
   ServerError,
-  SvcError,
+  type SvcError,
 } from "../../src/client/errors.ts";
 import { startOrigin, type TestOrigin } from "../support/origin.ts";
 import type { PaymentsControls } from "../support/origin_payments.ts";
