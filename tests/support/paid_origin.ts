@@ -7,6 +7,7 @@
  * @module
  */
 import { Client } from "../../src/client/client.ts";
+import { assert } from "./assert.ts";
 import { startOrigin, type TestOrigin } from "./origin.ts";
 import type { PaymentsControls } from "./origin_payments.ts";
 import { assertNoSecrets } from "./pay_fixture.ts";
@@ -61,6 +62,8 @@ export async function withPaidOrigin(fn: (t: PaidOrigin) => Promise<void>): Prom
     });
     await fn({ origin, payments, pay, client, scratch: scratch.path });
     assertNoSecrets(pay);
+    const atOrigin = origin.seen.map((s) => `${s.path}\n${JSON.stringify(s.headers)}\n${s.body}`).join("\n");
+    assert(!atOrigin.toLowerCase().includes(TEST_WALLET_KEY.slice(2)), "the origin never saw the wallet key");
   } finally {
     await pay.close();
     await origin.close();
