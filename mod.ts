@@ -3,7 +3,8 @@
  * and the wire shapes both answer with. It only talks HTTP: importing this
  * module loads no part of the store, the node or a database, and no npm
  * package. Pulling into a store on disk, bundles and SQL over a held version
- * are `@svc/cli/local`, which takes a `Client`.
+ * are `@svc/cli/local`, which takes a `Client`; payments that a wallet signs
+ * (x402 purchases, purchase history, disputes) are `@svc/cli/pay`.
  *
  * @example
  * ```ts ignore
@@ -44,6 +45,8 @@ export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/cl
 export type { PushOptions, PushProgress, PushResult } from "./src/client/push.ts";
 export type { KnowledgeCalls, PriceChange, SearchOptions, UnitWaitOptions } from "./src/client/knowledge.ts";
 export type * from "./src/wire/knowledge.ts";
+export type { PaymentCalls, WalletProof } from "./src/client/payments.ts";
+export type * from "./src/wire/payments.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
 export type * from "./src/wire/types.ts";
 export { VERSION } from "./src/version.ts";

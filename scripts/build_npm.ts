@@ -77,7 +77,8 @@ function compilerOptions(outDir: string, typeRoot: string): Record<string, unkno
 /** Bare specifiers a compiled file imports (`import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`). */
 function importedSpecifiers(text: string): string[] {
   const found: string[] = [];
-  const pattern = /\b(?:from|import)\s*\(?\s*["']([^"']+)["']/g;
+  // A keyword then a quote: `from "x"`, `import "x"`, `import("x")`; never a string such as `name: "from", type: "y"`.
+  const pattern = /\b(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g;
   for (const m of text.matchAll(pattern)) found.push(m[1]);
   return found;
 }

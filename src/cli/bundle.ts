@@ -18,6 +18,7 @@ import { pushBundle } from "../local/push_bundle.ts";
 import { isSlug } from "../wire/slug.ts";
 import { writeOut } from "./formats.ts";
 import { loadPushLine, pushProgress, sourceFrom, workersFrom } from "./promote.ts";
+import { pullWithWallet } from "./pull_pay.ts";
 
 /** The help text of `svc save`. */
 export const SAVE_HELP = `Usage: svc save SLUG[@VERSION] [-o FILE] [options]
@@ -30,6 +31,8 @@ Options:
   --store DIR        store directory (default: ${DEFAULT_STORE})
   --base-url URL     where to pull from when needed (default: SVC_BASE_URL)
   --api-key KEY      agent key for that pull (default: SVC_API_KEY)
+  --paid             when the store lacks it, buy the version with the wallet
+                     (x402; SVC_WALLET_KEY, SVC_MAX_PRICE) and pull it
   --no-progress      no progress on stderr
   --json             print the bundle's header as JSON
   -h, --help         show this help
@@ -83,6 +86,7 @@ export async function saveCommand(args: string[]): Promise<number> {
     "no-progress": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
+    paid: { type: "boolean" },
   }, "save");
   if (values.help) {
     process.stdout.write(SAVE_HELP);
@@ -92,13 +96,19 @@ export async function saveCommand(args: string[]): Promise<number> {
   const store = values.store ?? DEFAULT_STORE;
   const { slug, version } = projectAt(positionals[0]);
   const bar = progressOnReport(`save ${slug}`, "bytes", !values["no-progress"]);
-  const pullMissing = async (v: number | null) =>
-    (await pull(new Client({ ...endpointFrom(values, process.env) }), slug, { store, version: v ?? undefined }))
-      .version;
+  let note = "";
+  const pullMissing = async (v: number | null) => {
+    const client = new Client({ ...endpointFrom(values, process.env), env: process.env });
+    if (!values.paid) return (await pull(client, slug, { store, version: v ?? undefined })).version;
+    const bought = await pullWithWallet(client, slug, { store, version: v ?? undefined });
+    note = `${bought.note}\n`;
+    return bought.result.version;
+  };
   const { file: out, ...header } = await saveHeld(store, slug, version, values.output ?? null, pullMissing, {
     onProgress: bar.onProgress,
   });
   bar.finish();
+  process.stderr.write(note);
   if (values.json) process.stdout.write(JSON.stringify(header) + "\n");
   else {
     process.stdout.write(

@@ -12,6 +12,9 @@ import { earningsCommand, listingsCommand, quotaCommand } from "./account.ts";
 import { claimCommand, claimStatusCommand } from "./claim.ts";
 import { reportCommand } from "./report.ts";
 import { requestsCommand } from "./requests.ts";
+import { buyCommand } from "./buy.ts";
+import { creditsCommand } from "./credits.ts";
+import { disputeCommand, purchasesCommand } from "./purchases.ts";
 import { contributeCommand } from "./contribute.ts";
 import { createCommand } from "./create.ts";
 import { editCommand } from "./edit.ts";
@@ -96,6 +99,10 @@ const COMMANDS: Record<string, Command> = {
     group: "community",
   },
   report: { run: reportCommand, about: "report a unit, dataset, comment, review, topic or agent", group: "community" },
+  credits: { run: creditsCommand, about: "the operator's credits, or buy a credit pack", group: "account" },
+  buy: { run: buyCommand, about: "buy a knowledge unit (wallet, or --credits)", group: "payments" },
+  purchases: { run: purchasesCommand, about: "the wallet's purchase history", group: "payments" },
+  dispute: { run: disputeCommand, about: "open a dispute on a purchase, or show one", group: "payments" },
 };
 
 /** The top-level help text. */

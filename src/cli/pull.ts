@@ -15,6 +15,7 @@ import { commandArgs, projectAt } from "./args.ts";
 import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 import { plural, progressOnReport } from "./progress.ts";
+import { buyWithCredits, checkPayFlags, PULL_PAY_FLAGS, pullWithWallet } from "./pull_pay.ts";
 
 /** The help text of `svc pull`. */
 export const PULL_HELP = `Usage: svc pull SLUG[@VERSION] [options]
@@ -33,6 +34,12 @@ Options:
   --verify         take the version only if it is signed by a pinned key of the
                    origin (svc trust add); also SVC_VERIFY=1
   --origin URL     the origin whose keys sign it (default: --base-url)
+  --paid           buy the version with the wallet first (x402 on the pay
+                   service; SVC_WALLET_KEY, SVC_PAY_URL); a pinned version
+                   already whole in the store is not bought again
+  --credits        buy the version with the operator's credits first
+  --max-price USD  with --paid: the most it may cost (default: SVC_MAX_PRICE
+                   or 1.00)
   --base-url URL   where from (default: SVC_BASE_URL or http://127.0.0.1:8686)
   --api-key KEY    agent key (default: SVC_API_KEY)
   --no-progress    no progress on stderr
@@ -60,6 +67,7 @@ export async function pullCommand(args: string[]): Promise<number> {
     "no-progress": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
+    ...PULL_PAY_FLAGS,
   }, "pull");
   if (values.help) {
     process.stdout.write(PULL_HELP);
@@ -72,12 +80,15 @@ export async function pullCommand(args: string[]): Promise<number> {
   }
   const format = values.format ?? "parquet";
   if (format !== "parquet" && format !== "jsonl") throw new UsageError("--format must be parquet or jsonl");
+  checkPayFlags(values);
+  if (values.paid && format === "jsonl") throw new UsageError("--paid pulls parts: it does not go with --format jsonl");
   const store = values.store ?? DEFAULT_STORE;
-  const client = new Client({ ...endpointFrom(values, process.env) });
+  const client = new Client({ ...endpointFrom(values, process.env), env: process.env });
   const required = verifyRequired(values.verify, process.env);
   const shown = !values["no-progress"];
+  const pinned = values.credits ? await buyWithCredits(client, slug, version ?? undefined) : version;
   if (format === "jsonl") {
-    return await pullLines(client, slug, { store, version, verify: required, json: values.json, shown });
+    return await pullLines(client, slug, { store, version: pinned, verify: required, json: values.json, shown });
   }
   const trust = {
     trustFile: trustFilePath(process.env),
@@ -85,14 +96,17 @@ export async function pullCommand(args: string[]): Promise<number> {
     required,
   };
   const bar = progressOnReport(`pull ${slug}`, "bytes", shown);
-  const result = await pull(client, slug, {
+  const pulling = {
     store,
-    version: version ?? undefined,
+    version: pinned ?? undefined,
     workers: values.workers === undefined ? 4 : Number(values.workers),
     trust,
     onProgress: bar.onProgress,
-  });
+  };
+  const bought = values.paid ? await pullWithWallet(client, slug, { ...pulling, maxPrice: values["max-price"] }) : null;
+  const result = bought?.result ?? await pull(client, slug, pulling);
   bar.finish();
+  if (bought) process.stderr.write(`${bought.note}\n`);
   if (values.json) {
     process.stdout.write(JSON.stringify(result) + "\n");
   } else {

@@ -21,6 +21,7 @@ import { updateProject } from "./project_edit.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
 import { pushFile, type PushOptions, type PushResult } from "./push.ts";
 import type { CallContext } from "./context.ts";
+import { type PaymentCalls, paymentCalls } from "./payments.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
@@ -107,6 +108,19 @@ export class Client {
   readonly account: AccountCalls;
   /** The requests board and reviews of bought items (origin-wire 4). */
   readonly community: CommunityCalls;
+  /**
+   * Payments without a wallet: credits (view, unit and dataset purchases) on
+   * the origin, and the pay service's statements, purchase history and
+   * disputes as plain HTTP (the pay service never receives the key). What
+   * signs is `@svc/cli/pay`.
+   *
+   * @example
+   * ```ts ignore
+   * const bought = await client.payments.buyWithCredits("ku_123");
+   * console.log(bought.already, bought.balanceMicro);
+   * ```
+   */
+  readonly payments: PaymentCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -126,7 +140,7 @@ export class Client {
       throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
     }
     this.#requireKey = options.requireKey ?? true;
-    this.payUrl = (options.payUrl ?? env.SVC_PAY_URL ??
+    this.payUrl = (options.payUrl ?? (env.SVC_PAY_URL || null) ??
       (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl)).replace(/\/+$/, "");
     this.#endpoint = {
       baseUrl: this.baseUrl,
@@ -145,6 +159,7 @@ export class Client {
     this.knowledge = knowledgeCalls(this.#context);
     this.account = accountCalls(this.#context);
     this.community = communityCalls(this.#context);
+    this.payments = paymentCalls(this.#context);
   }
 
   /**

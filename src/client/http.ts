@@ -25,6 +25,8 @@ export interface Endpoint {
   onWarning?: (warning: SvcDeprecationWarning) => void;
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
+  /** The pay service (origin-wire 1.2): no key, no user agent, redirects followed. */
+  bare?: boolean;
 }
 
 /** How a call may be treated. */
@@ -96,9 +98,11 @@ async function attempt(
   headers: Record<string, string>,
 ): Promise<{ res: Response; settled: () => void }> {
   const base = baseOf(endpoint);
-  const all: Record<string, string> = { "user-agent": `svc-sdk/${VERSION}`, accept: "application/json", ...headers };
-  // A call may name its own bearer (claim status asks with the claimed key).
-  if (endpoint.apiKey && !("authorization" in all)) all.authorization = `Bearer ${endpoint.apiKey}`;
+  const all: Record<string, string> = endpoint.bare
+    ? { ...headers }
+    : { "user-agent": `svc-sdk/${VERSION}`, accept: "application/json", ...headers };
+  // A call may name its own bearer (claim status asks with the claimed key); a bare call carries none.
+  if (endpoint.apiKey && !endpoint.bare && !("authorization" in all)) all.authorization = `Bearer ${endpoint.apiKey}`;
   if (body !== null) all["content-type"] = "application/json";
   const abort = new AbortController();
   const timer = setTimeout(
@@ -106,7 +110,8 @@ async function attempt(
     endpoint.timeoutMs ?? 60_000,
   );
   try {
-    const res = await fetch(`${base}${path}`, { method, headers: all, body, redirect: "manual", signal: abort.signal });
+    const redirect = endpoint.bare ? "follow" : "manual";
+    const res = await fetch(`${base}${path}`, { method, headers: all, body, redirect, signal: abort.signal });
     return { res, settled: () => clearTimeout(timer) };
   } catch (e) {
     clearTimeout(timer);

@@ -33,6 +33,10 @@ const COMMANDS = [
   "listings",
   "requests",
   "report",
+  "credits",
+  "buy",
+  "purchases",
+  "dispute",
 ];
 
 Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc help on stdout (exit 0)", async () => {

@@ -76,8 +76,12 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     assert.deepEqual(built.dependencies, {
       "@duckdb/node-api": pinned("@duckdb/node-api"),
       "@modelcontextprotocol/sdk": pinned("@modelcontextprotocol/sdk"),
+      "@x402/evm": pinned("@x402/evm"),
+      "@x402/fetch": pinned("@x402/fetch"),
+      viem: pinned("viem"),
       zod: pinned("zod"),
     });
+    assert(!("ethers" in built.dependencies), "ethers is the tests' alone");
 
     const packed = await runOk("npm", ["pack", "--json", "--pack-destination", work.path], built.outDir);
     const [info] = JSON.parse(packed.stdout) as {
@@ -129,13 +133,16 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
 
     await t.step("the package's exports load under Node", async () => {
       const pkg = JSON.parse(await readFile(join(built.outDir, "package.json"), "utf8"));
-      assert.deepEqual(Object.keys(pkg.exports).sort(), [".", "./cli", "./local", "./server"]);
+      assert.deepEqual(Object.keys(pkg.exports).sort(), [".", "./cli", "./local", "./pay", "./server"]);
+      assert.deepEqual(pkg.exports["./pay"], { types: "./src/pay/mod.d.ts", default: "./src/pay/mod.js" });
       assert.deepEqual(pkg.exports["./local"], { types: "./src/local/mod.d.ts", default: "./src/local/mod.js" });
-      const script = `const [m, l, s, c] = await Promise.all([
+      const script = `const [m, l, s, c, p] = await Promise.all([
           import("@svc/cli"), import("@svc/cli/local"), import("@svc/cli/server"), import("@svc/cli/cli"),
+          import("@svc/cli/pay"),
         ]);
+        const wallet = await p.openWallet("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318");
         console.log(JSON.stringify([m.VERSION, typeof l.pull, typeof l.queryLocal, typeof s.serveNode, typeof c.main,
-          "pull" in m.Client.prototype]));`;
+          "pull" in m.Client.prototype, typeof p.buy, wallet.address]));`;
       const ran = await run("node", ["--input-type=module", "-e", script], app);
       assert.equal(ran.code, 0, ran.stderr);
       assert.deepEqual(JSON.parse(ran.stdout), [
@@ -145,6 +152,8 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
         "function",
         "function",
         false,
+        "function",
+        "0x2c7536E3605D9C16a7a3D7b1898e529396a65c23",
       ]);
     });
 

@@ -11,6 +11,7 @@ import { knowledgeArea } from "./origin_knowledge.ts";
 import { projectEditArea } from "./origin_project_edit.ts";
 import { accountArea } from "./origin_account.ts";
 import { communityArea } from "./origin_community.ts";
+import { paymentsArea } from "./origin_payments.ts";
 
 /** What an area sees of the origin around it. */
 export interface AreaContext {
@@ -43,4 +44,5 @@ export const AREAS: Record<string, AreaFactory> = {
   projectEdit: projectEditArea,
   account: accountArea,
   community: communityArea,
+  payments: paymentsArea,
 };

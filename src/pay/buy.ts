@@ -1,0 +1,86 @@
+/**
+ * What x402 buys (origin-wire 5.1-5.2): a knowledge unit, a dataset version
+ * and a credit pack, each paid by the wallet, with the settlement receipt
+ * attached as `x402`.
+ *
+ * @module
+ */
+import type { Client } from "../client/client.ts";
+import { SvcError } from "../client/errors.ts";
+import { isSlug } from "../wire/slug.ts";
+import type { CreditPackPurchase, PaymentReceipt } from "../wire/payments.ts";
+import type { Manifest } from "../wire/types.ts";
+import { type PayOptions, withReceipt, x402Get } from "./purchase.ts";
+
+/** A dataset version bought with x402: the manifest with 15-minute part URLs. */
+export type PaidManifest = Manifest & { urlExpiresAt?: string; paid?: boolean; x402?: PaymentReceipt };
+
+/**
+ * Buys knowledge unit `unitId` (`GET /paid/knowledge?id=`): the unit with
+ * its body, plus `x402`.
+ *
+ * @example
+ * ```ts ignore
+ * const unit = await buy(client, "ku_123", { maxPrice: "0.25" });
+ * console.log(unit.body, unit.x402?.transaction);
+ * ```
+ */
+export async function buy(
+  client: Client,
+  unitId: string,
+  options: PayOptions = {},
+): Promise<Record<string, unknown> & { x402?: PaymentReceipt }> {
+  if (typeof unitId !== "string" || unitId.trim() === "") throw new SvcError("a unit id is needed", null, "bad_id");
+  const paid = await x402Get(client, "/paid/knowledge", { id: unitId }, options);
+  return withReceipt(paid.body as Record<string, unknown>, paid.receipt);
+}
+
+/**
+ * Buys version `version` of dataset `slug` (default the newest;
+ * `GET /paid/dataset?slug=&version=`): the manifest with 15-minute part
+ * URLs, `urlExpiresAt`, `paid` and `x402`.
+ *
+ * @example
+ * ```ts ignore
+ * const manifest = await buyDataset(client, "cities", 2);
+ * console.log(manifest.parts.length, manifest.x402?.transaction);
+ * ```
+ */
+export async function buyDataset(
+  client: Client,
+  slug: string,
+  version?: number,
+  options: PayOptions = {},
+): Promise<PaidManifest> {
+  if (!isSlug(slug)) throw new SvcError(`${JSON.stringify(slug)} is not a project slug`, null, "bad_slug");
+  const paid = await x402Get(client, "/paid/dataset", { slug, version }, options);
+  const manifest = paid.body as PaidManifest | null;
+  if (!manifest || typeof manifest !== "object" || manifest.project !== slug || !Array.isArray(manifest.parts)) {
+    throw new SvcError(`the pay service answered no manifest of ${slug}`, null, "bad_answer");
+  }
+  if (version !== undefined && manifest.version !== version) {
+    throw new SvcError(`the pay service sold ${slug} v${manifest.version}, not v${version}`, null, "bad_answer");
+  }
+  return withReceipt(manifest, paid.receipt);
+}
+
+/**
+ * Buys a credit pack for the operator (`GET /paid/credits?operator=`). With
+ * no `operatorId`, it is read from `GET /credits` on the origin first, which
+ * needs the agent key (the pay service never sees it).
+ *
+ * @example
+ * ```ts ignore
+ * const pack = await buyCredits(client, { maxPrice: "5" });
+ * console.log(pack.creditedMicro, pack.balanceMicro);
+ * ```
+ */
+export async function buyCredits(
+  client: Client,
+  options: PayOptions & { operatorId?: string } = {},
+): Promise<CreditPackPurchase> {
+  const { operatorId, ...pay } = options;
+  const operator = operatorId ?? (await client.payments.credits()).operatorId;
+  const paid = await x402Get(client, "/paid/credits", { operator }, pay);
+  return withReceipt(paid.body as CreditPackPurchase, paid.receipt);
+}

@@ -1,0 +1,77 @@
+/**
+ * A paid dataset version into a local store (origin-wire 5.2 `pull_paid`):
+ * bought with x402, then pulled as `pull` does from the manifest the
+ * purchase answered (the same layout on disk; the manifest kept there drops
+ * `urlExpiresAt`, `paid` and `x402`). A pinned version already whole in the
+ * store is not bought again; without a version the newest is always bought.
+ *
+ * @module
+ */
+import type { Client } from "../client/client.ts";
+import { SignatureError, SvcError } from "../client/errors.ts";
+import { pull } from "../local/pull.ts";
+import type { PullOptions, PullResult } from "../local/types.ts";
+import { openStore } from "../store/store.ts";
+import type { PaymentReceipt } from "../wire/payments.ts";
+import type { Manifest } from "../wire/types.ts";
+import { isSlug } from "../wire/slug.ts";
+import { buyDataset } from "./buy.ts";
+import type { PayOptions } from "./purchase.ts";
+
+/** How to pull a paid version: a pull's options (no manifest) and a purchase's. */
+export type PullPaidOptions = Omit<PullOptions, "manifest"> & PayOptions;
+
+/** What a paid pull did: a pull's result, whether it paid, and the receipt. */
+export interface PullPaidResult extends PullResult {
+  /** False when the pinned version was already whole in the store (nothing bought). */
+  paid: boolean;
+  /** The settlement receipt, when it paid. */
+  x402: PaymentReceipt | null;
+}
+
+/** The pinned version when the store holds it whole, as a pull that fetched nothing. */
+async function held(slug: string, options: PullPaidOptions): Promise<PullPaidResult | null> {
+  if (options.version === undefined) return null;
+  const stored = await openStore(options.store).version(slug, options.version);
+  if (!stored) return null;
+  const raw = stored.manifest.raw as { verified?: unknown; signature?: { origin?: string }; totals?: unknown };
+  const signedBy = raw.signature?.origin ?? null;
+  const verified = raw.verified === true;
+  if (options.trust?.required && !verified) {
+    throw new SignatureError(`${slug} v${options.version} is held unverified; it is not bought again`, 0, "signature");
+  }
+  const totals = raw.totals as { records?: number } | undefined;
+  return {
+    slug,
+    version: stored.version,
+    records: totals?.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
+    parts: stored.parts.length,
+    downloaded: 0,
+    bytes: 0,
+    signedBy,
+    signature: verified ? "verified" : signedBy ? "untrusted" : "unsigned",
+    paid: false,
+    x402: null,
+  };
+}
+
+/**
+ * Buys `slug` (version `options.version`, else the newest) with x402 and
+ * pulls it into `options.store`.
+ *
+ * @example
+ * ```ts ignore
+ * const pulled = await pullPaid(client, "cities", { store: "svc-data", version: 2, maxPrice: "0.50" });
+ * console.log(pulled.paid, pulled.x402?.transaction, pulled.downloaded);
+ * ```
+ */
+export async function pullPaid(client: Client, slug: string, options: PullPaidOptions): Promise<PullPaidResult> {
+  if (!isSlug(slug)) throw new SvcError(`${JSON.stringify(slug)} is not a project slug`, null, "bad_slug");
+  const already = await held(slug, options);
+  if (already) return already;
+  const { walletKey, maxPrice, networks, timeoutMs, onPay, ...pulling } = options;
+  const bought = await buyDataset(client, slug, options.version, { walletKey, maxPrice, networks, timeoutMs, onPay });
+  const { paid: _paid, x402, ...manifest } = bought;
+  const result = await pull(client, slug, { ...pulling, manifest: manifest as Manifest });
+  return { ...result, paid: true, x402: x402 ?? null };
+}

@@ -1,0 +1,111 @@
+/**
+ * The wallet that signs purchases and statements: a secp256k1 private key
+ * from the `walletKey` option or `SVC_WALLET_KEY`, held only in a closure,
+ * never logged, never sent. Signing is viem's, loaded on first use so that
+ * importing `@svc/cli/pay` loads no npm package.
+ *
+ * @module
+ */
+import { PaymentRequiredError } from "../client/errors.ts";
+
+/** EIP-712 typed data as viem signs it. */
+export interface TypedData {
+  /** The domain (`name`, `version`, `chainId`, `verifyingContract`, ...). */
+  domain: Record<string, unknown>;
+  /** The struct types, without `EIP712Domain`. */
+  types: Record<string, readonly { name: string; type: string }[]>;
+  /** The struct signed. */
+  primaryType: string;
+  /** Its values. */
+  message: Record<string, unknown>;
+}
+
+/** A wallet: its address and its two kinds of signature. */
+export interface Wallet {
+  /** The checksummed address. */
+  readonly address: `0x${string}`;
+  /** An EIP-712 signature of `typed`, 0x hex of 65 bytes. */
+  signTypedData(typed: TypedData): Promise<`0x${string}`>;
+  /** An EIP-191 `personal_sign` signature of `text`, 0x hex of 65 bytes. */
+  signMessage(text: string): Promise<`0x${string}`>;
+}
+
+/** How to install what signing needs, for the refusal when it is missing. */
+export const INSTALL_HINT = "npm install @x402/fetch @x402/evm viem (they come with @svc/cli)";
+
+/**
+ * Loads an npm module that payments need, or refuses the purchase naming
+ * the install command.
+ */
+export async function loadPaymentModule<T>(load: () => Promise<T>, name: string): Promise<T> {
+  try {
+    return await load();
+  } catch (e) {
+    throw new PaymentRequiredError(
+      `${name} cannot be loaded (${(e as Error)?.message ?? e}): ${INSTALL_HINT}`,
+      null,
+      null,
+      "x402_missing",
+    );
+  }
+}
+
+/**
+ * The wallet key: `option`, else `env.SVC_WALLET_KEY`; 32 bytes of hex,
+ * with or without `0x`. Refused with `PaymentRequiredError` when absent or
+ * malformed; the message never holds the key.
+ *
+ * @example
+ * ```ts
+ * import { walletKey } from "./wallet.ts";
+ * walletKey(undefined, { SVC_WALLET_KEY: "AB".repeat(32) }) === "0x" + "ab".repeat(32); // true
+ * ```
+ */
+export function walletKey(
+  option: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): `0x${string}` {
+  const raw = (option ?? env.SVC_WALLET_KEY ?? "").trim();
+  if (raw === "") {
+    throw new PaymentRequiredError(
+      "no wallet key: set SVC_WALLET_KEY to the private key of the wallet that pays (it signs here and is never sent)",
+      null,
+      null,
+      "no_wallet",
+    );
+  }
+  const hex = raw.replace(/^0x/i, "");
+  if (!/^[0-9a-fA-F]{64}$/.test(hex) || /^0+$/.test(hex)) {
+    throw new PaymentRequiredError(
+      "the wallet key is not a private key (64 hex digits, with or without 0x)",
+      null,
+      null,
+      "bad_wallet",
+    );
+  }
+  return `0x${hex.toLowerCase()}`;
+}
+
+/**
+ * The wallet of `key` (see {@linkcode walletKey}).
+ *
+ * @example
+ * ```ts ignore
+ * const wallet = await openWallet(walletKey(undefined, process.env));
+ * const signature = await wallet.signMessage("hello");
+ * ```
+ */
+export async function openWallet(key: `0x${string}`): Promise<Wallet> {
+  const { privateKeyToAccount } = await loadPaymentModule(() => import("viem/accounts"), "viem");
+  let account;
+  try {
+    account = privateKeyToAccount(key);
+  } catch {
+    throw new PaymentRequiredError("the wallet key is not a valid secp256k1 private key", null, null, "bad_wallet");
+  }
+  return {
+    address: account.address,
+    signTypedData: (typed) => account.signTypedData(typed as Parameters<typeof account.signTypedData>[0]),
+    signMessage: (text) => account.signMessage({ message: text }),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The pay entry's module graph: `src/pay/mod.ts` reaches the x402 packages
+ * and viem only through `import()` (loaded on the first purchase or
+ * signature), never statically, and the remote client (`mod.ts`) does not
+ * reach `src/pay` at all.
+ *
+ * @module
+ */
+import { pathToFileURL } from "node:url";
+import { assert, assertEquals } from "../support/assert.ts";
+import { ROOT } from "../support/cli_process.ts";
+
+interface Dependency {
+  specifier: string;
+  code?: { specifier: string };
+  type?: { specifier: string };
+  isDynamic?: boolean;
+}
+interface Graph {
+  modules: { specifier: string; kind?: string; dependencies?: Dependency[] }[];
+}
+
+async function graphOf(file: string): Promise<Graph> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json", file], stdout: "piped" }).output();
+  assertEquals(out.code, 0);
+  return JSON.parse(new TextDecoder().decode(out.stdout)) as Graph;
+}
+
+/** The modules reached from `root` by static imports alone, and the dynamic edges met on the way. */
+function staticReach(graph: Graph, root: string): { reached: Set<string>; dynamic: string[] } {
+  const bySpecifier = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const reached = new Set<string>();
+  const dynamic: string[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const at = queue.pop()!;
+    if (reached.has(at)) continue;
+    reached.add(at);
+    for (const dep of bySpecifier.get(at)?.dependencies ?? []) {
+      const target = dep.code?.specifier;
+      if (!target) continue;
+      if (dep.isDynamic) dynamic.push(`${at.replace(pathToFileURL(ROOT).href, "")} -> ${dep.specifier}`);
+      else queue.push(target);
+    }
+  }
+  return { reached, dynamic };
+}
+
+Deno.test("src/pay/mod.ts loads the x402 packages and viem only by import(), from src/pay alone", async () => {
+  const root = `${pathToFileURL(ROOT).href}src/pay/mod.ts`;
+  const graph = await graphOf(`${ROOT}src/pay/mod.ts`);
+  const { reached, dynamic } = staticReach(graph, root);
+  assertEquals([...reached].filter((s) => s.startsWith("npm:") && /x402|viem/.test(s)), []);
+  const payments = dynamic.filter((d) => /x402|viem/.test(d)).sort();
+  assertEquals(payments, [
+    "src/pay/purchase.ts -> @x402/evm/exact/client",
+    "src/pay/purchase.ts -> @x402/fetch",
+    "src/pay/wallet.ts -> viem/accounts",
+  ]);
+  assert(graph.modules.some((m) => m.specifier.startsWith("npm:/@x402/fetch@")), "the packages resolve");
+});
+
+Deno.test("the remote client (mod.ts) reaches client.payments but nothing of src/pay, x402 or viem", async () => {
+  const specifiers = (await graphOf(`${ROOT}mod.ts`)).modules.map((m) => m.specifier);
+  assert(specifiers.includes(`${pathToFileURL(ROOT).href}src/client/payments.ts`));
+  assertEquals(specifiers.filter((s) => /\/src\/pay\/|x402|viem|ethers/.test(s)), []);
+});
