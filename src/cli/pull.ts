@@ -7,7 +7,7 @@
  */
 import process from "node:process";
 import { Client } from "../client/client.ts";
-import { pull } from "../local/pull.ts";
+import { pull, type PullResult } from "../local/pull.ts";
 import { pullJsonLines } from "../local/pull_jsonl.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
@@ -110,15 +110,7 @@ export async function pullCommand(args: string[]): Promise<number> {
   if (values.json) {
     process.stdout.write(JSON.stringify(result) + "\n");
   } else {
-    const signed = result.signature === "verified"
-      ? ` · signed by ${result.signedBy} ✓`
-      : result.signedBy
-      ? ` · signed by ${result.signedBy} (${result.signature}: not checked against pinned keys)`
-      : " · unsigned";
-    process.stdout.write(
-      `${slug} v${result.version}: ${plural(result.records, "record")} in ${plural(result.parts, "part")} -> ` +
-        `${store}/${slug}/parts/ (${plural(result.downloaded, "part")} downloaded)${signed}\n`,
-    );
+    process.stdout.write(`${pullLine(slug, store, result)}\n`);
   }
   return 0;
 }
@@ -143,4 +135,28 @@ async function pullLines(
     );
   }
   return 0;
+}
+
+/**
+ * The line a pull prints (origin-wire 7.3): records, parts, where they are,
+ * what was downloaded, and the signature's status.
+ *
+ * @example
+ * ```ts
+ * import { pullLine } from "./pull.ts";
+ * pullLine("cities", "svc-data", {
+ *   slug: "cities", version: 2, records: 48000, parts: 2, downloaded: 0, bytes: 0,
+ *   signedBy: "https://origin.example", signature: "verified",
+ * }); // "cities v2: 48000 record(s) in 2 part(s) → svc-data/cities/parts/ (up to date) · signed by https://origin.example ✓"
+ * ```
+ */
+export function pullLine(slug: string, store: string, result: PullResult): string {
+  const fetched = result.downloaded === 0 ? "up to date" : `${result.downloaded} part(s) downloaded`;
+  const signed = result.signature === "verified"
+    ? ` · signed by ${result.signedBy} ✓`
+    : result.signedBy
+    ? ` · signed by ${result.signedBy} (not trusted here: svc trust add)`
+    : " · unsigned";
+  return `${slug} v${result.version}: ${result.records} record(s) in ${result.parts} part(s) → ` +
+    `${store}/${slug}/parts/ (${fetched})${signed}`;
 }

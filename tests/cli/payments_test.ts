@@ -166,7 +166,10 @@ Deno.test("svc pull --credits / --paid and svc save --paid: what was bought on s
     const credits = await svc(t, ["pull", "cities", "--credits", "--store", a, "--no-progress"]);
     assertEquals(credits.code, 0, credits.stderr);
     assertEquals(credits.stderr, "bought: cities v2 with credits (0.25 USDC) · balance 1.75 USDC\n");
-    assertMatch(credits.stdout, /^cities v2: 600 records in 3 parts -> .*\/cities\/parts\/ \(3 parts downloaded\) · /);
+    assertMatch(
+      credits.stdout,
+      /^cities v2: 600 record\(s\) in 3 part\(s\) → .*\/cities\/parts\/ \(3 part\(s\) downloaded\) · /,
+    );
     const again = await svc(t, ["pull", "cities", "--credits", "--store", a, "--no-progress"]);
     assertEquals(again.stderr, "already yours: cities v2 with credits (0.00 USDC) · balance 1.75 USDC\n");
 
@@ -175,7 +178,7 @@ Deno.test("svc pull --credits / --paid and svc save --paid: what was bought on s
     assertEquals(paid.code, 0, paid.stderr);
     const tx = t.pay.purchases[0].transaction;
     assertEquals(paid.stderr, `paid: cities v1 with x402 (0.25 USDC on eip155:84532) · transaction ${tx}\n`);
-    assertMatch(paid.stdout, /^cities v1: 250 records in 2 parts -> .* \(2 parts downloaded\)/);
+    assertMatch(paid.stdout, /^cities v1: 250 record\(s\) in 2 part\(s\) → .* \(2 part\(s\) downloaded\)/);
     const held = await svc(t, ["pull", "cities@1", "--paid", "--store", b, "--no-progress"]);
     assertEquals(held.stderr, "already held: cities v1 (not bought again)\n");
     const capped = await svc(t, ["pull", "cities", "--paid", "--max-price", "0.2", "--store", b, "--no-progress"]);

@@ -164,7 +164,10 @@ Deno.test("svc pull killed halfway leaves the store whole, and the next pull res
     serveAll(0);
     const run = await runCli(["pull", "slow", "--store", dir.path, "--base-url", origin.url, "--api-key", "k"]);
     assertEquals(run.code, 0, run.stderr);
-    assertMatch(run.stdout, /^slow v3: 2 records in 2 parts -> .* \(1 part downloaded\) · unsigned\n$/);
+    assertMatch(
+      run.stdout,
+      /^slow v3: 2 record\(s\) in 2 part\(s\) → .*\/slow\/parts\/ \(1 part\(s\) downloaded\) · unsigned\n$/,
+    );
     assertEquals((await readdir(join(dir.path, "slow", "parts"))).sort(), shas.map((s) => `${s}.parquet`).sort());
   } finally {
     await origin.close();
