@@ -8,6 +8,8 @@
  */
 import process from "node:process";
 import { Client } from "../client/client.ts";
+import { formatUsdc } from "../pay/cap.ts";
+import { stringifyExactJson } from "../wire/exact_json.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 import { writeOut } from "./formats.ts";
@@ -27,7 +29,9 @@ export const ORIGIN_OPTIONS_HELP = `  --json           print the answer as JSON,
   -h, --help       show this help`;
 
 /**
- * The client for `--base-url` and `--api-key` (else `SVC_BASE_URL` and `SVC_API_KEY`).
+ * The client for `--base-url` and `--api-key` (else `SVC_BASE_URL` and
+ * `SVC_API_KEY`), with the process's environment for the rest
+ * (`SVC_PAY_URL`, `SVC_WALLET_KEY`, `SVC_MAX_PRICE`, `SVC_X402_NETWORKS`).
  *
  * @example
  * ```ts ignore
@@ -35,11 +39,12 @@ export const ORIGIN_OPTIONS_HELP = `  --json           print the answer as JSON,
  * ```
  */
 export function originClient(values: { "base-url"?: string; "api-key"?: string }): Client {
-  return new Client({ ...endpointFrom(values, process.env) });
+  return new Client({ ...endpointFrom(values, process.env), env: process.env });
 }
 
 /**
- * Writes `value` to stdout as JSON indented 2, characters as they are (origin-wire 7.1).
+ * Writes `value` to stdout as JSON indented 2, characters as they are,
+ * integers beyond 2^53 with their digits (origin-wire 7.1).
  *
  * @example
  * ```ts ignore
@@ -47,7 +52,7 @@ export function originClient(values: { "base-url"?: string; "api-key"?: string }
  * ```
  */
 export async function printJson(value: unknown): Promise<void> {
-  await writeOut(JSON.stringify(value, null, 2) + "\n");
+  await writeOut(stringifyExactJson(value, 2) + "\n");
 }
 
 /**
@@ -69,20 +74,18 @@ export function choice<T extends string>(
 }
 
 /**
- * Micro-USDC as dollars: at least two decimals, more only when there are more (`$12.50`, `$0.125`).
+ * Micro-USDC (USDC's atomic units) as dollars: at least two decimals, more
+ * only when there are more (`$12.50`, `$40.125`, `$0.000001`).
  *
  * @example
  * ```ts
  * import { usd } from "./origin_flags.ts";
- * usd(12_500_000); // "$12.50"
- * usd(40_125_000); // "$40.125"
+ * [usd(12_500_000), usd(40_125_000), usd(1)]; // ["$12.50", "$40.125", "$0.000001"]
  * ```
  */
-export function usd(micro: number): string {
-  const sign = micro < 0 ? "-" : "";
-  const abs = Math.round(Math.abs(micro));
-  const cents = String(abs % 1_000_000).padStart(6, "0").replace(/0{1,4}$/, "");
-  return `${sign}$${Math.floor(abs / 1_000_000)}.${cents.padEnd(2, "0")}`;
+export function usd(micro: number | bigint | string): string {
+  const text = formatUsdc(typeof micro === "number" ? Math.round(micro) : micro);
+  return text.startsWith("-") ? `-$${text.slice(1)}` : `$${text}`;
 }
 
 /**
