@@ -46,9 +46,10 @@ Options:
                    as every batch's sourceDeclaration (a node takes at most
                    500)
   --wait           wait for every batch's verdict (merged or rejected), up
-                   to 15 minutes a batch; a node's answers already are
+                   to 15 minutes a batch (a node's answers are final at once)
   --no-progress    no progress on stderr
-  --base-url URL   the node (default: SVC_BASE_URL or http://127.0.0.1:8686)
+  --base-url URL   the node or the origin (default: SVC_BASE_URL or
+                   http://127.0.0.1:8686)
   --api-key KEY    node token or agent key (default: SVC_API_KEY, SVC_NODE_TOKEN)
   --json           print every batch's answer and the totals as JSON
   -h, --help       show this help
