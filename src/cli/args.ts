@@ -100,3 +100,42 @@ export function intFlag(name: string, raw: string | undefined, min: number): num
   }
   return Number(raw);
 }
+
+/**
+ * The value of whichever of two options naming the same thing was given
+ * (`--out` and `--store`), or undefined when neither was; both given is a
+ * usage error, even with the same value.
+ *
+ * @example
+ * ```ts
+ * import { eitherFlag } from "./args.ts";
+ * eitherFlag(["out", "data"], ["store", undefined]); // "data"
+ * ```
+ */
+export function eitherFlag(
+  [first, firstRaw]: [string, string | undefined],
+  [second, secondRaw]: [string, string | undefined],
+): string | undefined {
+  if (firstRaw !== undefined && secondRaw !== undefined) {
+    throw new UsageError(`--${first} and --${second} are the same option: give one of them`);
+  }
+  return firstRaw ?? secondRaw;
+}
+
+/**
+ * The version asked for by `SLUG@N` (`at`) and `--version N` (`raw`): either
+ * one, or both when they agree, else a usage error; null when neither.
+ *
+ * @example
+ * ```ts
+ * import { versionFrom } from "./args.ts";
+ * versionFrom(null, "3"); // 3
+ * ```
+ */
+export function versionFrom(at: number | null, raw: string | undefined): number | null {
+  const flag = intFlag("version", raw, 1);
+  if (flag !== undefined && at !== null && flag !== at) {
+    throw new UsageError(`@${at} and --version ${flag} ask for different versions: give one`);
+  }
+  return flag ?? at;
+}

@@ -1,6 +1,7 @@
 /**
- * `svc save SLUG[@N] [-o FILE] [--store DIR]` and `svc load FILE [--store DIR]
- * [--check] [--json]`: one version as a bundle file, and back.
+ * `svc save SLUG[@N] [--version N] [-o FILE] [--cache|--store DIR]
+ * [--workers 4]` and `svc load FILE [--out|--store DIR] [--check] [--json]`:
+ * one version as a bundle file, and back.
  *
  * @module
  */
@@ -9,7 +10,7 @@ import { loadBundle, saveHeld } from "../local/bundle.ts";
 import { Client } from "../client/client.ts";
 import { pull } from "../local/pull.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
-import { commandArgs, projectAt } from "./args.ts";
+import { commandArgs, eitherFlag, projectAt, versionFrom } from "./args.ts";
 import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 import { plural, progressOnReport } from "./progress.ts";
@@ -27,8 +28,13 @@ Write one version as a bundle (a tar of svc-bundle.json, project.json,
 manifest.json and the parts), pulling it first when the store lacks it.
 
 Options:
+  --version N        the version (the same as SLUG@N; default: the newest
+                     held, else the newest)
   -o, --output FILE  the bundle (default: ./SLUG-vN.svc)
-  --store DIR        store directory (default: ${DEFAULT_STORE})
+  --cache DIR        store directory (default: ${DEFAULT_STORE}); --store DIR
+                     is the same option
+  --workers N        parts fetched at once when it pulls first, 1-64
+                     (default: 4)
   --base-url URL     where to pull from when needed (default: SVC_BASE_URL)
   --api-key KEY      agent key for that pull (default: SVC_API_KEY)
   --paid             when the store lacks it, buy the version with the wallet
@@ -39,7 +45,7 @@ Options:
 `;
 
 /** The help text of `svc load`. */
-export const LOAD_HELP = `Usage: svc load FILE [--store DIR] [--check] [--verify] [--json]
+export const LOAD_HELP = `Usage: svc load FILE [--out DIR] [--check] [--verify] [--json]
        svc load FILE --push SLUG [--source TEXT] [--allow-paid] [--no-wait]
 
 Check a bundle member by member (only the allowed names, each part's size and
@@ -47,7 +53,8 @@ SHA-256, header and manifest agreeing, the signature against the keys pinned
 for the origin) and lay its version out in the store as a pull would.
 
 Options:
-  --store DIR     store directory (default: ${DEFAULT_STORE})
+  --out DIR       store directory (default: ${DEFAULT_STORE}); --store DIR is
+                  the same option
   --check         check only; write nothing
   --verify        take it only if signed by a pinned key of the origin
                   (svc trust add); also SVC_VERIFY=1
@@ -79,8 +86,11 @@ Options:
  */
 export async function saveCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
+    version: { type: "string" },
     output: { type: "string", short: "o" },
+    cache: { type: "string" },
     store: { type: "string" },
+    workers: { type: "string" },
     "base-url": { type: "string" },
     "api-key": { type: "string" },
     "no-progress": { type: "boolean" },
@@ -93,14 +103,18 @@ export async function saveCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc save takes one SLUG[@VERSION]");
-  const store = values.store ?? DEFAULT_STORE;
-  const { slug, version } = projectAt(positionals[0]);
+  const store = eitherFlag(["cache", values.cache], ["store", values.store]) ?? DEFAULT_STORE;
+  const at = projectAt(positionals[0]);
+  const slug = at.slug;
+  const version = versionFrom(at.version, values.version);
+  const workers = workersFrom(values.workers) ?? 4;
   const bar = progressOnReport(`save ${slug}`, "bytes", !values["no-progress"]);
   let note = "";
   const pullMissing = async (v: number | null) => {
     const client = new Client({ ...endpointFrom(values, process.env), env: process.env });
-    if (!values.paid) return (await pull(client, slug, { store, version: v ?? undefined })).version;
-    const bought = await pullWithWallet(client, slug, { store, version: v ?? undefined });
+    const pulling = { store, version: v ?? undefined, workers };
+    if (!values.paid) return (await pull(client, slug, pulling)).version;
+    const bought = await pullWithWallet(client, slug, pulling);
     note = `${bought.note}\n`;
     return bought.result.version;
   };
@@ -128,6 +142,7 @@ export async function saveCommand(args: string[]): Promise<number> {
  */
 export async function loadCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
+    out: { type: "string" },
     store: { type: "string" },
     check: { type: "boolean" },
     verify: { type: "boolean" },
@@ -148,7 +163,7 @@ export async function loadCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc load takes one bundle file");
-  const store = values.store ?? DEFAULT_STORE;
+  const store = eitherFlag(["out", values.out], ["store", values.store]) ?? DEFAULT_STORE;
   const required = verifyRequired(values.verify, process.env);
   // Without --origin, the keys pinned for the origin the signature names are the ones that count.
   const origin = values.origin ?? "";

@@ -1,8 +1,10 @@
 /**
- * `svc contribute SLUG --file records.jsonl|- [--base-url URL] [--json]`:
- * a JSON-lines file sent as valid batches (at most 500 records and 512 KiB
- * each), one after another, each with an Idempotency-Key made from its
- * content so that sending the same file again replays instead of repeating.
+ * `svc contribute SLUG --file records.jsonl|- [--source TEXT] [--wait]
+ * [--base-url URL] [--json]`: a JSON-lines file sent as valid batches (at
+ * most 500 records and 512 KiB each), one after another, each with an
+ * Idempotency-Key made from its content so that sending the same file again
+ * replays instead of repeating; with `--wait`, each batch the origin has not
+ * screened yet is polled until its verdict.
  *
  * @module
  */
@@ -12,6 +14,7 @@ import { constants, createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
+import { Client } from "../client/client.ts";
 import { KeyRequiredError } from "../client/errors.ts";
 import { callJson, type Endpoint } from "../client/http.ts";
 import { parseExactJson } from "../wire/json_parse.ts";
@@ -22,22 +25,31 @@ import { commandArgs } from "./args.ts";
 import { CliError, fileError, UsageError } from "./errors.ts";
 import { noteOnInterrupt } from "./interrupt.ts";
 import { plural, progress } from "./progress.ts";
+import { sourceFrom } from "./promote.ts";
 
 /** The help text of `svc contribute`. */
 export const CONTRIBUTE_HELP = `Usage: svc contribute SLUG --file FILE|- [options]
 
 Send the records of a JSON-lines file (one object a line; - for stdin) to a
-local project on a node, in batches of at most 500 records and 512 KiB.
-Each batch carries an Idempotency-Key made from its content, so sending the
-same file again within 24 hours replays the first answers.
+project on a node or the origin, in batches of at most 500 records and
+512 KiB. Each batch carries an Idempotency-Key made from its content, so
+sending the same file again within 24 hours replays the first answers.
+A node merges each batch before it answers; the origin screens it after
+answering, so its batches stay pending unless --wait waits for them.
 
 Exits 1 when any batch was rejected (the summary names the gate and why).
 Ctrl-C stops it, prints what was sent and answered by then, and exits 130.
 
 Options:
   --file FILE      the records (required)
+  --source TEXT    where the records come from (4-2000 characters), sent
+                   as every batch's sourceDeclaration (a node takes at most
+                   500)
+  --wait           wait for every batch's verdict (merged or rejected), up
+                   to 15 minutes a batch (a node's answers are final at once)
   --no-progress    no progress on stderr
-  --base-url URL   the node (default: SVC_BASE_URL or http://127.0.0.1:8686)
+  --base-url URL   the node or the origin (default: SVC_BASE_URL or
+                   http://127.0.0.1:8686)
   --api-key KEY    node token or agent key (default: SVC_API_KEY, SVC_NODE_TOKEN)
   --json           print every batch's answer and the totals as JSON
   -h, --help       show this help
@@ -63,35 +75,39 @@ interface Totals {
   merged: number;
   duplicates: number;
   rejected: number;
+  pending: number;
   replayed: number;
   versions: number[];
   reasons: string[];
 }
 
-/** How long one batch may stay in the origin's screening. */
-const SCREENING_WAIT_MS = 900_000;
+/** How a batch goes: where, with which source declaration, and whether to wait for the verdict. */
+interface Sending {
+  endpoint: Endpoint;
+  slug: string;
+  source: string | undefined;
+  /** Set with --wait: polls a contribution until it is merged or rejected. */
+  waiter: Client | null;
+}
 
-async function send(endpoint: Endpoint, slug: string, records: string[], totals: Totals): Promise<BatchAnswer> {
-  const body = `{"records":[${records.join(",")}]}`;
+async function send(how: Sending, records: string[], totals: Totals): Promise<BatchAnswer> {
+  const { endpoint, slug, source, waiter } = how;
+  // Without --source the body is as it always was, so the keys of batches sent before still replay.
+  const declared = source === undefined ? "" : `,"sourceDeclaration":${JSON.stringify(source)}`;
+  const body = `{"records":[${records.join(",")}]${declared}}`;
   const key = "svc-" + createHash("sha256").update(`${slug}\n${body}`).digest("hex").slice(0, 40);
   const { body: answer, headers } = await callJson(endpoint, "POST", `/projects/${slug}/contribute`, body, {
     "idempotency-key": key,
   });
   let view = answer as BatchAnswer;
-  // The origin screens after answering: wait for the final answer, as a node gives at once.
-  const deadline = Date.now() + SCREENING_WAIT_MS;
-  for (let wait = 250; view.status !== "merged" && view.status !== "rejected"; wait = Math.min(wait * 2, 5_000)) {
-    if (Date.now() > deadline) {
-      throw new CliError(`batch ${totals.batches + 1} is still ${view.status}; gave up waiting`);
-    }
-    await new Promise((r) => setTimeout(r, wait));
-    view = (await callJson(endpoint, "GET", `/projects/${slug}/contributions/${encodeURIComponent(view.id)}`, null))
-      .body as BatchAnswer;
-  }
+  const final = (status: string) => status === "merged" || status === "rejected";
+  if (waiter && !final(view.status)) view = await waiter.waitForContribution(slug, view.id) as BatchAnswer;
   totals.batches++;
   if (headers.get("idempotent-replayed") === "true") totals.replayed++;
   totals.records += records.length;
-  if (view.status === "merged") {
+  if (!final(view.status)) {
+    totals.pending += view.recordCount ?? records.length;
+  } else if (view.status === "merged") {
     totals.merged += view.acceptedCount ?? 0;
     totals.duplicates += view.verdict.droppedDuplicates ?? 0;
     if (view.mergedVersion !== null) totals.versions.push(view.mergedVersion);
@@ -112,6 +128,7 @@ function describe(slug: string, t: Totals): string {
     : ` (versions ${t.versions[0]}-${t.versions[t.versions.length - 1]})`;
   const head = `${slug}: ${plural(t.records, "record")} in ${plural(t.batches, "batch", "batches")}: ` +
     `${t.merged} merged${versions}, ${plural(t.duplicates, "duplicate")}, ${t.rejected} rejected` +
+    (t.pending > 0 ? `, ${t.pending} pending (the origin screens them: --wait waits for the verdicts)` : "") +
     (t.replayed > 0 ? `; ${plural(t.replayed, "batch answer")} replayed (sent before within 24 hours)` : "");
   return [head, ...t.reasons.slice(0, 10).map((r) => `  ${r}`)].join("\n") + "\n";
 }
@@ -127,6 +144,8 @@ function describe(slug: string, t: Totals): string {
 export async function contributeCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
     file: { type: "string" },
+    source: { type: "string" },
+    wait: { type: "boolean" },
     "no-progress": { type: "boolean" },
     "base-url": { type: "string" },
     "api-key": { type: "string" },
@@ -142,8 +161,10 @@ export async function contributeCommand(args: string[]): Promise<number> {
   }
   if (!values.file) throw new UsageError("svc contribute needs --file FILE (or - for stdin)");
   const slug = positionals[0];
+  const source = sourceFrom(values.source);
   const endpoint = endpointFrom(values, process.env);
   if (!endpoint.apiKey) throw new KeyRequiredError("contribute");
+  const how: Sending = { endpoint, slug, source, waiter: values.wait ? new Client({ ...endpoint }) : null };
   const file = values.file;
   const fromStdin = file === "-";
   const info = fromStdin ? null : await stat(file).catch((e) => {
@@ -165,6 +186,7 @@ export async function contributeCommand(args: string[]): Promise<number> {
     merged: 0,
     duplicates: 0,
     rejected: 0,
+    pending: 0,
     replayed: 0,
     versions: [],
     reasons: [],
@@ -176,7 +198,7 @@ export async function contributeCommand(args: string[]): Promise<number> {
   let line = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    answers.push(await send(endpoint, slug, batch, totals));
+    answers.push(await send(how, batch, totals));
     batch = [];
     batchBytes = 2;
     bar.update(read, size, `${plural(totals.records, "record")}, ${plural(totals.batches, "batch", "batches")}`);

@@ -1,5 +1,5 @@
 /**
- * `svc create SLUG --title T --readme-file F --schema @file [--license L]
+ * `svc create SLUG --title T --readme TEXT|--readme-file F --schema @file [--license L]
  * [--tags a,b] [--visibility public|private] [--base-url URL] [--json]`:
  * a project on a node (or the origin).
  *
@@ -15,13 +15,16 @@ import { commandArgs } from "./args.ts";
 import { fileError, UsageError } from "./errors.ts";
 
 /** The help text of `svc create`. */
-export const CREATE_HELP = `Usage: svc create SLUG --title TITLE --readme-file FILE --schema @FILE [options]
+export const CREATE_HELP =
+  `Usage: svc create SLUG --title TITLE --readme TEXT|--readme-file FILE --schema @FILE [options]
 
 Create a project on a node (a local project that takes contributions).
 
 Options:
   --title TITLE          4-140 characters
-  --readme-file FILE     README text, 20-20000 characters
+  --readme TEXT          the README, 20-20000 characters
+  --readme-file FILE     the README read from FILE (give exactly one of
+                         --readme and --readme-file)
   --schema @FILE|JSON    {"fields": [{"name", "type", "required"?}], "allowExtra"?}
                          or just the list of fields; types: string, integer,
                          number, boolean; every field is required unless it
@@ -37,7 +40,7 @@ Options:
 
 const FLAGS: Record<string, string> = {
   title: "--title",
-  readme: "the README (--readme-file)",
+  readme: "the README",
   schemaDef: "--schema",
   license: "--license",
   tags: "--tags",
@@ -75,6 +78,20 @@ async function readSchema(value: string): Promise<unknown> {
   return Array.isArray(parsed) ? { fields: parsed } : parsed;
 }
 
+/** The README given inline or read from a file (one of the two, never both), 20-20000 characters. */
+async function readmeFrom(inline: string | undefined, file: string | undefined): Promise<string> {
+  if (inline !== undefined && file !== undefined) throw new UsageError("give --readme or --readme-file, not both");
+  const readme = file === undefined ? inline! : await readFile(file, "utf8").catch((e) => {
+    throw fileError("read", file, e);
+  });
+  const length = [...readme].length;
+  if (length < 20 || length > 20_000) {
+    const flag = file === undefined ? "--readme" : `--readme-file (${file})`;
+    throw new UsageError(`the README must be 20-20000 characters; ${flag} holds ${length}`);
+  }
+  return readme;
+}
+
 /**
  * Runs `svc create` with `args`; resolves with the exit code.
  *
@@ -86,6 +103,7 @@ async function readSchema(value: string): Promise<unknown> {
 export async function createCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
     title: { type: "string" },
+    readme: { type: "string" },
     "readme-file": { type: "string" },
     schema: { type: "string" },
     license: { type: "string" },
@@ -102,13 +120,10 @@ export async function createCommand(args: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new UsageError("svc create takes one project slug");
   if (!isSlug(positionals[0])) throw new UsageError(`${JSON.stringify(positionals[0])} is not a project slug`);
-  if (!values.title || !values["readme-file"] || !values.schema) {
-    throw new UsageError("svc create needs --title, --readme-file and --schema");
+  if (!values.title || !values.schema || (values.readme === undefined && values["readme-file"] === undefined)) {
+    throw new UsageError("svc create needs --title, --readme TEXT or --readme-file FILE, and --schema");
   }
-  const readmeFile = values["readme-file"];
-  const readme = await readFile(readmeFile, "utf8").catch((e) => {
-    throw fileError("read", readmeFile, e);
-  });
+  const readme = await readmeFrom(values.readme, values["readme-file"]);
   const request: Record<string, unknown> = {
     slug: positionals[0],
     title: values.title,

@@ -1,17 +1,18 @@
 /**
- * `svc pull SLUG[@N] [--store DIR] [--workers 4] [--base-url URL]
- * [--api-key KEY] [--json]`: a version into a local store, as a node serves
- * it, with a progress bar on stderr.
+ * `svc pull SLUG[@N] [--version N] [--out|--store DIR] [--workers 4]
+ * [--format parquet|jsonl] [--page 200] [--base-url URL] [--api-key KEY]
+ * [--json]`: a version into a local store, as a node serves it, with a
+ * progress bar on stderr.
  *
  * @module
  */
 import process from "node:process";
 import { Client } from "../client/client.ts";
 import { pull, type PullResult } from "../local/pull.ts";
-import { pullJsonLines } from "../local/pull_jsonl.ts";
+import { DEFAULT_PAGE, MAX_PAGE, pullJsonLines } from "../local/pull_jsonl.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { trustFilePath } from "../trust/trust_file.ts";
-import { commandArgs, projectAt } from "./args.ts";
+import { commandArgs, eitherFlag, projectAt, versionFrom } from "./args.ts";
 import { endpointFrom, verifyRequired } from "./endpoint.ts";
 import { UsageError } from "./errors.ts";
 import { plural, progressOnReport } from "./progress.ts";
@@ -25,12 +26,16 @@ for size and SHA-256, renamed into place; the manifest last). Parts already
 in the store are not fetched again; a pull that was stopped resumes.
 
 Options:
-  --store DIR      store directory (default: ${DEFAULT_STORE})
+  --version N      the version (the same as SLUG@N; default: the newest)
+  --out DIR        store directory (default: ${DEFAULT_STORE}); --store DIR
+                   is the same option
   --workers N      parts fetched at once (default: 4)
   --format F       parquet (default): the parts, as a node serves them; or
                    jsonl: the records paged from /data into
                    STORE/SLUG/vN.jsonl, for when parts cannot be had
                    (never with --verify: records carry no signature)
+  --page N         with --format jsonl: records a page, 1-${MAX_PAGE} (default:
+                   ${DEFAULT_PAGE}); refused with parquet, which has no pages
   --verify         take the version only if it is signed by a pinned key of the
                    origin (svc trust add); also SVC_VERIFY=1
   --origin URL     the origin whose keys sign it (default: --base-url)
@@ -57,9 +62,12 @@ Options:
  */
 export async function pullCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
+    version: { type: "string" },
+    out: { type: "string" },
     store: { type: "string" },
     workers: { type: "string" },
     format: { type: "string" },
+    page: { type: "string" },
     verify: { type: "boolean" },
     origin: { type: "string" },
     "base-url": { type: "string" },
@@ -74,7 +82,9 @@ export async function pullCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc pull takes one SLUG[@VERSION]");
-  const { slug, version } = projectAt(positionals[0]);
+  const at = projectAt(positionals[0]);
+  const slug = at.slug;
+  const version = versionFrom(at.version, values.version);
   if (values.workers !== undefined && !/^[1-9]\d?$/.test(values.workers)) {
     throw new UsageError("--workers must be 1-99");
   }
@@ -82,13 +92,14 @@ export async function pullCommand(args: string[]): Promise<number> {
   if (format !== "parquet" && format !== "jsonl") throw new UsageError("--format must be parquet or jsonl");
   checkPayFlags(values);
   if (values.paid && format === "jsonl") throw new UsageError("--paid pulls parts: it does not go with --format jsonl");
-  const store = values.store ?? DEFAULT_STORE;
+  const page = pageFrom(values.page, format);
+  const store = eitherFlag(["out", values.out], ["store", values.store]) ?? DEFAULT_STORE;
   const client = new Client({ ...endpointFrom(values, process.env), env: process.env });
   const required = verifyRequired(values.verify, process.env);
   const shown = !values["no-progress"];
   const pinned = values.credits ? await buyWithCredits(client, slug, version ?? undefined) : version;
   if (format === "jsonl") {
-    return await pullLines(client, slug, { store, version: pinned, verify: required, json: values.json, shown });
+    return await pullLines(client, slug, { store, version: pinned, verify: required, page, json: values.json, shown });
   }
   const trust = {
     trustFile: trustFilePath(process.env),
@@ -115,16 +126,27 @@ export async function pullCommand(args: string[]): Promise<number> {
   return 0;
 }
 
+/** `--page`: records a page of the JSON-lines path; the parts have none, so parquet refuses it. */
+function pageFrom(raw: string | undefined, format: string): number {
+  if (raw === undefined) return DEFAULT_PAGE;
+  if (format !== "jsonl") throw new UsageError("--page goes with --format jsonl (parts are not paged)");
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_PAGE) {
+    throw new UsageError(`--page must be a whole number from 1 to ${MAX_PAGE}, not ${JSON.stringify(raw)}`);
+  }
+  return Number(raw);
+}
+
 async function pullLines(
   client: Client,
   slug: string,
-  options: { store: string; version: number | null; verify: boolean; json?: boolean; shown: boolean },
+  options: { store: string; version: number | null; verify: boolean; page: number; json?: boolean; shown: boolean },
 ): Promise<number> {
   const bar = progressOnReport(`pull ${slug}`, "record", options.shown);
   const result = await pullJsonLines(client, slug, {
     store: options.store,
     version: options.version ?? undefined,
     verify: options.verify,
+    page: options.page,
     onProgress: bar.onProgress,
   });
   bar.finish();

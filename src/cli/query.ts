@@ -1,6 +1,6 @@
 /**
  * `svc query SLUG[@N] "SQL"|- [--file F] [--format table|jsonl|csv]
- * [--limit N] [--store DIR] [--json]`: SQL over a version in a local store,
+ * [--limit N] [--out|--store DIR] [--json]`: SQL over a version in a local store,
  * on the node's own engine (the request goes through the same handler a
  * node serves), or with `--remote` on a node or the origin.
  *
@@ -11,7 +11,7 @@ import process from "node:process";
 import { Client } from "../client/client.ts";
 import { queryLocal } from "../local/query.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
-import { commandArgs, intFlag, projectAt } from "./args.ts";
+import { commandArgs, eitherFlag, intFlag, projectAt, versionFrom } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { fileError, UsageError } from "./errors.ts";
 import { csv, jsonLines, writeOut } from "./formats.ts";
@@ -33,7 +33,8 @@ Options:
   --version N     version to query (default: the newest whole one)
   --limit N       rows to return (default: 200; 0 for all rows of a local
                   query; a remote answer holds at most 1000)
-  --store DIR     store directory (default: ${DEFAULT_STORE})
+  --out DIR       store directory (default: ${DEFAULT_STORE}); --store DIR is
+                  the same option
   --remote        ask a node or the origin instead (--base-url, --api-key;
                   default SVC_BASE_URL, SVC_API_KEY)
   --json          print the answer as JSON, as the API gives it
@@ -76,6 +77,7 @@ export async function queryCommand(args: string[]): Promise<number> {
     format: { type: "string" },
     version: { type: "string" },
     limit: { type: "string" },
+    out: { type: "string" },
     store: { type: "string" },
     json: { type: "boolean" },
     remote: { type: "boolean" },
@@ -96,8 +98,9 @@ export async function queryCommand(args: string[]): Promise<number> {
   }
   if (values.json && values.format !== undefined) throw new UsageError("give --json or --format, not both");
   const { slug, version: at } = projectAt(positionals[0]);
-  const version = intFlag("version", values.version, 1) ?? at ?? undefined;
+  const version = versionFrom(at, values.version) ?? undefined;
   const asked = intFlag("limit", values.limit, 0);
+  const store = eitherFlag(["out", values.out], ["store", values.store]) ?? DEFAULT_STORE;
   const sql = await statement(positionals[1], values.file);
   if (sql.trim() === "") throw new UsageError("the SQL statement is empty");
   const characters = [...sql].length;
@@ -108,7 +111,7 @@ export async function queryCommand(args: string[]): Promise<number> {
   const limit = values.remote && asked !== undefined && (asked === 0 || asked > REMOTE_ROWS) ? REMOTE_ROWS : asked;
   const body = values.remote
     ? await new Client({ ...endpointFrom(values, process.env) }).query(slug, sql, { version, limit })
-    : await queryLocal(values.store ?? DEFAULT_STORE, slug, { sql, version, limit });
+    : await queryLocal(store, slug, { sql, version, limit });
   if (values.json) {
     await writeOut(JSON.stringify(body) + "\n");
     return 0;

@@ -181,7 +181,7 @@ export async function saveHeld(
  * Writes version `options.version` (default: the newest held) of `slug` from
  * the store `options.store` as a bundle at `options.output` (default
  * `./<slug>-v<N>.svc`), pulling it from `client` first when the store does
- * not hold it.
+ * not hold it (`options.workers` parts at once, default 4).
  *
  * @example
  * ```ts ignore
@@ -196,11 +196,13 @@ export async function save(
     store: string;
     version?: number;
     output?: string;
+    workers?: number;
     onProgress?: (doneBytes: number, totalBytes: number) => void;
   },
 ): Promise<BundleHeader & { file: string }> {
   const pullMissing = async (version: number | null) =>
-    (await pull(client, slug, { store: options.store, version: version ?? undefined })).version;
+    (await pull(client, slug, { store: options.store, version: version ?? undefined, workers: options.workers }))
+      .version;
   return await saveHeld(options.store, slug, options.version ?? null, options.output ?? null, pullMissing, {
     onProgress: options.onProgress,
   });

@@ -1,6 +1,7 @@
 /**
  * The JSON-lines path of a pull, for when parts cannot be had: the version's
- * records paged from `/data` (1000 at a time, every page pinned to the version
+ * records paged from `/data` (`page` at a time, by default 200, the most a
+ * keyless page of a free dataset holds on the origin; every page pinned to the version
  * the first one named) into `<store>/<slug>/v<N>.jsonl`, written under a
  * temporary name and renamed once whole. Records carry no signature, so a
  * pull that requires one refuses this path before asking anything.
@@ -29,11 +30,16 @@ export interface JsonLinesResult {
   file: string;
 }
 
-const PAGE = 1000;
+/** Records a page by default (origin-wire 7.3 `pull --page`). */
+export const DEFAULT_PAGE = 200;
+
+/** Most records `/data` answers a page. */
+export const MAX_PAGE = 1000;
 
 /**
  * Pages every record of `slug` (version `options.version`, else the newest)
- * into a JSON-lines file in the store.
+ * into a JSON-lines file in the store, `options.page` records a page (1 to
+ * 1000, default 200).
  *
  * @example
  * ```ts ignore
@@ -43,9 +49,19 @@ const PAGE = 1000;
 export async function pullJsonLines(
   client: Client,
   slug: string,
-  options: { store: string; version?: number; verify?: boolean; onProgress?: (done: number, total: number) => void },
+  options: {
+    store: string;
+    version?: number;
+    verify?: boolean;
+    page?: number;
+    onProgress?: (done: number, total: number) => void;
+  },
 ): Promise<JsonLinesResult> {
   if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  const pageSize = options.page ?? DEFAULT_PAGE;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) {
+    throw new ValueError(`page must be a whole number from 1 to ${MAX_PAGE}, not ${pageSize}`);
+  }
   if (options.verify) {
     throw new SignatureError(
       "the JSON-lines path carries no signature, so a verified pull refuses it; pull the Parquet parts instead",
@@ -56,7 +72,7 @@ export async function pullJsonLines(
   }
   await refuseLocal(options.store, slug);
   // Integers beyond 2^53 come as bigint and are written back with every digit.
-  const first = await client.data(slug, { version: options.version, limit: PAGE, offset: 0, exactIntegers: true });
+  const first = await client.data(slug, { version: options.version, limit: pageSize, offset: 0, exactIntegers: true });
   const version = first.version;
   // The page says how many records the version holds; an origin before 0.28 only says it in the manifest.
   const total = typeof first.total === "number" ? first.total : await client.manifest(slug, version).then(
@@ -70,15 +86,15 @@ export async function pullJsonLines(
   const out = await open(temp, "wx");
   let records = 0;
   try {
-    for (let page = first, offset = 0;; offset += PAGE) {
+    for (let page = first, offset = 0;; offset += pageSize) {
       if (page.version !== version) throw new ValueError(`page at ${offset} is of v${page.version}, not v${version}`);
       if (page.records.length > 0) {
         await out.write(page.records.map((r) => stringifyExactJson(r)).join("\n") + "\n");
       }
       records += page.records.length;
       options.onProgress?.(records, Math.max(total, records));
-      if (page.count < PAGE) break;
-      page = await client.data(slug, { version, limit: PAGE, offset: offset + PAGE, exactIntegers: true });
+      if (page.count < pageSize) break;
+      page = await client.data(slug, { version, limit: pageSize, offset: offset + pageSize, exactIntegers: true });
     }
     await out.sync();
     await out.close();

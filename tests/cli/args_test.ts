@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { assertEquals, assertThrows } from "../support/assert.ts";
-import { intFlag, usageFrom } from "../../src/cli/args.ts";
+import { eitherFlag, intFlag, usageFrom, versionFrom } from "../../src/cli/args.ts";
 
 function parseError(args: string[]): unknown {
   try {
@@ -35,4 +35,23 @@ Deno.test("whole-number flags name the flag, the floor and what was given", () =
     assertThrows(() => intFlag("limit", raw, 0), /^--limit must be a whole number of at least 0, not "/);
   }
   assertThrows(() => intFlag("version", "0", 1), /at least 1, not "0"/);
+});
+
+Deno.test("two names of one option: either is taken, both are a usage error even when they agree", () => {
+  assertEquals(eitherFlag(["out", "a"], ["store", undefined]), "a");
+  assertEquals(eitherFlag(["out", undefined], ["store", "b"]), "b");
+  assertEquals(eitherFlag(["out", undefined], ["store", undefined]), undefined);
+  assertThrows(
+    () => eitherFlag(["out", "a"], ["store", "a"]),
+    /^--out and --store are the same option: give one of them$/,
+  );
+});
+
+Deno.test("SLUG@N and --version N: either, both when they agree; different versions are a usage error", () => {
+  assertEquals(versionFrom(null, undefined), null);
+  assertEquals(versionFrom(2, undefined), 2);
+  assertEquals(versionFrom(null, "3"), 3);
+  assertEquals(versionFrom(3, "3"), 3);
+  assertThrows(() => versionFrom(2, "3"), /^@2 and --version 3 ask for different versions: give one$/);
+  assertThrows(() => versionFrom(null, "0"), /^--version must be a whole number of at least 1, not "0"$/);
 });

@@ -97,3 +97,18 @@ Deno.test('create\'s help says schema fields are required unless "required": fal
   const run = await runCli(["create", "--help"]);
   assertMatch(run.stdout.replace(/\s+/g, " "), /every field is required unless it says "required": false/);
 });
+
+Deno.test("the flags of origin-wire 7.3 are in their commands' help", async () => {
+  const flags: [string, string[]][] = [
+    ["pull", ["--version N", "--out DIR", "--store DIR", "--page N", "--workers N"]],
+    ["save", ["--version N", "--cache DIR", "--store DIR", "--workers N"]],
+    ["load", ["--out DIR", "--store DIR"]],
+    ["query", ["--out DIR", "--store DIR"]],
+    ["contribute", ["--source TEXT", "--wait"]],
+    ["create", ["--readme TEXT", "--readme-file FILE"]],
+  ];
+  for (const [command, names] of flags) {
+    const help = (await runCli([command, "--help"])).stdout;
+    for (const name of names) assert(help.includes(name), `svc ${command} --help lists ${name}`);
+  }
+});

@@ -31,6 +31,20 @@ Deno.test("svc query runs SQL over a local store: a table on stdout, JSON with -
     assertEquals([body.version, body.columns, body.rows], [1, ["n"], [[250]]]);
     const limited = await runCli(["query", "cities", "SELECT id FROM records", "--limit", "3", "--store", dir.path]);
     assertMatch(limited.stderr, /3 rows .* more rows exist/);
+    const out = await runCli(["query", "cities", "SELECT count(*) AS n FROM records", "--out", dir.path, "--json"]);
+    assertEquals(out.code, 0, out.stderr);
+    assertEquals(JSON.parse(out.stdout).rows, [[600]], "--out names the store as --store does");
+    const pinned = await runCli([
+      "query",
+      "cities@1",
+      "SELECT count(*) AS n FROM records",
+      "--version",
+      "1",
+      "--out",
+      dir.path,
+      "--json",
+    ]);
+    assertEquals([pinned.code, JSON.parse(pinned.stdout).version], [0, 1], pinned.stderr);
   } finally {
     await dir.cleanup();
   }
@@ -57,6 +71,14 @@ Deno.test("svc query fails with error: and exit 1, or exit 2 on usage", async ()
       const run = await runCli([...args, "--store", dir.path]);
       assertEquals(run.code, 2, args.join(" "));
       assertMatch(run.stderr, /^error: /);
+    }
+    const usage: [string[], string][] = [
+      [["--out", dir.path, "--store", dir.path], "error: --out and --store are the same option: give one of them\n"],
+      [["--version", "2", "--out", dir.path], "error: @1 and --version 2 ask for different versions: give one\n"],
+    ];
+    for (const [flags, stderr] of usage) {
+      const run = await runCli(["query", "cities@1", "SELECT 1", ...flags]);
+      assertEquals([run.code, run.stdout, run.stderr], [2, "", stderr], flags.join(" "));
     }
   } finally {
     await dir.cleanup();

@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli, startServe } from "../support/cli_process.ts";
@@ -46,6 +46,58 @@ Deno.test("svc create and svc contribute fill a node: batches, progress, summary
     assertEquals([totals.batches, totals.replayed, totals.merged], [3, 3, 1201], "the same file replays its answers");
     const version: Json = await (await fetch(`${node.url}/projects/notes`)).json();
     assertEquals(version.localVersions, [3, 2, 1], "no new version from the replay");
+
+    // --source goes with every batch; on a node, which merges before it answers, --wait changes nothing.
+    const source = "Typed in by the agent while it worked.";
+    await writeFile(
+      join(dir.path, "more.jsonl"),
+      [5000, 5001].map((id) => JSON.stringify({ id, text: "n" })).join("\n"),
+    );
+    const declared = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "more.jsonl"),
+      "--source",
+      source,
+      "--wait",
+      ...base,
+    ]);
+    assertEquals(
+      [declared.code, declared.stderr],
+      [0, "notes: 2 records in 1 batch: 2 merged (version 4), 0 duplicates, 0 rejected\n"],
+    );
+    const withJson = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "more.jsonl"),
+      "--source",
+      source,
+      "--json",
+      ...base,
+    ]);
+    const replayed = JSON.parse(withJson.stdout);
+    assertEquals(replayed.answers.map((a: Json) => [a.status, a.sourceDeclaration]), [["merged", source]]);
+    assertEquals(replayed.replayed, 1, "the same records and source replay the answer");
+    const kept: Json = await (await fetch(`${node.url}/projects/notes/contributions/${replayed.answers[0].id}`, {
+      headers: { authorization: "Bearer any" },
+    })).json();
+    assertEquals(kept.sourceDeclaration, source, "the node keeps the declaration");
+    const long = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "more.jsonl"),
+      "--source",
+      "x".repeat(501),
+      ...base,
+    ]);
+    assertEquals(long.code, 1, "a node takes at most 500 characters: its answer, not a usage error");
+    assertMatch(
+      long.stderr,
+      /error: body\/sourceDeclaration must be a string of at most 500 characters \(HTTP 400\)\n$/,
+    );
   } finally {
     node.child.kill("SIGTERM");
     await node.status;
@@ -161,7 +213,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
   }
 });
 
-Deno.test("svc create and svc contribute against the origin: the license list, and batches screened later are waited for", async () => {
+Deno.test("svc create and svc contribute against the origin: the license list, --source, and --wait for batches screened later", async () => {
   const dir = await tempDir();
   const origin = await startOrigin({ store: join(dir.path, "origin"), screenMs: 200 });
   try {
@@ -189,15 +241,105 @@ Deno.test("svc create and svc contribute against the origin: the license list, a
     assertEquals(created.code, 0, created.stderr);
     assertEquals(JSON.parse(origin.seen.find((s) => s.method === "POST")!.body).license, "ODbL-1.0");
 
+    // The README inline with --readme, or from --readme-file: exactly one, of 20 to 20000 characters.
+    const readme = "Links an agent found worth keeping.";
+    const schema = ["--schema", JSON.stringify([{ name: "url", type: "string" }])];
+    const inline = await runCli([
+      "create",
+      "links",
+      "--title",
+      "Agent links",
+      "--readme",
+      readme,
+      ...schema,
+      "--visibility",
+      "public",
+      ...base,
+    ]);
+    assertEquals([inline.code, inline.stdout], [0, `created links (public) on ${origin.url}\n`], inline.stderr);
+    const creates = origin.seen.filter((s) => s.method === "POST" && s.path === "/projects");
+    assertEquals(JSON.parse(creates[creates.length - 1].body).readme, readme);
+    const detail: Json = await (await fetch(`${origin.url}/projects/links`)).json();
+    assertEquals(detail.readme, readme, "the origin keeps the README as given");
+    await writeFile(join(dir.path, "SHORT.md"), "Too short.");
+    const sentBefore = origin.seen.length;
+    const usage: [string[], string][] = [
+      [[], "error: svc create needs --title, --readme TEXT or --readme-file FILE, and --schema\n"],
+      [
+        ["--readme", readme, "--readme-file", join(dir.path, "README.md")],
+        "error: give --readme or --readme-file, not both\n",
+      ],
+      [["--readme", "Too short."], "error: the README must be 20-20000 characters; --readme holds 10\n"],
+      [
+        ["--readme-file", join(dir.path, "SHORT.md")],
+        `error: the README must be 20-20000 characters; --readme-file (${join(dir.path, "SHORT.md")}) holds 10\n`,
+      ],
+      [["--readme", "x".repeat(20_001)], "error: the README must be 20-20000 characters; --readme holds 20001\n"],
+    ];
+    for (const [flags, stderr] of usage) {
+      const run = await runCli(["create", "other", "--title", "Other links", ...flags, ...schema, ...base]);
+      assertEquals([run.code, run.stderr], [2, stderr], flags.join(" ").slice(0, 80));
+    }
+    assertEquals(origin.seen.length, sentBefore, "nothing was sent");
+
     const lines = Array.from({ length: 700 }, (_, i) => JSON.stringify({ text: `note ${i}` })).join("\n");
     await writeFile(join(dir.path, "notes.jsonl"), lines + "\n");
-    const sent = await runCli(["contribute", "notes", "--file", join(dir.path, "notes.jsonl"), "--json", ...base]);
+    const source = "Notes the agent wrote down, one a line.";
+    const sent = await runCli([
+      "contribute",
+      "notes",
+      "--file",
+      join(dir.path, "notes.jsonl"),
+      "--source",
+      source,
+      "--wait",
+      "--json",
+      ...base,
+    ]);
     assertEquals(sent.code, 0, sent.stderr);
     const totals: Json = JSON.parse(sent.stdout);
-    assertEquals([totals.batches, totals.merged, totals.rejected], [2, 700, 0]);
-    assertEquals(totals.answers.map((a: Json) => a.status), ["merged", "merged"]);
+    assertEquals([totals.batches, totals.merged, totals.rejected, totals.pending], [2, 700, 0, 0]);
+    assertEquals(totals.answers.map((a: Json) => [a.status, a.sourceDeclaration]), [
+      ["merged", source],
+      ["merged", source],
+    ]);
+    const posted = origin.seen.filter((s) => s.method === "POST" && s.path === "/projects/notes/contribute");
+    assertEquals(posted.map((s) => JSON.parse(s.body).sourceDeclaration), [source, source], "every batch declares it");
     const polls = origin.seen.filter((s) => s.path.startsWith("/projects/notes/contributions/"));
     assertEquals(polls.length >= 2, true, "each batch's answer was polled until final");
+    assert(polls.every((s) => s.headers.authorization === "Bearer agent-key"), "polled with the key");
+
+    // Without --wait the origin's first answer stands: pending, not polled, and the summary says so.
+    await writeFile(join(dir.path, "later.jsonl"), ["a", "b", "c"].map((t) => JSON.stringify({ text: t })).join("\n"));
+    const seenBefore = origin.seen.length;
+    const unwaited = await runCli(["contribute", "notes", "--file", join(dir.path, "later.jsonl"), ...base]);
+    assertEquals([unwaited.code, unwaited.stdout], [0, ""], unwaited.stderr);
+    assertEquals(
+      unwaited.stderr,
+      "notes: 3 records in 1 batch: 0 merged, 0 duplicates, 0 rejected, " +
+        "3 pending (the origin screens them: --wait waits for the verdicts)\n",
+    );
+    const after = origin.seen.slice(seenBefore);
+    assertEquals(after.filter((s) => s.path.startsWith("/projects/notes/contributions/")), [], "nothing polled");
+    assertEquals(JSON.parse(after.find((s) => s.method === "POST")!.body), {
+      records: [{ text: "a" }, { text: "b" }, { text: "c" }],
+    }, "no sourceDeclaration without --source");
+
+    // --source is 4 to 2000 characters, checked before anything is sent.
+    const refusedBefore = origin.seen.length;
+    for (const bad of ["abc", "x".repeat(2001)]) {
+      const run = await runCli([
+        "contribute",
+        "notes",
+        "--file",
+        join(dir.path, "later.jsonl"),
+        "--source",
+        bad,
+        ...base,
+      ]);
+      assertEquals([run.code, run.stderr], [2, "error: --source must be 4 to 2000 characters\n"]);
+    }
+    assertEquals(origin.seen.length, refusedBefore, "nothing was sent");
   } finally {
     await origin.close();
     await dir.cleanup();

@@ -5,6 +5,7 @@ import { loadBundle, saveBundle } from "../../src/local/bundle.ts";
 import { BundleError } from "../../src/client/errors.ts";
 import { members, rewrite } from "../support/bundle_edit.ts";
 import { runCli } from "../support/cli_process.ts";
+import { startOrigin } from "../support/origin.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
 Deno.test("a saved bundle loads into another store as the same version; --check writes nothing", async () => {
@@ -159,6 +160,74 @@ Deno.test("a loaded copy's project.json keeps only the reference's project keys:
     ]);
     assertEquals([kept.slug, kept.local, kept.maintainer], ["cities", false, "someone"]);
   } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc save pulls a version the store lacks --workers parts at once (default 4) into --cache DIR", async () => {
+  const dir = await tempDir();
+  const originStore = join(dir.path, "origin");
+  const origin = await startOrigin({ store: originStore });
+  try {
+    await citiesStore(originStore);
+    const base = ["--base-url", origin.url, "--api-key", "agent-key", "--no-progress"];
+    const manifest = await (await fetch(`${origin.url}/projects/cities/manifest?version=2`, {
+      headers: { authorization: "Bearer agent-key" },
+    })).json() as { parts: { sha256: string; url: string }[] };
+    assertEquals(manifest.parts.length, 3);
+    /** Every part held back `ms` before it is answered; resolves with when each part was asked for. */
+    const slowParts = async (ms: number) => {
+      for (const part of manifest.parts) {
+        const body = await readFile(join(originStore, "cities", "parts", `${part.sha256}.parquet`));
+        origin.fault(new URL(part.url).pathname, { body, delayMs: ms });
+      }
+      const asked: number[] = [];
+      const parts = new URL(manifest.parts[0].url).pathname.replace(/[^/]+$/, "");
+      // Noted as each request is recorded: requests that arrive together are each seen.
+      await origin.nextRequest((s) => s.path.startsWith(parts) && asked.push(Date.now()) === 3);
+      return asked;
+    };
+    const together = slowParts(1000);
+    const first = await runCli([
+      "save",
+      "cities",
+      "--version",
+      "2",
+      "--cache",
+      join(dir.path, "c1"),
+      "-o",
+      join(dir.path, "a.svc"),
+      ...base,
+    ]);
+    assertEquals(
+      [first.code, first.stdout],
+      [0, `cities v2: 600 records in 3 parts -> ${join(dir.path, "a.svc")}\n`],
+      first.stderr,
+    );
+    const atOnce = await together;
+    assert(atOnce[2] - atOnce[0] < 1000, "by default the three parts are asked for at once, before any is answered");
+    assertEquals((await readdir(join(dir.path, "c1", "cities", "parts"))).length, 3, "pulled into --cache");
+
+    const oneByOne = slowParts(400);
+    const single = await runCli([
+      "save",
+      "cities@2",
+      "--workers",
+      "1",
+      "--cache",
+      join(dir.path, "c2"),
+      "-o",
+      join(dir.path, "b.svc"),
+      ...base,
+    ]);
+    assertEquals(single.code, 0, single.stderr);
+    const inTurn = await oneByOne;
+    assert(
+      inTurn[1] - inTurn[0] >= 400 && inTurn[2] - inTurn[1] >= 400,
+      "--workers 1: each part once the one before is in",
+    );
+  } finally {
+    await origin.close();
     await dir.cleanup();
   }
 });

@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../server.ts";
 import { Client } from "../../src/client/client.ts";
-import { BundleError } from "../../src/client/errors.ts";
+import { BundleError, ValueError } from "../../src/client/errors.ts";
 import { pull } from "../../src/local/pull.ts";
 import { pullJsonLines } from "../../src/local/pull_jsonl.ts";
 import { runCli, spawnCli } from "../support/cli_process.ts";
@@ -186,6 +186,12 @@ Deno.test("svc pull --format jsonl pages /data into STORE/SLUG/vN.jsonl; --verif
     assertEquals(run.code, 0, run.stderr);
     assertEquals(run.stdout, `cities v1: 250 records -> ${join(store, "cities", "v1.jsonl")} · unsigned\n`);
     assertMatch(run.stderr, /^pull cities: 250 records in \d+\.\d s\n$/, "no bar in a log: one summary line");
+    const paging = (seen: typeof origin.seen) =>
+      seen.filter((s) => s.path.startsWith("/projects/cities/data")).map((s) => {
+        const q = new URL(s.path, origin.url).searchParams;
+        return [q.get("limit"), q.get("offset") ?? "0"];
+      });
+    assertEquals(paging(origin.seen), [["200", "0"], ["200", "200"]], "200 records a page by default");
     const lines = (await readFile(join(store, "cities", "v1.jsonl"), "utf8")).trimEnd().split("\n");
     const page: Json = await (await fetch(`${origin.url}/projects/cities/data?version=1&limit=1000`, {
       headers: { authorization: "Bearer agent-key" },
@@ -200,6 +206,59 @@ Deno.test("svc pull --format jsonl pages /data into STORE/SLUG/vN.jsonl; --verif
     assertEquals((await readdir(join(store, "cities"))).sort(), ["v1.jsonl"], "nothing else was written");
     const bad = await runCli(["pull", "cities", ...common.slice(0, -1), "csv"]);
     assertEquals(bad.code, 2);
+
+    // --out names the store as --store does, --version pins as @N does, --page sizes the pages.
+    const out = join(dir.path, "out");
+    const from = origin.seen.length;
+    const paged = await runCli([
+      "pull",
+      "cities",
+      "--version",
+      "1",
+      "--out",
+      out,
+      "--page",
+      "100",
+      ...common.slice(2),
+    ]);
+    assertEquals([paged.code, paged.stdout], [
+      0,
+      `cities v1: 250 records -> ${join(out, "cities", "v1.jsonl")} · unsigned\n`,
+    ]);
+    assertEquals(await readFile(join(out, "cities", "v1.jsonl"), "utf8"), lines.join("\n") + "\n");
+    assertEquals(paging(origin.seen.slice(from)), [["100", "0"], ["100", "100"], ["100", "200"]]);
+    assert(
+      origin.seen.slice(from).filter((s) => s.path.startsWith("/projects/cities/data")).every((s) =>
+        s.path.includes("version=1")
+      ),
+      "--version pins every page",
+    );
+    const agreeing = await runCli(["pull", "cities@1", "--version", "1", "--page", "1000", ...common]);
+    assertEquals(agreeing.code, 0, agreeing.stderr);
+    assertEquals(paging(origin.seen.slice(-1)), [["1000", "0"]]);
+
+    const before = origin.seen.length;
+    const usage: [string[], string][] = [
+      [["cities@1", "--version", "2", ...common], "error: @1 and --version 2 ask for different versions: give one\n"],
+      [["cities", "--version", "0", ...common], 'error: --version must be a whole number of at least 1, not "0"\n'],
+      [["cities", "--out", out, ...common], "error: --out and --store are the same option: give one of them\n"],
+      [["cities", "--page", "0", ...common], 'error: --page must be a whole number from 1 to 1000, not "0"\n'],
+      [["cities", "--page", "1001", ...common], 'error: --page must be a whole number from 1 to 1000, not "1001"\n'],
+      [["cities", "--page", "ten", ...common], 'error: --page must be a whole number from 1 to 1000, not "ten"\n'],
+      [
+        ["cities", "--page", "100", ...common.slice(0, -2)],
+        "error: --page goes with --format jsonl (parts are not paged)\n",
+      ],
+      [
+        ["cities", "--page", "100", ...common.slice(0, -1), "parquet"],
+        "error: --page goes with --format jsonl (parts are not paged)\n",
+      ],
+    ];
+    for (const [args, stderr] of usage) {
+      const run = await runCli(["pull", ...args]);
+      assertEquals([run.code, run.stdout, run.stderr], [2, "", stderr], args.join(" "));
+    }
+    assertEquals(origin.seen.length, before, "a usage error asks nothing");
   } finally {
     await origin.close();
     await dir.cleanup();
@@ -223,6 +282,16 @@ Deno.test("pull --format jsonl and Client.records keep integers beyond 2^53 to t
       assertEquals(pulled.records, 2);
       const text = await readFile(join(dir.path, "big", "v1.jsonl"), "utf8");
       assertEquals(text, '{"id":9007199254740993,"name":"far"}\n{"id":1,"name":"near"}\n');
+      const onePerPage = await pullJsonLines(client, "big", { store: join(dir.path, "paged"), page: 1 });
+      assertEquals(onePerPage.records, 2);
+      assertEquals(await readFile(join(dir.path, "paged", "big", "v1.jsonl"), "utf8"), text, "a record a page");
+      for (const page of [0, 1001, 2.5]) {
+        const e = await assertRejects(
+          () => pullJsonLines(client, "big", { store: join(dir.path, "bad"), page }),
+          new RegExp(`^page must be a whole number from 1 to 1000, not ${page}$`),
+        );
+        assert(e instanceof ValueError);
+      }
       const exact = [];
       for await (const r of client.records("big", { exactIntegers: true })) exact.push(r.id);
       assertEquals(exact, [9007199254740993n, 1]);
@@ -230,4 +299,29 @@ Deno.test("pull --format jsonl and Client.records keep integers beyond 2^53 to t
       await dir.cleanup();
     }
   });
+});
+
+Deno.test("svc pull --out DIR --version N takes that version's parts into DIR, as --store and SLUG@N do", async () => {
+  const dir = await tempDir();
+  const origin = await startOrigin({ store: join(dir.path, "origin") });
+  try {
+    await citiesStore(join(dir.path, "origin"));
+    const out = join(dir.path, "out");
+    const base = ["--base-url", origin.url, "--api-key", "agent-key"];
+    const run = await runCli(["pull", "cities", "--version", "1", "--out", out, ...base]);
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(
+      run.stdout,
+      `cities v1: 250 record(s) in 2 part(s) → ${out}/cities/parts/ (2 part(s) downloaded) · unsigned\n`,
+    );
+    const asked = origin.seen.filter((s) => s.path.startsWith("/projects/cities/manifest"));
+    assertEquals(asked.map((s) => new URL(s.path, origin.url).searchParams.get("version")), ["1"]);
+    assertEquals((await readdir(join(out, "cities"))).sort(), ["parts", "project.json", "v1"]);
+    const again = await runCli(["pull", "cities@1", "--version", "1", "--store", out, ...base]);
+    assertEquals(again.code, 0, again.stderr);
+    assertMatch(again.stdout, /^cities v1: 250 record\(s\) in 2 part\(s\) → .* \(up to date\) · unsigned\n$/);
+  } finally {
+    await origin.close();
+    await dir.cleanup();
+  }
 });
