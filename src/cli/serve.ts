@@ -45,6 +45,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     sql: { memory: settings.sqlMemory },
     keepVersions: settings.keepVersions,
     exportCache: settings.exportCache,
+    pageCache: settings.pageCache,
     log,
     follow: follower ?? undefined,
   }).catch(async (e) => {

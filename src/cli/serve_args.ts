@@ -9,6 +9,7 @@ import { isLoopback } from "../node/guards/host.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/memory.ts";
 import { DEFAULT_EXPORT_CACHE_BYTES } from "../store/export_cache.ts";
+import { defaultPageCacheBytes } from "../parquet/page_cache.ts";
 import { isSlug } from "../wire/slug.ts";
 import { usageFrom } from "./args.ts";
 import { verifyRequired } from "./endpoint.ts";
@@ -47,6 +48,8 @@ export interface ServeSettings {
   keepVersions: number | null;
   /** Bytes of finished exports kept. */
   exportCache: number;
+  /** Bytes of decoded row groups kept for data pages (0: none). */
+  pageCache: number;
   /** Projects to follow. */
   follow: string[];
   /** Seconds between follow syncs. */
@@ -90,6 +93,11 @@ Options:
                           download, least recently used dropped first
                           (default: 1GiB; 0: none; a --read-only node keeps
                           none; env SVC_NODE_EXPORT_CACHE)
+  --page-cache SIZE       bytes of decoded row groups kept in memory for
+                          data pages (default: a sixteenth of this
+                          machine's memory within 64-256 MiB:
+                          ${formatBytes(defaultPageCacheBytes())}; 0: none; env
+                          SVC_NODE_PAGE_CACHE)
   --sql-memory SIZE       hard memory ceiling of each of the two SQL workers,
                           e.g. 2GiB (default: a quarter of this machine's
                           memory within 1-4 GiB: ${formatBytes(defaultSqlMemory())};
@@ -137,6 +145,15 @@ function exportCacheBytes(raw: string | null): number {
   return bytes;
 }
 
+function pageCacheBytes(raw: string | null): number {
+  if (raw === null) return defaultPageCacheBytes();
+  const bytes = parseBytes(raw);
+  if (bytes === null || bytes > 64 * 1024 ** 3) {
+    throw new UsageError(`--page-cache must be a size such as 256MiB or 0, not ${JSON.stringify(raw)}`);
+  }
+  return bytes;
+}
+
 function hostOk(host: string): boolean {
   return isIP(host) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(host);
 }
@@ -171,6 +188,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
         "sql-memory": { type: "string" },
         "keep-versions": { type: "string" },
         "export-cache": { type: "string" },
+        "page-cache": { type: "string" },
         follow: { type: "string", multiple: true },
         interval: { type: "string" },
         verify: { type: "boolean" },
@@ -243,6 +261,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     sqlMemory: sqlMemory(values["sql-memory"] ?? (env.SVC_NODE_SQL_MEMORY || null)),
     keepVersions: keep === undefined ? null : intIn("keep-versions", keep, 1, 1_000_000_000),
     exportCache: exportCacheBytes(values["export-cache"] ?? (env.SVC_NODE_EXPORT_CACHE || null)),
+    pageCache: pageCacheBytes(values["page-cache"] ?? (env.SVC_NODE_PAGE_CACHE || null)),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
     verify: verify && follow.length > 0,

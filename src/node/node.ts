@@ -5,7 +5,7 @@
  */
 import { mkdir, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { openReadEngine, pageReader } from "../parquet/mod.ts";
+import { defaultPageCacheBytes, openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
 import { createSqlPool, type SqlPoolOptions } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
@@ -28,6 +28,11 @@ export interface NodeOptions {
   exportCache?: number;
   /** Keep only the newest N versions of every project (pruned at start, after merges and followed versions). */
   keepVersions?: number | null;
+  /**
+   * Bytes of decoded row groups kept in memory for data pages (default a
+   * sixteenth of the machine's memory within 64-256 MiB; 0 keeps none).
+   */
+  pageCache?: number;
   /** Host names the node answers to besides its own address. */
   allowedHosts?: string[];
   /** Where request log lines go; null for none. */
@@ -76,6 +81,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     report: (line) => log?.(line),
   });
   const engine = await openReadEngine(root);
+  const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? defaultPageCacheBytes()) });
   const sql = createSqlPool({ ...options.sql, storeRoot: realRoot });
   const context: NodeContext = {
     store,
@@ -84,7 +90,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       readOnly: options.readOnly ?? false,
     }),
     engine,
-    pages: pageReader(engine),
+    pages,
     sql,
     realRoot,
     token: options.token,
@@ -105,6 +111,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     warmSql: () => sql.warm(),
     close: async () => {
       await sql.close();
+      await pages.settle();
       await engine.close();
     },
   };

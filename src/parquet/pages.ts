@@ -8,6 +8,7 @@
  */
 import type { StoredVersion } from "../store/store.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
+import { type CachedGroup, cachedGroup, type PageCache, type PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
 
 /** Reads pages of records from the parts of whole versions. */
@@ -17,8 +18,20 @@ export interface PageReader {
    * part order then row order.
    */
   page(version: StoredVersion, offset: number, limit: number): Promise<string[]>;
+  /** The same records as one text, joined by commas (what a page's `records` array holds), and how many. */
+  pageText(version: StoredVersion, offset: number, limit: number): Promise<{ text: string; count: number }>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
+  /** What the page cache holds and how it served, or null without one. */
+  cacheStats(): PageCacheStats | null;
+  /** Waits for the row groups being decoded into the cache (before the engine closes). */
+  settle(): Promise<void>;
+}
+
+/** Options of {@linkcode pageReader}. */
+export interface PageReaderOptions {
+  /** Decoded row groups kept in memory (none: every page is read from the parts). */
+  cache?: PageCache | null;
 }
 
 /**
@@ -36,19 +49,59 @@ export function partSliceSql(path: string, from: number, want: number): string {
     `WHERE file_row_number >= ${from} AND file_row_number < ${from + want} ORDER BY file_row_number`;
 }
 
+/** Records of one part's range, as the page needs them. */
+interface Piece {
+  count: number;
+  /** Whether it came from the cache. */
+  cached: boolean;
+  text: () => string;
+  records: () => string[];
+}
+
+function pieceOf(records: string[]): Piece {
+  return { count: records.length, cached: false, text: () => records.join(","), records: () => records };
+}
+
+/** Records `a` to `b` (group-relative) of cached groups, in order. */
+function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Piece {
+  const count = slices.reduce((n, s) => n + s.b - s.a, 0);
+  return {
+    count,
+    cached: true,
+    text: () => slices.map(({ group, a, b }) => group.text.slice(group.starts[a], group.starts[b] - 1)).join(","),
+    records: () =>
+      slices.flatMap(({ group, a, b }) =>
+        Array.from({ length: b - a }, (_, i) => group.text.slice(group.starts[a + i], group.starts[a + i + 1] - 1))
+      ),
+  };
+}
+
+/** Misses of one row group after which it is decoded into the cache: a group read once is not worth keeping. */
+const ADMIT_AFTER = 2;
+/** Row groups whose misses are remembered, at most (the count starts over past it). */
+const MAX_TOUCHED = 10_000;
+
 /**
- * A page reader over `engine`. Row counts are read from each part's Parquet
- * footer once and kept by digest (parts are immutable).
+ * A page reader over `engine`. Row counts and row-group bounds are read from
+ * each part's Parquet footer once and kept by digest (parts are immutable).
+ * With a cache, a page whose row groups are all held is cut from memory;
+ * otherwise it is read from the parts as without one, and a row group read
+ * this way a second time is decoded whole into the cache behind the answer,
+ * one group at a time.
  *
  * @example
  * ```ts ignore
- * const pages = pageReader(engine);
+ * const pages = pageReader(engine, { cache: pageCache(256 * 1024 ** 2) });
  * const records = await pages.page(version, 400, 200);
  * ```
  */
-export function pageReader(engine: ReadEngine): PageReader {
+export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}): PageReader {
+  const cache = options.cache && options.cache.stats().maxBytes > 0 ? options.cache : null;
   const counts = new Map<string, number>();
-
+  const bounds = new Map<string, number[]>();
+  const touched = new Map<string, number>();
+  const filling = new Set<string>();
+  let fills: Promise<void> = Promise.resolve();
   async function partRecords(version: StoredVersion): Promise<number[]> {
     const missing = version.parts.filter((p) => !counts.has(p.sha256));
     if (missing.length > 0) {
@@ -93,23 +146,93 @@ export function pageReader(engine: ReadEngine): PageReader {
     });
   }
 
+  /** Where each row group of a part starts, and the part's rows last. */
+  async function groupStarts(path: string, sha256: string): Promise<number[]> {
+    const known = bounds.get(sha256);
+    if (known) return known;
+    const rows = await engine.use(async (c) =>
+      (await c.runAndReadAll(
+        `SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata(${sqlString(path)}) ` +
+          "ORDER BY row_group_id",
+      )).getRows()
+    );
+    const starts = [0];
+    for (const [, n] of rows) starts.push(starts[starts.length - 1] + Number(n));
+    bounds.set(sha256, starts);
+    return starts;
+  }
+
+  /** Decodes a row group into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
+  function admit(path: string, sha256: string, start: number, rows: number): void {
+    const key = `${sha256}:${start}`;
+    if (filling.has(key)) return;
+    const misses = (touched.get(key) ?? 0) + 1;
+    if (misses < ADMIT_AFTER) {
+      if (touched.size >= MAX_TOUCHED) touched.clear();
+      touched.set(key, misses);
+      return;
+    }
+    touched.delete(key);
+    filling.add(key);
+    fills = fills.then(async () => {
+      try {
+        cache!.set(sha256, start, cachedGroup(await slice(path, sha256, start, rows)));
+      } catch {
+        // A part pruned meanwhile, or the engine closing: the group stays out of the cache.
+      } finally {
+        filling.delete(key);
+      }
+    });
+  }
+
+  async function piece(path: string, sha256: string, from: number, want: number): Promise<Piece> {
+    if (!cache) return pieceOf(await slice(path, sha256, from, want));
+    const starts = await groupStarts(path, sha256);
+    const slices: { group: CachedGroup; a: number; b: number }[] = [];
+    const missing: number[] = [];
+    for (let g = 0; g < starts.length - 1; g++) {
+      const [gs, ge] = [starts[g], starts[g + 1]];
+      if (ge <= from || gs >= from + want) continue;
+      const group = cache.get(sha256, gs);
+      if (group) slices.push({ group, a: Math.max(from, gs) - gs, b: Math.min(from + want, ge) - gs });
+      else missing.push(g);
+    }
+    if (missing.length === 0) return cachedPiece(slices);
+    for (const g of missing) admit(path, sha256, starts[g], starts[g + 1] - starts[g]);
+    return pieceOf(await slice(path, sha256, from, want));
+  }
+
+  async function pieces(version: StoredVersion, offset: number, limit: number): Promise<Piece[]> {
+    const sizes = await partRecords(version);
+    const out: Piece[] = [];
+    let taken = 0;
+    let start = 0;
+    for (let i = 0; i < sizes.length && taken < limit; i++) {
+      const end = start + sizes[i];
+      if (offset < end) {
+        const from = Math.max(0, offset - start);
+        const want = Math.min(limit - taken, sizes[i] - from);
+        const part = version.parts[i];
+        const got = await piece(part.path, part.sha256, from, want);
+        out.push(got);
+        taken += got.count;
+      }
+      start = end;
+    }
+    cache?.count(out.every((p) => p.cached));
+    return out;
+  }
+
   return {
     partRecords,
     async page(version, offset, limit) {
-      const sizes = await partRecords(version);
-      const out: string[] = [];
-      let start = 0;
-      for (let i = 0; i < sizes.length && out.length < limit; i++) {
-        const end = start + sizes[i];
-        if (offset < end) {
-          const from = Math.max(0, offset - start);
-          const want = Math.min(limit - out.length, sizes[i] - from);
-          const part = version.parts[i];
-          out.push(...await slice(part.path, part.sha256, from, want));
-        }
-        start = end;
-      }
-      return out;
+      return (await pieces(version, offset, limit)).flatMap((p) => p.records());
     },
+    async pageText(version, offset, limit) {
+      const got = (await pieces(version, offset, limit)).filter((p) => p.count > 0);
+      return { text: got.map((p) => p.text()).join(","), count: got.reduce((n, p) => n + p.count, 0) };
+    },
+    cacheStats: () => cache?.stats() ?? null,
+    settle: () => fills,
   };
 }

@@ -222,6 +222,8 @@ export interface Health {
   followFailing: string[];
   /** Versions on disk that are not served because they are not whole. */
   incomplete: IncompleteVersion[];
+  /** Ours: the data pages' cache of decoded row groups (bytes held and allowed, groups, pages served from memory and not), or null when off. */
+  pageCache: { maxBytes: number; bytes: number; groups: number; hits: number; misses: number } | null;
 }
 
 /** Every error answer: a message for people. */

@@ -21,10 +21,11 @@ const EXTRA = `SELECT * FROM (VALUES
 ) t(id, name, _extra)`;
 
 /**
- * Runs `fn` with the URL of a node serving `typed`, `extra`, `many` (1,000 rows
- * in 4 parts) and `rownum` (whose records have a `file_row_number` field).
+ * Runs `fn` with a store holding `typed`, `extra`, `many` (1,000 rows in 4
+ * parts of row groups of 7, 64, 1 and DuckDB's default) and `rownum` (whose
+ * records have a `file_row_number` field).
  */
-export async function withTypedNode(fn: (url: string) => Promise<void>): Promise<void> {
+export async function withTypedStore(fn: (root: string) => Promise<void>): Promise<void> {
   const dir = await tempDir();
   const w = new StoreWriter(dir.path);
   try {
@@ -46,14 +47,24 @@ export async function withTypedNode(fn: (url: string) => Promise<void>): Promise
       }],
     });
     w.close();
-    const serving = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token: null });
+    await fn(dir.path);
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
+}
+
+/**
+ * Runs `fn` with the URL of a node serving {@linkcode withTypedStore}'s
+ * projects, with the page cache of `pageCache` bytes (default: the node's).
+ */
+export async function withTypedNode(fn: (url: string) => Promise<void>, pageCache?: number): Promise<void> {
+  await withTypedStore(async (root) => {
+    const serving = await serveNode({ store: root, host: "127.0.0.1", port: 0, token: null, pageCache });
     try {
       await fn(serving.url);
     } finally {
       await serving.shutdown();
     }
-  } finally {
-    w.close();
-    await dir.cleanup();
-  }
+  });
 }

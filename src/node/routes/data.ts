@@ -26,10 +26,10 @@ export async function getData(ctx: NodeContext, slug: string, url: URL): Promise
   const version = await requireVersion(ctx, slug, wanted);
   const [records, counts] = await withLease(
     version.parts.map((p) => p.path),
-    () => Promise.all([ctx.pages.page(version, offset, limit), ctx.pages.partRecords(version)]),
+    () => Promise.all([ctx.pages.pageText(version, offset, limit), ctx.pages.partRecords(version)]),
   );
   const total = counts.reduce((a, n) => a + n, 0);
-  const next = records.length > 0 && offset + records.length < total ? offset + records.length : null;
-  const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.length}`;
-  return jsonText(`${head},"records":[${records.join(",")}],"total":${total},"next":${next}}`);
+  const next = records.count > 0 && offset + records.count < total ? offset + records.count : null;
+  const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.count}`;
+  return jsonText(`${head},"records":[${records.text}],"total":${total},"next":${next}}`);
 }

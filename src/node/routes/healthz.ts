@@ -37,6 +37,7 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
     follow,
     followFailing: Object.entries(follow).filter(([, s]) => s.error !== null).map(([slug]) => slug),
     incomplete,
+    pageCache: ctx.pages.cacheStats(),
   };
   return json(health);
 }
