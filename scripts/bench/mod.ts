@@ -14,6 +14,7 @@ import type { Benchmark } from "./_util.ts";
 /** Every benchmark, by name, loaded only when it runs. */
 export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   data_pages: async () => (await import("./data_pages.ts")).benchmark,
+  page_cache: async () => (await import("./page_cache.ts")).benchmark,
   sql_queries: async () => (await import("./sql_queries.ts")).benchmark,
   export: async () => (await import("./export.ts")).benchmark,
   contribute: async () => (await import("./contribute.ts")).benchmark,

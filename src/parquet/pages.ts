@@ -82,8 +82,9 @@ const ADMIT_AFTER = 2;
 const MAX_TOUCHED = 10_000;
 
 /**
- * A page reader over `engine`. Row counts and row-group bounds are read from
- * each part's Parquet footer once and kept by digest (parts are immutable).
+ * A page reader over `engine`. Row-group bounds (and so row counts) are read
+ * from the parts' Parquet footers once, every part of a version in one
+ * query, and kept by digest (parts are immutable).
  * With a cache, a page whose row groups are all held is cut from memory;
  * otherwise it is read from the parts as without one, and a row group read
  * this way a second time is decoded whole into the cache behind the answer,
@@ -102,21 +103,31 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
   const touched = new Map<string, number>();
   const filling = new Set<string>();
   let fills: Promise<void> = Promise.resolve();
+  /** Reads the row-group bounds (and so the row counts) of `parts` from their footers, all in one query. */
+  async function learnBounds(parts: readonly { path: string; sha256: string }[]): Promise<void> {
+    const list = parts.map((p) => sqlString(p.path)).join(", ");
+    const rows = await engine.use(async (c) =>
+      (await c.runAndReadAll(
+        `SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata([${list}]) ` +
+          "ORDER BY file_name, row_group_id",
+      )).getRows()
+    );
+    const byPath = new Map<string, number[]>();
+    for (const [file, , n] of rows) {
+      const starts = byPath.get(String(file)) ?? [0];
+      starts.push(starts[starts.length - 1] + Number(n));
+      byPath.set(String(file), starts);
+    }
+    for (const p of parts) {
+      const starts = byPath.get(p.path) ?? [0];
+      bounds.set(p.sha256, starts);
+      counts.set(p.sha256, starts[starts.length - 1]);
+    }
+  }
+
   async function partRecords(version: StoredVersion): Promise<number[]> {
     const missing = version.parts.filter((p) => !counts.has(p.sha256));
-    if (missing.length > 0) {
-      const list = missing.map((p) => sqlString(p.path)).join(", ");
-      await engine.use(async (c) => {
-        const reader = await c.runAndReadAll(
-          `SELECT file_name, num_rows FROM parquet_file_metadata([${list}])`,
-        );
-        const byPath = new Map(reader.getRows().map(([f, n]) => [String(f), Number(n)]));
-        for (const p of missing) {
-          const n = byPath.get(p.path);
-          if (n !== undefined) counts.set(p.sha256, n);
-        }
-      });
-    }
+    if (missing.length > 0) await learnBounds(missing);
     return version.parts.map((p) => counts.get(p.sha256) ?? 0);
   }
 
@@ -148,18 +159,8 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
 
   /** Where each row group of a part starts, and the part's rows last. */
   async function groupStarts(path: string, sha256: string): Promise<number[]> {
-    const known = bounds.get(sha256);
-    if (known) return known;
-    const rows = await engine.use(async (c) =>
-      (await c.runAndReadAll(
-        `SELECT DISTINCT row_group_id, row_group_num_rows FROM parquet_metadata(${sqlString(path)}) ` +
-          "ORDER BY row_group_id",
-      )).getRows()
-    );
-    const starts = [0];
-    for (const [, n] of rows) starts.push(starts[starts.length - 1] + Number(n));
-    bounds.set(sha256, starts);
-    return starts;
+    if (!bounds.has(sha256)) await learnBounds([{ path, sha256 }]);
+    return bounds.get(sha256)!;
   }
 
   /** Decodes a row group into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
