@@ -1,10 +1,11 @@
 /**
- * Decoded row groups kept in memory for data pages: a version never changes,
- * so the JSON text of a row group's records, once made, serves every later
- * page that falls in it. Each row group is kept as one flat string (its
- * records joined by commas, as a page writes them) and the offset of each
- * record in it, so a page is a substring and a group costs about its JSON's
- * size. Least recently used groups go first once the cache passes its size.
+ * Decoded blocks of records kept in memory for data pages (a block is a row
+ * group, or a 10,240-row slice of a larger one): a version never changes, so
+ * the JSON text of a block's records, once made, serves every later page
+ * that falls in it. Each block is kept as one flat string (its records
+ * joined by commas, as a page writes them) and the offset of each record in
+ * it, so a page is a substring and a block costs about its JSON's size.
+ * Least recently used blocks go first once the cache passes its size.
  *
  * @module
  */

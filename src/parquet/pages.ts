@@ -24,13 +24,13 @@ export interface PageReader {
   partRecords(version: StoredVersion): Promise<number[]>;
   /** What the page cache holds and how it served, or null without one. */
   cacheStats(): PageCacheStats | null;
-  /** Waits for the row groups being decoded into the cache (before the engine closes). */
+  /** Waits for the blocks being decoded into the cache (before the engine closes). */
   settle(): Promise<void>;
 }
 
 /** Options of {@linkcode pageReader}. */
 export interface PageReaderOptions {
-  /** Decoded row groups kept in memory (none: every page is read from the parts). */
+  /** Decoded blocks kept in memory (none: every page is read from the parts). */
   cache?: PageCache | null;
 }
 
@@ -76,19 +76,27 @@ function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Pi
   };
 }
 
-/** Misses of one row group after which it is decoded into the cache: a group read once is not worth keeping. */
+/**
+ * Rows of a block, the unit the cache decodes and keeps: a row group, or a
+ * slice of one this long. A decode of a 122,880-row group at once left
+ * hundreds of MB of DuckDB results waiting for the garbage collector (they
+ * outlive the young generation); blocks of 10,240 rows die young.
+ */
+const BLOCK_ROWS = 10_240;
+
+/** Misses of one block after which it is decoded into the cache: a block read once is not worth keeping. */
 const ADMIT_AFTER = 2;
-/** Row groups whose misses are remembered, at most (the count starts over past it). */
+/** Blocks whose misses are remembered, at most (the count starts over past it). */
 const MAX_TOUCHED = 10_000;
 
 /**
  * A page reader over `engine`. Row-group bounds (and so row counts) are read
  * from the parts' Parquet footers once, every part of a version in one
  * query, and kept by digest (parts are immutable).
- * With a cache, a page whose row groups are all held is cut from memory;
- * otherwise it is read from the parts as without one, and a row group read
- * this way a second time is decoded whole into the cache behind the answer,
- * one group at a time.
+ * With a cache, a page whose blocks (row groups, or 10,240-row slices of
+ * larger ones) are all held is cut from memory; otherwise it is read from the
+ * parts as without one, and a block read this way a second time is decoded
+ * whole into the cache behind the answer, one block at a time.
  *
  * @example
  * ```ts ignore
@@ -115,7 +123,11 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     const byPath = new Map<string, number[]>();
     for (const [file, , n] of rows) {
       const starts = byPath.get(String(file)) ?? [0];
-      starts.push(starts[starts.length - 1] + Number(n));
+      const from = starts[starts.length - 1];
+      const end = from + Number(n);
+      // Large row groups are decoded (and kept) in blocks: one decode's transient memory stays small.
+      for (let at = from + BLOCK_ROWS; at < end; at += BLOCK_ROWS) starts.push(at);
+      if (end > from) starts.push(end);
       byPath.set(String(file), starts);
     }
     for (const p of parts) {
@@ -157,13 +169,13 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     });
   }
 
-  /** Where each row group of a part starts, and the part's rows last. */
+  /** Where each block of a part starts, and the part's rows last. */
   async function groupStarts(path: string, sha256: string): Promise<number[]> {
     if (!bounds.has(sha256)) await learnBounds([{ path, sha256 }]);
     return bounds.get(sha256)!;
   }
 
-  /** Decodes a row group into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
+  /** Decodes a block into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
   function admit(path: string, sha256: string, start: number, rows: number): void {
     const key = `${sha256}:${start}`;
     if (filling.has(key)) return;
@@ -179,7 +191,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
       try {
         cache!.set(sha256, start, cachedGroup(await slice(path, sha256, start, rows)));
       } catch {
-        // A part pruned meanwhile, or the engine closing: the group stays out of the cache.
+        // A part pruned meanwhile, or the engine closing: the block stays out of the cache.
       } finally {
         filling.delete(key);
       }

@@ -2,6 +2,7 @@ import { assert, assertEquals, type Json } from "../support/assert.ts";
 import { cachedGroup, openReadEngine, pageCache, pageReader } from "../../src/parquet/mod.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { withTypedNode, withTypedStore } from "./_typed_store.ts";
+import { StoreWriter, tempDir } from "../support/store_fixture.ts";
 
 /** Page ranges of `many` (1,000 rows: parts of 100, 500, 1 and 399, row groups of 7, 64, 1 and the default). */
 const RANGES = [[0, 7], [5, 10], [99, 3], [100, 250], [599, 3], [600, 1], [601, 5], [640, 1000], [999, 5], [1000, 5]];
@@ -102,4 +103,36 @@ Deno.test("data pages over HTTP are the same with the page cache on and off", as
     const cache = await cacheOf(url);
     assert(cache.hits >= RANGES.length, `the cache served the last round: ${JSON.stringify(cache)}`);
   });
+});
+
+Deno.test("a row group over 10,240 rows is decoded and kept in blocks; pages across blocks are the parts' records", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    await w.version("big", 1, {
+      parts: [{ sql: "SELECT range::BIGINT AS id, 'r' || range AS name FROM range(25000)", rowGroupSize: 30_000 }],
+    });
+    w.close();
+    const engine = await openReadEngine(dir.path);
+    try {
+      const version = (await openStore(dir.path).version("big", 1))!;
+      const cache = pageCache(64 * 1024 * 1024);
+      const cached = pageReader(engine, { cache });
+      const ranges = [[0, 200], [10_200, 100], [20_470, 20], [24_900, 200]];
+      for (let round = 0; round < 2; round++) for (const [o, l] of ranges) await cached.page(version, o, l);
+      await cached.settle();
+      assertEquals(cache.stats().groups, 3, "blocks of 10,240, 10,240 and 4,520 rows");
+      const plain = pageReader(engine);
+      const before = cache.stats().hits;
+      for (const [o, l] of ranges) {
+        assertEquals(await cached.page(version, o, l), await plain.page(version, o, l), `${o}+${l}`);
+      }
+      assertEquals(cache.stats().hits - before, ranges.length, "every page came from memory");
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
 });
