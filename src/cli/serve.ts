@@ -83,7 +83,6 @@ export async function serveCommand(args: string[]): Promise<number> {
           `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
         : ""),
   );
-  serving.node.warmSql().catch((e) => process.stderr.write(`error: the SQL workers did not start: ${e.message}\n`));
   await stopped;
   return code;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import process from "node:process";
+import { unrefTimer } from "./timers.ts";
 
 /**
  * Calls `fn` once when the parent process goes away (this process is
@@ -29,7 +30,6 @@ export function onParentGone(fn: () => void, everyMs = 1000): () => void {
     fn();
   }, everyMs);
   // The watch never keeps a process alive on its own.
-  (timer as unknown as { unref?: () => void }).unref?.();
-  if (typeof timer === "number") (globalThis as { Deno?: { unrefTimer(id: number): void } }).Deno?.unrefTimer(timer);
+  unrefTimer(timer);
   return () => clearInterval(timer);
 }

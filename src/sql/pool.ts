@@ -11,6 +11,7 @@ import { defaultSqlMemory, formatBytes, workerMemory } from "./memory.ts";
 import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
 import { startWorker, type WorkerProcess } from "./_worker_process.ts";
+import { unrefTimer } from "../runtime/timers.ts";
 
 /** Settings of a pool; every field has the spec's default. */
 export interface SqlPoolOptions {
@@ -37,7 +38,16 @@ export interface SqlPoolOptions {
    * spec's 1000); a local query from the command line may ask for more.
    */
   maxRows?: number;
+  /**
+   * A worker with no query for this long is stopped, giving its memory back;
+   * the next query starts one again (default {@linkcode IDLE_STOP_MS}; 0 keeps
+   * workers for good).
+   */
+  idleMs?: number;
 }
+
+/** How long a worker may sit without a query before it is stopped: ten minutes. */
+export const IDLE_STOP_MS = 10 * 60_000;
 
 /** The version a query runs over. */
 export interface SqlSource {
@@ -86,7 +96,7 @@ export interface SqlPool {
 /**
  * A pool of SQL workers over the store at `options.storeRoot`. Workers
  * start on the first query (or on `warm()`); one that dies or grew too large
- * is replaced at once.
+ * is replaced at once; one left without a query for `idleMs` is stopped.
  *
  * @example
  * ```ts ignore
@@ -103,6 +113,8 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
   const slots: (WorkerProcess | null)[] = Array(size).fill(null);
   const starting: (Promise<WorkerProcess> | null)[] = Array(size).fill(null);
   const busy: boolean[] = Array(size).fill(false);
+  const idleTimers: (ReturnType<typeof setTimeout> | undefined)[] = Array(size).fill(undefined);
+  const idleMs = options.idleMs ?? IDLE_STOP_MS;
   const waiters: { grant: (slot: number) => void }[] = [];
   let nextId = 0;
   let closed = false;
@@ -169,8 +181,19 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
 
   function release(slot: number): void {
     const next = waiters.shift();
-    if (next) next.grant(slot);
-    else busy[slot] = false;
+    if (next) return next.grant(slot);
+    busy[slot] = false;
+    clearTimeout(idleTimers[slot]);
+    if (idleMs > 0 && !closed) idleTimers[slot] = unrefTimer(setTimeout(() => stopIdle(slot), idleMs));
+  }
+
+  /** Stops the worker of a slot that sat idle (not replaced: the next query starts one). */
+  function stopIdle(slot: number): void {
+    const w = slots[slot];
+    if (busy[slot] || closed || !w || w.dead() || starting[slot]) return;
+    slots[slot] = null;
+    w.child.stdin!.end();
+    within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
   }
 
   async function worker(slot: number): Promise<WorkerProcess> {
@@ -252,6 +275,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     },
     async close() {
       closed = true;
+      for (const timer of idleTimers) clearTimeout(timer);
       await Promise.all(starting.map((s) => s?.catch(() => null)));
       await Promise.all(slots.map(async (w) => {
         if (!w || w.dead()) return;

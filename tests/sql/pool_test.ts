@@ -93,3 +93,17 @@ Deno.test("a worker that ignores the interrupt is killed after the grace and rep
     assert(!serving.node.sqlPids().includes(pid), "the stopped worker was replaced");
   });
 });
+
+Deno.test("workers start with the first query and stop after sitting idle; the next query starts one again", async () => {
+  await withNode({ sql: { idleMs: 300 } }, async ({ url, serving }) => {
+    assertEquals(serving.node.sqlPids(), [], "none at start");
+    assertEquals((await sql(url, "SELECT 1")).body.rows, [[1]]);
+    const [first] = serving.node.sqlPids();
+    assert(first !== undefined, "the first query started one");
+    const deadline = Date.now() + 10_000;
+    while (serving.node.sqlPids().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assertEquals(serving.node.sqlPids(), [], "stopped once idle");
+    assertEquals((await sql(url, "SELECT 2")).body.rows, [[2]]);
+    assert(serving.node.sqlPids().length === 1 && serving.node.sqlPids()[0] !== first, "a new worker");
+  });
+});
