@@ -48,6 +48,23 @@ export function jsonText(text: string, status = 200, headers: Record<string, str
 }
 
 /**
+ * A JSON answer from prebuilt JSON, already UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { jsonBytes } from "./response.ts";
+ * jsonBytes(new TextEncoder().encode('{"ok":true}'));
+ * ```
+ */
+export function jsonBytes(
+  bytes: Uint8Array<ArrayBuffer>,
+  status = 200,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(bytes, { status, headers: { ...JSON_HEADERS, ...headers } });
+}
+
+/**
  * A JSON answer; a `bigint` (an integer beyond 2^53 in a manifest) is written
  * as its digits.
  *

@@ -18,8 +18,8 @@ export interface PageReader {
    * part order then row order.
    */
   page(version: StoredVersion, offset: number, limit: number): Promise<string[]>;
-  /** The same records as one text, joined by commas (what a page's `records` array holds), and how many. */
-  pageText(version: StoredVersion, offset: number, limit: number): Promise<{ text: string; count: number }>;
+  /** The same records joined by commas (what a page's `records` array holds), as UTF-8, and how many. */
+  pageBytes(version: StoredVersion, offset: number, limit: number): Promise<{ bytes: Uint8Array; count: number }>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
   /** What the page cache holds and how it served, or null without one. */
@@ -54,25 +54,46 @@ interface Piece {
   count: number;
   /** Whether it came from the cache. */
   cached: boolean;
-  text: () => string;
+  /** The records joined by commas, as UTF-8 (a view into the cache, not a copy, when one block holds them). */
+  bytes: () => Uint8Array;
   records: () => string[];
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 function pieceOf(records: string[]): Piece {
-  return { count: records.length, cached: false, text: () => records.join(","), records: () => records };
+  return {
+    count: records.length,
+    cached: false,
+    bytes: () => encoder.encode(records.join(",")),
+    records: () => records,
+  };
 }
 
-/** Records `a` to `b` (group-relative) of cached groups, in order. */
+/** Joins byte chunks with a comma between each two. */
+function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0) + Math.max(0, chunks.length - 1));
+  let at = 0;
+  for (const [i, c] of chunks.entries()) {
+    if (i > 0) out[at++] = 44; // ","
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Records `a` to `b` (block-relative) of cached blocks, in order. */
 function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Piece {
   const count = slices.reduce((n, s) => n + s.b - s.a, 0);
+  const record = (group: CachedGroup, i: number) =>
+    decoder.decode(group.bytes.subarray(group.starts[i], group.starts[i + 1] - 1));
   return {
     count,
     cached: true,
-    text: () => slices.map(({ group, a, b }) => group.text.slice(group.starts[a], group.starts[b] - 1)).join(","),
-    records: () =>
-      slices.flatMap(({ group, a, b }) =>
-        Array.from({ length: b - a }, (_, i) => group.text.slice(group.starts[a + i], group.starts[a + i + 1] - 1))
-      ),
+    bytes: () => joinBytes(slices.map(({ group, a, b }) => group.bytes.subarray(group.starts[a], group.starts[b] - 1))),
+    records: () => slices.flatMap(({ group, a, b }) => Array.from({ length: b - a }, (_, i) => record(group, a + i))),
   };
 }
 
@@ -241,9 +262,9 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     async page(version, offset, limit) {
       return (await pieces(version, offset, limit)).flatMap((p) => p.records());
     },
-    async pageText(version, offset, limit) {
+    async pageBytes(version, offset, limit) {
       const got = (await pieces(version, offset, limit)).filter((p) => p.count > 0);
-      return { text: got.map((p) => p.text()).join(","), count: got.reduce((n, p) => n + p.count, 0) };
+      return { bytes: joinBytes(got.map((p) => p.bytes())), count: got.reduce((n, p) => n + p.count, 0) };
     },
     cacheStats: () => cache?.stats() ?? null,
     settle: () => fills,

@@ -27,8 +27,12 @@ Deno.test("cached pages are the records read from the parts: every range, across
         for (const [offset, limit] of ranges) {
           const want = await plain.page(version, offset, limit);
           assertEquals(await cached.page(version, offset, limit), want, `${slug} ${offset}+${limit} records`);
-          const text = await cached.pageText(version, offset, limit);
-          assertEquals([text.text, text.count], [want.join(","), want.length], `${slug} ${offset}+${limit} text`);
+          const bytes = await cached.pageBytes(version, offset, limit);
+          assertEquals(
+            [new TextDecoder().decode(bytes.bytes), bytes.count],
+            [want.join(","), want.length],
+            `${slug} ${offset}+${limit} bytes`,
+          );
         }
         assert(cache.stats().hits - before >= ranges.length, `${slug}: the pages came from memory`);
       }
@@ -42,10 +46,13 @@ Deno.test("cached pages are the records read from the parts: every range, across
 });
 
 Deno.test("the page cache keeps the most recently used groups within its size; a group read once is not kept", async () => {
-  const group = (n: number) => cachedGroup(Array.from({ length: 100 }, (_, i) => `{"id":${n * 100 + i}}`));
-  const size = 100 * 11 + 101 * 4 + 64;
+  const group = (n: number) => cachedGroup(Array.from({ length: 100 }, (_, i) => `{"id":${1000 + n * 100 + i}}`));
+  const measure = pageCache(1024 * 1024);
+  measure.set("c".repeat(64), 0, group(0));
+  const size = measure.stats().bytes; // every group here holds the same bytes
   const cache = pageCache(size * 3);
   for (let g = 0; g < 3; g++) cache.set("a".repeat(64), g * 100, group(g));
+  assertEquals(cache.stats().groups, 3);
   cache.get("a".repeat(64), 0); // group 0 is now the most recent
   cache.set("a".repeat(64), 300, group(3));
   assertEquals(cache.get("a".repeat(64), 100), undefined, "the least recently used group went");
@@ -53,8 +60,12 @@ Deno.test("the page cache keeps the most recently used groups within its size; a
   assert(cache.stats().bytes <= size * 3);
   cache.set("b".repeat(64), 0, cachedGroup(["x".repeat(size * 4)]));
   assertEquals(cache.get("b".repeat(64), 0), undefined, "a group larger than the cache is not kept");
-  const wide = cachedGroup(['{"s":"é😀"}']);
-  assert(wide.text.slice(wide.starts[0], wide.starts[1] - 1) === '{"s":"é😀"}');
+  const wide = cachedGroup(['{"s":"é😀"}', '{"s":"\u2028"}', "{}"]);
+  const decoded = [0, 1, 2].map((i) =>
+    new TextDecoder().decode(wide.bytes.subarray(wide.starts[i], wide.starts[i + 1] - 1))
+  );
+  assertEquals(decoded, ['{"s":"é😀"}', '{"s":"\u2028"}', "{}"], "byte offsets of wide characters");
+  assertEquals(new TextDecoder().decode(wide.bytes), '{"s":"é😀"},{"s":"\u2028"},{}');
 
   await withTypedStore(async (root) => {
     const engine = await openReadEngine(root);

@@ -5,7 +5,9 @@
  */
 import { withLease } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { jsonText } from "../response.ts";
+import { jsonBytes } from "../response.ts";
+
+const encoder = new TextEncoder();
 import { intParam } from "./_params.ts";
 import { requireVersion } from "./_version.ts";
 
@@ -26,10 +28,17 @@ export async function getData(ctx: NodeContext, slug: string, url: URL): Promise
   const version = await requireVersion(ctx, slug, wanted);
   const [records, counts] = await withLease(
     version.parts.map((p) => p.path),
-    () => Promise.all([ctx.pages.pageText(version, offset, limit), ctx.pages.partRecords(version)]),
+    () => Promise.all([ctx.pages.pageBytes(version, offset, limit), ctx.pages.partRecords(version)]),
   );
   const total = counts.reduce((a, n) => a + n, 0);
   const next = records.count > 0 && offset + records.count < total ? offset + records.count : null;
-  const head = `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.count}`;
-  return jsonText(`${head},"records":[${records.text}],"total":${total},"next":${next}}`);
+  const head = encoder.encode(
+    `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.count},"records":[`,
+  );
+  const tail = encoder.encode(`],"total":${total},"next":${next}}`);
+  const body = new Uint8Array(head.length + records.bytes.length + tail.length);
+  body.set(head);
+  body.set(records.bytes, head.length);
+  body.set(tail, head.length + records.bytes.length);
+  return jsonBytes(body);
 }
