@@ -3,9 +3,10 @@
  * node's guards (Host, cross-site, token, JSON content type) have already
  * run; here the body is read (capped at 1 MiB) and checked as the reference
  * node checks it (`Accept`, `-32700`, `-32600`, protocol versions, `-32602`
- * for wrong params: see `src/mcp/jsonrpc.ts`), then a fresh transport serves
- * it on a server with the tools already registered (kept idle between
- * requests). Other methods answer 405 (`allow: POST`) in the router.
+ * for wrong params: see `src/mcp/jsonrpc.ts`); a plain call of a read tool
+ * is answered straight from its route (`src/mcp/fast_call.ts`), anything
+ * else by a fresh transport on a server with the tools already registered
+ * (kept idle between requests). Other methods answer 405 (`allow: POST`) in the router.
  *
  * @module
  */
@@ -13,7 +14,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { acceptsJson, checkBody, guardParams, RPC, rpcErrorResponse } from "../../mcp/jsonrpc.ts";
+import { acceptsJson, checkBody, guardParams, PROTOCOL_VERSIONS, RPC, rpcErrorResponse } from "../../mcp/jsonrpc.ts";
+import { fastToolCall } from "../../mcp/fast_call.ts";
 import { mcpServer } from "../../mcp/server.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../guards/body.ts";
@@ -80,16 +82,27 @@ async function serve(ctx: NodeContext, req: Request, body: unknown): Promise<Res
  * @example
  * ```ts ignore
  * const res = await postMcp(ctx, request); // a JSON-RPC answer, or 202 for a notification
+ * // `fast: false` sends a read tool's call through the SDK too (tests compare the two)
  * ```
  */
-export async function postMcp(ctx: NodeContext, req: Request): Promise<Response> {
+export async function postMcp(
+  ctx: NodeContext,
+  req: Request,
+  options: { fast?: boolean } = {},
+): Promise<Response> {
   if (!acceptsJson(req.headers.get("accept"))) {
     const message = "Not Acceptable: this node answers application/json (send Accept: application/json)";
     return await finish(rpcErrorResponse(406, RPC.server, message));
   }
   const read = await readBody(req);
   if (read instanceof Response) return await finish(read);
-  const refusal = checkBody(read.body, req.headers.get("mcp-protocol-version"));
+  const protocol = req.headers.get("mcp-protocol-version");
+  // A plain call of a read tool is a well-formed JSON-RPC request: checkBody would pass it.
+  if (options.fast !== false && (protocol === null || PROTOCOL_VERSIONS.includes(protocol))) {
+    const fast = await fastToolCall(ctx, publicOrigin(req), read.body);
+    if (fast) return fast;
+  }
+  const refusal = checkBody(read.body, protocol);
   if (refusal) return await finish(refusal);
   return await serve(ctx, req, read.body);
 }
