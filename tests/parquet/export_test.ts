@@ -44,12 +44,15 @@ Deno.test("the SQL-built export lines are the records data pages give, value for
   }
 });
 
-Deno.test("the export gzip is a valid stream of every record", async () => {
+Deno.test("the export gzip is a valid stream of every record, in order across blocks and parts", async () => {
   const dir = await tempDir();
   const w = new StoreWriter(dir.path);
   try {
     await w.version("numbers", 1, {
-      parts: [{ sql: "SELECT range AS id FROM range(10000)" }, { sql: "SELECT 10000 AS id" }],
+      parts: [
+        { sql: "SELECT range AS id, 'r' || range AS name FROM range(40000)", rowGroupSize: 5000 },
+        { sql: "SELECT 40000 AS id" },
+      ],
     });
     w.close();
     const engine = await openReadEngine(dir.path);
@@ -65,7 +68,7 @@ Deno.test("the export gzip is a valid stream of every record", async () => {
         at += c.length;
       }
       const lines = new TextDecoder().decode(gunzipSync(all)).trimEnd().split("\n");
-      assertEquals(lines.map((l) => JSON.parse(l).id), Array.from({ length: 10001 }, (_, i) => i));
+      assertEquals(lines.map((l) => JSON.parse(l).id), Array.from({ length: 40001 }, (_, i) => i));
     } finally {
       await engine.close();
     }
