@@ -9,7 +9,7 @@
  * @module
  */
 import { spawn } from "node:child_process";
-import { open } from "node:fs/promises";
+import { open, readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -296,4 +296,23 @@ export async function runTool(command: string, args: readonly string[], stdout?:
   } finally {
     await out?.close();
   }
+}
+
+/**
+ * Resident bytes of process `pid` and every process under it: now (`VmRSS`),
+ * or the most each has held (`VmHWM`, its peak). Linux only (0 elsewhere).
+ *
+ * @example
+ * ```ts ignore
+ * const peak = await processTreeRss(Deno.pid, "VmHWM");
+ * ```
+ */
+export async function processTreeRss(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  let rss = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const children = await readFile(`/proc/${pid}/task/${task}/children`, "utf8").catch(() => "");
+    for (const child of children.trim().split(/\s+/).filter(Boolean)) rss += await processTreeRss(Number(child), field);
+  }
+  return rss;
 }

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Benchmark } from "./_util.ts";
+import { type Benchmark, processTreeRss } from "./_util.ts";
 
 /** Every benchmark, by name, loaded only when it runs. */
 export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
@@ -55,8 +55,10 @@ export async function main(args: readonly string[]): Promise<number> {
     console.log(`\n=== ${bench.name}: ${bench.description}\n`);
     console.log(machineLoad());
     try {
+      const sampler = sampleMemory();
       await bench.run();
       console.log(`\n${machineLoad()}`);
+      console.log(await memoryLine(await sampler.stop()));
       console.log(`=== ${bench.name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } catch (e) {
       failed++;
@@ -64,6 +66,42 @@ export async function main(args: readonly string[]): Promise<number> {
     }
   }
   return failed > 0 ? 1 : 0;
+}
+
+/**
+ * The resident memory of this process (which runs the benchmark's in-process
+ * nodes and references) and of its children (SQL workers, node processes,
+ * tools): now, and at each one's peak.
+ *
+ * @example
+ * ```ts ignore
+ * console.log(await memoryLine(640 * 1024 ** 2));
+ * ```
+ */
+export async function memoryLine(sampledPeak: number): Promise<string> {
+  const mib = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MiB`;
+  const [now, own] = [await processTreeRss(Deno.pid), await processTreeRss(Deno.pid, "VmHWM")];
+  return `RSS of the benchmark process and its children: ${mib(now)} now; at most ${mib(sampledPeak)} together ` +
+    `(sampled every 250 ms); the processes alive now at their own peaks: ${mib(own)}`;
+}
+
+/** Samples the RSS of this process and its children every 250 ms until stopped; resolves with the most seen. */
+function sampleMemory(): { stop(): Promise<number> } {
+  let most = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      most = Math.max(most, await processTreeRss(Deno.pid));
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    return most;
+  })();
+  return {
+    stop() {
+      running = false;
+      return done;
+    },
+  };
 }
 
 /**

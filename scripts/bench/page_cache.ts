@@ -17,11 +17,20 @@
  * @module
  */
 import { DuckDBInstance } from "@duckdb/node-api";
-import { readdir, readFile } from "node:fs/promises";
 import { type ServeProcess, startServe } from "../../tests/support/cli_process.ts";
 import { ensureStore, LIMIT, PROJECTS, RECORDS } from "./data_pages.ts";
 import { sqlString } from "./_bench_store.ts";
-import { type Benchmark, closedLoop, fmtMs, interleaved, median, percentile, printTable, verdict } from "./_util.ts";
+import {
+  type Benchmark,
+  closedLoop,
+  fmtMs,
+  interleaved,
+  median,
+  percentile,
+  printTable,
+  processTreeRss,
+  verdict,
+} from "./_util.ts";
 
 const FIRST_TARGET = 0.7;
 const RANDOM_TARGET = 2.5;
@@ -35,21 +44,6 @@ const RANDOM_RUN = { maxRuns: 200_000, maxMs: 4000 };
 const FIRST_ROUNDS = { maxRuns: 200, maxMs: 6000, minRuns: 20 };
 /** Cold pages per project: each in a row group neither node has read. */
 const COLD_PAGES = 16;
-
-/**
- * Resident bytes of `pid` and every process under it: now (`VmRSS`), or the
- * most each has held (`VmHWM`, its peak).
- */
-async function treeRss(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): Promise<number> {
-  let rss = 0;
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  rss += Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
-    const children = await readFile(`/proc/${pid}/task/${task}/children`, "utf8").catch(() => "");
-    for (const child of children.trim().split(/\s+/).filter(Boolean)) rss += await treeRss(Number(child), field);
-  }
-  return rss;
-}
 
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MiB`;
 
@@ -100,7 +94,7 @@ export async function run(): Promise<void> {
   const c = await duck.connect();
   try {
     await new Promise((r) => setTimeout(r, 1000));
-    const idle = [await treeRss(cached.child.pid), await treeRss(plain.child.pid)];
+    const idle = [await processTreeRss(cached.child.pid), await processTreeRss(plain.child.pid)];
     const rows: string[][] = [];
     const randomRows: string[][] = [];
     const verdicts: string[] = [];
@@ -188,8 +182,8 @@ export async function run(): Promise<void> {
       );
     }
     const stats = await cacheOf(cached);
-    const after = [await treeRss(cached.child.pid), await treeRss(plain.child.pid)];
-    const peak = [await treeRss(cached.child.pid, "VmHWM"), await treeRss(plain.child.pid, "VmHWM")];
+    const after = [await processTreeRss(cached.child.pid), await processTreeRss(plain.child.pid)];
+    const peak = [await processTreeRss(cached.child.pid, "VmHWM"), await processTreeRss(plain.child.pid, "VmHWM")];
 
     console.log(`\nPages of ${LIMIT} records, two node processes (default page cache / --page-cache 0), same run\n`);
     printTable(
