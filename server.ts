@@ -17,7 +17,14 @@ import { createNode, errorResponse, type NodeOptions, type SvcNode } from "./src
 import { serve } from "./src/runtime/mod.ts";
 
 export { createNode, type NodeOptions, type SvcNode } from "./src/node/mod.ts";
-export { DEFAULT_LIMITS, type HttpLimits } from "./src/http/mod.ts";
+export {
+  DEFAULT_LIMITS,
+  type HttpLimits,
+  type QuickAnswer,
+  type QuickHandler,
+  type RequestHeadView,
+  type ServeInfo,
+} from "./src/http/mod.ts";
 export type { ConnInfo, FollowView, Handler, LogSink } from "./src/node/mod.ts";
 export type { SqlPoolOptions } from "./src/sql/mod.ts";
 
@@ -60,6 +67,7 @@ export async function serveNode(options: ServeNodeOptions): Promise<ServingNode>
       port: options.port,
       limits: options.limits,
       errorAnswer: (status, message) => errorResponse(status, message),
+      quick: node.quick,
       log: (line) => console.error(line),
     });
   } catch (e) {

@@ -25,6 +25,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   follow: async () => (await import("./follow.ts")).benchmark,
   disk_growth: async () => (await import("./disk_growth.ts")).benchmark,
   summary_scale: async () => (await import("./summary_scale.ts")).benchmark,
+  healthz: async () => (await import("./healthz.ts")).benchmark,
 };
 
 /**

@@ -100,10 +100,10 @@ function join(a: Uint8Array, b: Uint8Array): Uint8Array {
 export function responseHead(
   status: number,
   headers: Headers,
-  framing: { length: number } | "chunked" | "none" | "until-close",
+  framing: Framing,
   options: WriteOptions,
 ): Uint8Array {
-  let text = `HTTP/1.1 ${status} ${REASONS[status] ?? "Status"}\r\ndate: ${httpDate()}\r\n`;
+  let text = statusLines(status);
   for (const [name, value] of headers) {
     if (FRAMING.has(name)) continue;
     if (name === "set-cookie") {
@@ -112,10 +112,44 @@ export function responseHead(
       text += `${name}: ${value}\r\n`;
     }
   }
+  return latin1(text + framingLines(framing, options));
+}
+
+/**
+ * A whole answer from plain fields and body bytes: status line, fields,
+ * the connection's framing fields, and the body unless it is a HEAD answer.
+ *
+ * @example
+ * ```ts
+ * import { fieldsHead } from "./_response.ts";
+ * fieldsHead(200, [["content-type", "application/json"]], new Uint8Array([123, 125]), { head: false, keepAlive: true, minor: 1, idleSeconds: 5 });
+ * ```
+ */
+export function fieldsHead(
+  status: number,
+  fields: readonly (readonly [string, string])[],
+  body: Uint8Array,
+  options: WriteOptions,
+): Uint8Array {
+  let text = statusLines(status);
+  for (const [name, value] of fields) if (!FRAMING.has(name)) text += `${name}: ${value}\r\n`;
+  const bodiless = status === 204 || status === 304 || status < 200;
+  const head = latin1(text + framingLines(bodiless ? "none" : { length: body.length }, options));
+  return options.head || bodiless ? head : join(head, body);
+}
+
+type Framing = { length: number } | "chunked" | "none" | "until-close";
+
+function statusLines(status: number): string {
+  return `HTTP/1.1 ${status} ${REASONS[status] ?? "Status"}\r\ndate: ${httpDate()}\r\n`;
+}
+
+function framingLines(framing: Framing, options: WriteOptions): string {
+  let text = "";
   if (framing === "chunked") text += "transfer-encoding: chunked\r\n";
   else if (framing !== "none" && framing !== "until-close") text += `content-length: ${framing.length}\r\n`;
   text += options.keepAlive ? `keep-alive: timeout=${options.idleSeconds}\r\n` : "connection: close\r\n";
-  return latin1(text + "\r\n");
+  return text + "\r\n";
 }
 
 /** The value of a `content-length` a handler set, when it is a plain integer. */

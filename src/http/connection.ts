@@ -10,11 +10,13 @@
  */
 import { PeerGone, ProtocolError } from "./_errors.ts";
 import { type BodyReader, bodyReader } from "./_body.ts";
+import type { Deadlines } from "./_deadlines.ts";
 import { h2cRefusal } from "./_h2c.ts";
 import { H2_PREFACE_LINE, parseHead, type RequestHead } from "./_head.ts";
 import { createInput, type Input } from "./_input.ts";
-import { LAST_ANSWER, writeResponse } from "./_response.ts";
-import type { Conn, HttpLimits, ServeHandler } from "./types.ts";
+import { fieldsHead, LAST_ANSWER, writeResponse } from "./_response.ts";
+import { headView } from "./_head_view.ts";
+import type { Conn, HttpLimits, QuickAnswer, QuickHandler, ServeHandler } from "./types.ts";
 
 /** How the connection answers errors of its own (framing, limits, timeouts). */
 export type ErrorAnswer = (status: number, message: string) => Response;
@@ -27,6 +29,10 @@ export interface ConnectionContext {
   limits: HttpLimits;
   /** Builds the answers the connection gives itself. */
   errorAnswer: ErrorAnswer;
+  /** The server's deadlines, which time heads, idle waits, stalls and lingering. */
+  deadlines: Deadlines;
+  /** Answers some bodiless GET and HEAD requests from their heads alone; null for none. */
+  quick: QuickHandler | null;
 }
 
 /** A connection being served, as its server tracks it. */
@@ -61,7 +67,7 @@ const BODYLESS = new Set(["GET", "HEAD"]);
 export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConnection {
   const { limits } = ctx;
   const input = createInput(conn);
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = ctx.deadlines.create();
   let timedOut = false;
   let busy = false;
   let finishing = false;
@@ -73,22 +79,21 @@ export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConne
   const close = () => {
     if (closed) return;
     closed = true;
-    clearTimeout(timer);
+    deadline.drop();
     inFlight?.abort();
     conn.close();
     onClosed();
   };
   /** Closes the connection unless `disarm` comes first within `ms`; `last` writes a final answer before. */
   const arm = (ms: number, last: (() => Promise<unknown>) | null = null) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
+    deadline.arm(ms, () => {
       timedOut = true;
       if (!last) return close();
-      setTimeout(close, 1000);
+      deadline.arm(1000, close);
       last().then(() => conn.closeWrite(), close);
-    }, ms);
+    });
   };
-  const disarm = () => clearTimeout(timer);
+  const disarm = () => deadline.disarm();
   const write = async (bytes: Uint8Array) => {
     arm(limits.stallTimeoutMs);
     try {
@@ -124,6 +129,21 @@ export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConne
   const headTimeout = (): Promise<unknown> =>
     answer(408, `the request head was not complete within ${limits.headerTimeoutMs / 1000} s`, (b) => conn.write(b));
 
+  /** Writes an answer given from the head alone; false when the connection must not carry another. */
+  const writeQuick = async (head: RequestHead, quick: QuickAnswer): Promise<boolean> => {
+    const keepAlive = head.keepAlive && !finishing;
+    const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds: idleSeconds() };
+    try {
+      await write(fieldsHead(quick.status, quick.headers, quick.body, options));
+    } catch {
+      close();
+      return false;
+    }
+    if (!keepAlive) await linger(0);
+    return keepAlive;
+  };
+  const idleSeconds = () => Math.round(limits.idleTimeoutMs / 1000);
+
   /** One request and its answer; false when the connection must not carry another. */
   const exchange = async (text: string): Promise<boolean> => {
     let head: RequestHead;
@@ -134,6 +154,15 @@ export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConne
       if (!(e instanceof ProtocolError)) throw e;
       await refuse(e);
       return false;
+    }
+    if (ctx.quick !== null && head.body.kind === "none" && (head.method === "GET" || head.method === "HEAD")) {
+      let quick: QuickAnswer | null = null;
+      try {
+        quick = await ctx.quick(headView(head), { remoteAddr: conn.remoteAddr });
+      } catch {
+        // The handler answers it, errors included.
+      }
+      if (quick !== null) return await writeQuick(head, quick);
     }
     const body = bodyReader(head.body, input, stallFill);
     let bodyError: unknown = null;
@@ -192,7 +221,7 @@ export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConne
         head: head.method === "HEAD",
         keepAlive,
         minor: head.minor,
-        idleSeconds: Math.round(limits.idleTimeoutMs / 1000),
+        idleSeconds: idleSeconds(),
       });
     } catch {
       close();

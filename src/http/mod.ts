@@ -20,6 +20,9 @@ export {
   type HttpLimits,
   type Listen,
   type Listener,
+  type QuickAnswer,
+  type QuickHandler,
+  type RequestHeadView,
   type ServeHandler,
   type ServeInfo,
 } from "./types.ts";

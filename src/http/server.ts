@@ -7,9 +7,17 @@
  *
  * @module
  */
+import { createDeadlines, deadlineTick } from "./_deadlines.ts";
 import { LAST_ANSWER, writeResponse } from "./_response.ts";
 import { type ErrorAnswer, serveConnection, type ServedConnection } from "./connection.ts";
-import { type Conn, DEFAULT_LIMITS, type HttpLimits, type Listen, type ServeHandler } from "./types.ts";
+import {
+  type Conn,
+  DEFAULT_LIMITS,
+  type HttpLimits,
+  type Listen,
+  type QuickHandler,
+  type ServeHandler,
+} from "./types.ts";
 
 /** Options of {@linkcode serveHttp}. */
 export interface HttpServerOptions {
@@ -23,6 +31,8 @@ export interface HttpServerOptions {
   errorAnswer?: ErrorAnswer;
   /** Where the server reports trouble it survives (out of descriptors, ...). */
   log?: (line: string) => void;
+  /** Answers some bodiless GET and HEAD requests from their heads alone, before the handler. */
+  quick?: QuickHandler;
 }
 
 /** A listening server. */
@@ -66,7 +76,10 @@ export async function serveHttp(
   const open = new Set<ServedConnection>();
   let shedding = 0;
   let stopping: Promise<void> | null = null;
-  const context = { handler, limits, errorAnswer };
+  const deadlines = createDeadlines(
+    deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs]),
+  );
+  const context = { handler, limits, errorAnswer, deadlines, quick: options.quick ?? null };
 
   const shed = (conn: Conn, status: number, message: string) => {
     if (shedding >= MAX_SHEDDING) return conn.close();

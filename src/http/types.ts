@@ -44,6 +44,36 @@ export interface ServeInfo {
   remoteAddr?: string;
 }
 
+/**
+ * What a request shows before its body: its method, URL and header fields.
+ * A `Request` is one; so is the view {@linkcode QuickHandler} is given.
+ */
+export interface RequestHeadView {
+  /** Method, as sent. */
+  readonly method: string;
+  /** The absolute URL, its authority the request's own. */
+  readonly url: string;
+  /** Header fields by name, combined as `Headers` combines them. */
+  readonly headers: { get(name: string): string | null; has(name: string): boolean };
+}
+
+/** An answer given from a request's head alone. */
+export interface QuickAnswer {
+  /** HTTP status. */
+  status: number;
+  /** Header fields, names lowercase; the server adds the framing ones. */
+  headers: readonly (readonly [string, string])[];
+  /** The whole body (not sent for HEAD). */
+  body: Uint8Array;
+}
+
+/**
+ * Answers some bodiless GET and HEAD requests from their heads alone, before
+ * any `Request` or `Response` is made (a health check polled often); null
+ * passes the request on to the handler, which must answer it the same way.
+ */
+export type QuickHandler = (head: RequestHeadView, info: ServeInfo) => Promise<QuickAnswer | null>;
+
 /** A Web-standard handler as the server calls it. */
 export type ServeHandler = (req: Request, info?: ServeInfo) => Promise<Response>;
 

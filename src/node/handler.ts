@@ -1,24 +1,17 @@
 /**
- * The node's request handler: guards first (Host, cross-site and CORS, token, body),
- * then the route, then one log line. Speaks only Web-standard `Request` and
- * `Response`, so every runtime adapter serves the same function.
- *
- * The browser interface's login cookie stands for the token only on requests
- * from the node's own pages, and never in place of the bearer token for what
- * the token alone earns: any Host, passing the cross-site guard, CORS.
+ * The node's request handler: guards first (Host, cross-site and CORS, token, body;
+ * see `admission.ts`), then the route, then one log line. Speaks only
+ * Web-standard `Request` and `Response`, so every runtime adapter serves the
+ * same function.
  *
  * @module
  */
+import { admit, type Facts, factsOf } from "./admission.ts";
 import type { NodeContext } from "./context.ts";
 import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
-import { allowOrigin, preflight } from "./guards/cors.ts";
-import { fromOwnPage, isCrossSite, opensFrontPage, originTrusted } from "./guards/cross_site.ts";
-import { hostAllowed, isLoopback } from "./guards/host.ts";
-import { hasToken } from "./guards/token.ts";
-import { hasSessionCookie } from "./guards/token_cookie.ts";
+import { allowOrigin } from "./guards/cors.ts";
 import { DISK_FULL_MESSAGE, isDiskFull } from "../store/disk_full.ts";
 import { errorResponse, HttpError } from "./response.ts";
-import { type Match, match } from "./router.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
 export interface ConnInfo {
@@ -33,7 +26,7 @@ export type Handler = (req: Request, info?: ConnInfo) => Promise<Response>;
 export type LogSink = ((line: string) => void) | null;
 
 /** The request's path, or "?" when its URL cannot be parsed (a malformed Host). */
-function pathOf(req: Request): string {
+function pathOf(req: { url: string }): string {
   try {
     return new URL(req.url).pathname;
   } catch {
@@ -41,51 +34,29 @@ function pathOf(req: Request): string {
   }
 }
 
-const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
-const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
-
-/** What the guards establish about a request once. */
-interface Facts {
-  url: URL;
-  route: Match | null;
-  /** The request carries the node's token (`Authorization: Bearer`). */
-  withToken: boolean;
-  /** The request carries a valid login cookie and comes from the node's own pages. */
-  withCookie: boolean;
-  /** The node is bound to loopback (its pages are trusted). */
-  loopbackNode: boolean;
-  /** The origin a browser may read the answer for, if any. */
-  corsOrigin: string | null;
-}
-
-function facts(ctx: NodeContext, req: Request): Facts {
-  const url = new URL(req.url);
-  const withToken = ctx.token !== null && hasToken(req, ctx.token);
-  const withCookie = ctx.token !== null && !withToken && fromOwnPage(req) &&
-    hasSessionCookie(req, url, ctx.token, ctx.now());
-  const origin = req.headers.get("origin");
-  const loopbackNode = isLoopback(ctx.address.host);
-  const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
-  return { url, route: match(url.pathname), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
+/**
+ * The request log's line for one answer.
+ *
+ * @example
+ * ```ts
+ * import { logLine } from "./handler.ts";
+ * logLine({ method: "GET", url: "http://127.0.0.1:8686/healthz" }, "127.0.0.1", 200, 0.4);
+ * ```
+ */
+export function logLine(
+  req: { method: string; url: string },
+  remoteAddr: string | undefined,
+  status: number,
+  ms: number,
+): string {
+  return `${new Date().toISOString()} ${remoteAddr ?? "-"} ${req.method} ${pathOf(req)} ${status} ${ms.toFixed(1)}ms`;
 }
 
 async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Response> {
-  const { url, route, withToken, withCookie, loopbackNode } = known;
-  // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
-  // a node reached by a DNS name or behind a proxy.
-  if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
-    throw new HttpError(403, "this node answers only to its own address: the Host header names another");
-  }
-  const origin = req.headers.get("origin");
-  if (req.method === "OPTIONS" && origin !== null && req.headers.has("access-control-request-method")) {
-    if (ctx.token !== null || originTrusted(origin, url, loopbackNode)) return preflight(origin);
-  }
-  if (!withToken && isCrossSite(req, loopbackNode) && !opensFrontPage(req)) {
-    throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
-  }
-  if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);
-  const authed = ctx.token === null || withToken || withCookie;
-  if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, CHALLENGE);
+  const admitted = admit(ctx, req, known);
+  if ("preflight" in admitted) return admitted.preflight;
+  const { route, authed } = admitted;
+  const url = known.url;
   if (route.methods.length === 0) return await route.run(ctx, req, url, authed);
   if (!route.methods.includes(req.method)) {
     const allow = route.methods.join(", ");
@@ -110,7 +81,7 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
     let res: Response;
     let known: Facts | null = null;
     try {
-      known = facts(ctx, req);
+      known = factsOf(ctx, req);
       res = await answer(ctx, req, known);
     } catch (e) {
       if (e instanceof HttpError) {
@@ -128,10 +99,7 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
       await res.body.cancel();
       res = new Response(null, { status: res.status, headers: res.headers });
     }
-    if (log) {
-      const ms = (performance.now() - started).toFixed(1);
-      log(`${new Date().toISOString()} ${info?.remoteAddr ?? "-"} ${req.method} ${pathOf(req)} ${res.status} ${ms}ms`);
-    }
+    log?.(logLine(req, info?.remoteAddr, res.status, performance.now() - started));
     return res;
   };
 }

@@ -11,6 +11,8 @@ import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../sto
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler, type LogSink } from "./handler.ts";
 import { tidyStore } from "./maintenance.ts";
+import { createQuickHandler } from "./quick.ts";
+import type { QuickHandler } from "../http/mod.ts";
 
 /** How to run a node. */
 export interface NodeOptions {
@@ -49,6 +51,8 @@ export interface NodeOptions {
 export interface SvcNode {
   /** The Web-standard request handler. */
   handler: Handler;
+  /** The quick lane: health checks answered from their request heads (see `quick.ts`). */
+  quick: QuickHandler;
   /** Starts the SQL workers now, so the first queries do not wait for them. */
   warmSql(): Promise<void>;
   /** Tells the node the port it was bound to, which the Host guard then checks. */
@@ -104,6 +108,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   };
   return {
     handler: createHandler(context, log),
+    quick: createQuickHandler(context, log),
     bound(port) {
       context.address.port = port;
     },

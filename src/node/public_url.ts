@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { RequestHeadView } from "../http/mod.ts";
 
 /**
  * The public origin for a request to `url`.
@@ -17,7 +18,7 @@
  * publicOrigin(req); // "https://data.example:8686"
  * ```
  */
-export function publicOrigin(req: Request): string {
+export function publicOrigin(req: RequestHeadView): string {
   const url = new URL(req.url);
   const proto = req.headers.get("x-forwarded-proto")?.split(",")[0].trim().toLowerCase();
   return `${proto === "https" ? "https" : "http"}://${url.host}`;

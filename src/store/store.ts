@@ -7,6 +7,7 @@
  */
 import { lstat, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { type Stamp, stampOf } from "../runtime/mod.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { IncompleteVersion } from "../wire/types.ts";
 import { manifestFile, partFile, projectDir, versionOfDirName } from "./layout.ts";
@@ -45,6 +46,8 @@ export interface Store {
   readonly root: string;
   /** Slugs of the projects in the store, sorted. */
   slugs(): Promise<string[]>;
+  /** Every project in the store, by slug (cheaper than {@linkcode Store.project} for each of {@linkcode Store.slugs}). */
+  projects(): Promise<ProjectState[]>;
   /** `project.json` of `slug`, or null when absent (cheaper than {@linkcode Store.project}). */
   meta(slug: string): Promise<ProjectMeta | null>;
   /** One project, or null when the store does not hold it (or the slug is invalid). */
@@ -106,6 +109,8 @@ export function openStore(root: string): Store {
   const cache = new Map<string, CachedVersion>();
   const summaries = new Map<string, CachedSummary>();
   const folders = new Map<string, { key: string; settled: boolean; holds: boolean }>();
+  /** The store folder's slug-named subfolders, kept until the folder changes. */
+  let listing: { key: string; settled: boolean; names: string[] } | null = null;
 
   async function versionDirs(slug: string): Promise<number[]> {
     let names: string[];
@@ -181,17 +186,33 @@ export function openStore(root: string): Store {
   }
 
   /** Whether the folder `slug` holds a project, kept until the folder changes (listing it costs its size). */
-  async function holds(slug: string): Promise<boolean> {
+  async function holds(slug: string, stamp = stampOf(join(root, slug))): Promise<boolean> {
     const asked = Date.now();
     const dir = join(root, slug);
-    const info = await stat(dir).catch(() => null);
-    if (!info) return false;
-    const key = `${info.ino}:${info.mtimeMs}`;
+    if (!stamp) return false;
     const hit = folders.get(slug);
-    if (hit && hit.settled && hit.key === key) return hit.holds;
+    if (hit && hit.settled && hit.key === stamp.key) return hit.holds;
     const result = await holdsProject(dir);
-    folders.set(slug, { key, settled: asked - info.mtimeMs > SETTLE_MS, holds: result });
+    folders.set(slug, { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, holds: result });
     return result;
+  }
+
+  /** The slug-named folders of the store, listed again only when the store folder changed. */
+  async function candidates(): Promise<string[]> {
+    const asked = Date.now();
+    const stamp = stampOf(root);
+    if (!stamp) return [];
+    if (listing && listing.settled && listing.key === stamp.key) return listing.names;
+    let entries;
+    try {
+      entries = await readdir(root, { withFileTypes: true });
+    } catch (e) {
+      if (isNotFound(e)) return [];
+      throw e;
+    }
+    const names = entries.filter((e) => e.isDirectory() && isSlug(e.name)).map((e) => e.name).sort();
+    listing = { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, names };
+    return names;
   }
 
   /**
@@ -235,42 +256,45 @@ export function openStore(root: string): Store {
     return { result: { slug, meta, versions, incomplete }, facts };
   }
 
+  /** The summary of `slug`, whose folder's stamp is `self`. */
+  async function projectAt(slug: string, self: Stamp | null): Promise<ProjectState | null> {
+    const asked = Date.now();
+    const parts = stampOf(join(projectDir(root, slug), "parts"));
+    const key = self?.key ?? "-";
+    const partsKey = parts?.key ?? "-";
+    const hit = summaries.get(slug);
+    if (hit && hit.settled && hit.key === key && hit.partsKey === partsKey) return hit.result;
+    const { result, facts } = await summarize(slug, hit, partsKey);
+    const changed = Math.max(self?.mtimeMs ?? 0, parts?.mtimeMs ?? 0);
+    summaries.set(slug, { key, partsKey, settled: asked - changed > SETTLE_MS, result, facts });
+    return result;
+  }
+
   const store: Store = {
     root,
     async slugs() {
-      let entries;
-      try {
-        entries = await readdir(root, { withFileTypes: true });
-      } catch (e) {
-        if (isNotFound(e)) return [];
-        throw e;
-      }
       const out: string[] = [];
-      for (const entry of entries) {
-        if (!entry.isDirectory() || !isSlug(entry.name)) continue;
-        if (await holds(entry.name)) out.push(entry.name);
+      for (const name of await candidates()) {
+        if (await holds(name)) out.push(name);
       }
-      return out.sort();
+      return out;
     },
     meta(slug) {
       return isSlug(slug) ? readProjectMeta(root, slug) : Promise.resolve(null);
     },
-    async project(slug) {
-      if (!isSlug(slug)) return null;
-      const asked = Date.now();
-      const dir = projectDir(root, slug);
-      const [self, parts] = await Promise.all([
-        stat(dir).catch(() => null),
-        stat(join(dir, "parts")).catch(() => null),
-      ]);
-      const key = `${self?.ino}:${self?.mtimeMs}`;
-      const partsKey = `${parts?.ino}:${parts?.mtimeMs}`;
-      const hit = summaries.get(slug);
-      if (hit && hit.settled && hit.key === key && hit.partsKey === partsKey) return hit.result;
-      const { result, facts } = await summarize(slug, hit, partsKey);
-      const changed = Math.max(self?.mtimeMs ?? 0, parts?.mtimeMs ?? 0);
-      summaries.set(slug, { key, partsKey, settled: asked - changed > SETTLE_MS, result, facts });
-      return result;
+    async projects() {
+      const out: ProjectState[] = [];
+      for (const name of await candidates()) {
+        // One look at the folder serves both questions: is it a project, and is its summary still good.
+        const stamp = stampOf(join(root, name));
+        if (!(await holds(name, stamp))) continue;
+        const project = await projectAt(name, stamp);
+        if (project) out.push(project);
+      }
+      return out;
+    },
+    project(slug) {
+      return isSlug(slug) ? projectAt(slug, stampOf(projectDir(root, slug))) : Promise.resolve(null);
     },
     async version(slug, version) {
       if (!isSlug(slug) || !Number.isSafeInteger(version) || version < 1) return null;

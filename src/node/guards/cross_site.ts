@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { RequestHeadView } from "../../http/mod.ts";
 import { publicOrigin } from "../public_url.ts";
 import { isLoopback } from "./host.ts";
 
@@ -47,8 +48,7 @@ export function originTrusted(origin: string, url: URL, loopbackNode: boolean): 
  * isCrossSite(new Request("http://127.0.0.1:8686/projects", { headers: { origin: "https://evil.example" } }), true); // true
  * ```
  */
-export function isCrossSite(req: Request, loopbackNode: boolean): boolean {
-  const url = new URL(req.url);
+export function isCrossSite(req: RequestHeadView, loopbackNode: boolean, url: URL = new URL(req.url)): boolean {
   const origin = req.headers.get("origin");
   if (origin !== null) return !originTrusted(origin, url, loopbackNode);
   const site = req.headers.get("sec-fetch-site")?.toLowerCase();
@@ -70,8 +70,7 @@ export function isCrossSite(req: Request, loopbackNode: boolean): boolean {
  * fromOwnPage(new Request("http://127.0.0.1:8686/projects", { headers: { origin: "http://127.0.0.1:5173" } })); // false
  * ```
  */
-export function fromOwnPage(req: Request): boolean {
-  const url = new URL(req.url);
+export function fromOwnPage(req: RequestHeadView, url: URL = new URL(req.url)): boolean {
   const origin = req.headers.get("origin")?.toLowerCase();
   if (origin !== undefined && origin !== url.origin.toLowerCase() && origin !== publicOrigin(req).toLowerCase()) {
     return false;
@@ -96,7 +95,7 @@ export function fromOwnPage(req: Request): boolean {
  * opensFrontPage(new Request("http://127.0.0.1:8686/projects", { headers })); // false
  * ```
  */
-export function opensFrontPage(req: Request): boolean {
+export function opensFrontPage(req: RequestHeadView): boolean {
   return (req.method === "GET" || req.method === "HEAD") && new URL(req.url).pathname === "/" &&
     req.headers.get("sec-fetch-mode")?.toLowerCase() === "navigate" &&
     req.headers.get("sec-fetch-dest")?.toLowerCase() === "document";

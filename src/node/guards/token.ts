@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { RequestHeadView } from "../../http/mod.ts";
 import { createHash, timingSafeEqual } from "node:crypto";
 
 /**
@@ -30,7 +31,7 @@ export function sameSecret(given: string, token: string): boolean {
  * hasToken(new Request("http://x/", { headers: { authorization: "Bearer t" } }), "t"); // true
  * ```
  */
-export function hasToken(req: Request, token: string): boolean {
+export function hasToken(req: RequestHeadView, token: string): boolean {
   const bearer = bearerOf(req);
   return bearer !== null && sameSecret(bearer, token);
 }
@@ -45,6 +46,6 @@ export function hasToken(req: Request, token: string): boolean {
  * bearerOf(new Request("http://x/", { headers: { authorization: "bearer k1" } })); // "k1"
  * ```
  */
-export function bearerOf(req: Request): string | null {
+export function bearerOf(req: RequestHeadView): string | null {
   return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(req.headers.get("authorization") ?? "")?.[1] ?? null;
 }

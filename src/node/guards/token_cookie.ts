@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { RequestHeadView } from "../../http/mod.ts";
 import { createHmac } from "node:crypto";
 import { sameSecret } from "./token.ts";
 
@@ -82,7 +83,7 @@ export function sessionValue(token: string, exp: number): string {
  * hasSessionCookie(req, url, "t", 1000 * 1000); // true
  * ```
  */
-export function hasSessionCookie(req: Request, url: URL, token: string, nowMs: number): boolean {
+export function hasSessionCookie(req: RequestHeadView, url: URL, token: string, nowMs: number): boolean {
   const value = parseCookies(req.headers.get("cookie")).get(sessionCookieName(url));
   const m = value === undefined ? null : /^(\d{1,12})\.[0-9a-f]{64}$/.exec(value);
   if (m === null || Number(m[1]) <= nowMs / 1000) return false;

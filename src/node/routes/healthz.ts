@@ -10,17 +10,29 @@ import { json } from "../response.ts";
 
 /** `GET /healthz`; `full` is false for callers without the token. */
 export async function getHealth(ctx: NodeContext, full: boolean): Promise<Response> {
-  if (!full) return json({ ok: true });
+  return json(await healthOf(ctx, full));
+}
+
+/**
+ * What `/healthz` answers: liveness alone, or with `full` the store summary
+ * (kept in memory by the store; see `Store.project`), follow status and page
+ * cache.
+ *
+ * @example
+ * ```ts ignore
+ * const health = await healthOf(ctx, true);
+ * ```
+ */
+export async function healthOf(ctx: NodeContext, full: boolean): Promise<Health | { ok: true }> {
+  if (!full) return { ok: true };
   let versions = 0;
   const localProjects: string[] = [];
   const incomplete: IncompleteVersion[] = [];
-  const slugs = await ctx.store.slugs();
-  for (const slug of slugs) {
-    const project = await ctx.store.project(slug);
-    if (!project) continue;
+  const projects = await ctx.store.projects();
+  for (const project of projects) {
     versions += project.versions.length;
     incomplete.push(...project.incomplete);
-    if (project.meta?.local === true) localProjects.push(slug);
+    if (project.meta?.local === true) localProjects.push(project.slug);
   }
   const follow = ctx.follow?.status() ?? {};
   const health: Health = {
@@ -29,7 +41,7 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
     readOnly: ctx.readOnly,
     store: ctx.storeLabel,
     since: ctx.since.toISOString(),
-    projects: slugs.length,
+    projects: projects.length,
     versions,
     localProjects,
     keepVersions: ctx.keepVersions,
@@ -39,5 +51,5 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
     incomplete,
     pageCache: ctx.pages.cacheStats(),
   };
-  return json(health);
+  return health;
 }

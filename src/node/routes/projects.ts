@@ -78,10 +78,7 @@ export async function projectEntry(ctx: NodeContext, project: ProjectState): Pro
 /** `GET /projects`: every project in the store. */
 export async function listProjects(ctx: NodeContext): Promise<Response> {
   const projects: ProjectEntry[] = [];
-  for (const slug of await ctx.store.slugs()) {
-    const project = await ctx.store.project(slug);
-    if (project) projects.push(await projectEntry(ctx, project));
-  }
+  for (const project of await ctx.store.projects()) projects.push(await projectEntry(ctx, project));
   return json({ projects });
 }
 

@@ -1,0 +1,91 @@
+/**
+ * Deadlines of many connections checked by one timer: arming and disarming
+ * a deadline is a field write, where a timer per exchange costs a timer
+ * created and cleared (three per request). A deadline fires at most one tick
+ * late.
+ *
+ * @module
+ */
+
+/** One connection's deadline. */
+export interface Deadline {
+  /** Fires `then` once `ms` from now unless disarmed or armed again first. */
+  arm(ms: number, then: () => void): void;
+  /** Cancels the pending deadline. */
+  disarm(): void;
+  /** Stops watching this deadline for good. */
+  drop(): void;
+}
+
+/** The deadlines of one server. */
+export interface Deadlines {
+  /** A new deadline, disarmed. */
+  create(): Deadline;
+}
+
+interface Entry {
+  at: number;
+  then: (() => void) | null;
+}
+
+/**
+ * Deadlines checked every `tickMs` while any is armed or watched.
+ *
+ * @example
+ * ```ts ignore
+ * const deadline = createDeadlines(100).create();
+ * deadline.arm(5_000, () => conn.close());
+ * deadline.disarm();
+ * ```
+ */
+export function createDeadlines(tickMs: number): Deadlines {
+  const watched = new Set<Entry>();
+  let interval: ReturnType<typeof setInterval> | undefined;
+  const tick = () => {
+    const now = Date.now();
+    for (const entry of watched) {
+      if (entry.then === null || entry.at > now) continue;
+      const then = entry.then;
+      entry.then = null;
+      then();
+    }
+  };
+  return {
+    create() {
+      const entry: Entry = { at: 0, then: null };
+      watched.add(entry);
+      interval ??= setInterval(tick, tickMs);
+      return {
+        arm(ms, then) {
+          entry.at = Date.now() + ms;
+          entry.then = then;
+        },
+        disarm() {
+          entry.then = null;
+        },
+        drop() {
+          entry.then = null;
+          watched.delete(entry);
+          if (watched.size === 0 && interval !== undefined) {
+            clearInterval(interval);
+            interval = undefined;
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The tick of a server's deadlines: a tenth of its shortest timeout, within
+ * 5-250 ms.
+ *
+ * @example
+ * ```ts
+ * import { deadlineTick } from "./_deadlines.ts";
+ * deadlineTick([10_000, 5_000, 60_000]); // 250
+ * ```
+ */
+export function deadlineTick(timeoutsMs: number[]): number {
+  return Math.min(250, Math.max(5, Math.floor(Math.min(...timeoutsMs) / 10)));
+}

@@ -1,0 +1,98 @@
+/**
+ * The node's guards in front of every route, over a request's head (a
+ * `Request`, or the head the HTTP server's quick lane shows): the Host
+ * guard, CORS preflight, the cross-site guard, the route and the token.
+ *
+ * The browser interface's login cookie stands for the token only on requests
+ * from the node's own pages, and never in place of the bearer token for what
+ * the token alone earns: any Host, passing the cross-site guard, CORS.
+ *
+ * @module
+ */
+import type { RequestHeadView } from "../http/mod.ts";
+import type { NodeContext } from "./context.ts";
+import { preflight } from "./guards/cors.ts";
+import { fromOwnPage, isCrossSite, opensFrontPage, originTrusted } from "./guards/cross_site.ts";
+import { hostAllowed, isLoopback } from "./guards/host.ts";
+import { hasToken } from "./guards/token.ts";
+import { hasSessionCookie } from "./guards/token_cookie.ts";
+import { HttpError } from "./response.ts";
+import { type Match, match } from "./router.ts";
+
+/** What the guards establish about a request once. */
+export interface Facts {
+  /** The request's URL. */
+  url: URL;
+  /** Its route, or null when the node serves no such path. */
+  route: Match | null;
+  /** The request carries the node's token (`Authorization: Bearer`). */
+  withToken: boolean;
+  /** The request carries a valid login cookie and comes from the node's own pages. */
+  withCookie: boolean;
+  /** The node is bound to loopback (its pages are trusted). */
+  loopbackNode: boolean;
+  /** The origin a browser may read the answer for, if any. */
+  corsOrigin: string | null;
+}
+
+/** What a request may do once admitted: `authed` when it may see more than public routes show. */
+export type Admission = { preflight: Response } | { route: Match; authed: boolean };
+
+let lastHost: { name: string; loopback: boolean } | null = null;
+
+/** {@linkcode isLoopback} of the node's own address, which is asked on every request. */
+function loopbackHost(name: string): boolean {
+  if (lastHost?.name !== name) lastHost = { name, loopback: isLoopback(name) };
+  return lastHost.loopback;
+}
+
+const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
+const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
+
+/**
+ * The facts of `req` (throws when its URL cannot be parsed).
+ *
+ * @example
+ * ```ts ignore
+ * const known = factsOf(ctx, new Request("http://127.0.0.1:8686/healthz"));
+ * ```
+ */
+export function factsOf(ctx: NodeContext, req: RequestHeadView): Facts {
+  const url = new URL(req.url);
+  const withToken = ctx.token !== null && hasToken(req, ctx.token);
+  const withCookie = ctx.token !== null && !withToken && fromOwnPage(req, url) &&
+    hasSessionCookie(req, url, ctx.token, ctx.now());
+  const origin = req.headers.get("origin");
+  const loopbackNode = loopbackHost(ctx.address.host);
+  const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
+  return { url, route: match(url.pathname), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
+}
+
+/**
+ * Runs the guards over `req`: its route and whether it is authed, or the
+ * preflight answer; throws {@linkcode HttpError} with the refusal.
+ *
+ * @example
+ * ```ts ignore
+ * const admitted = admit(ctx, req, factsOf(ctx, req));
+ * ```
+ */
+export function admit(ctx: NodeContext, req: RequestHeadView, known: Facts): Admission {
+  const { url, route, withToken, withCookie, loopbackNode } = known;
+  // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
+  // a node reached by a DNS name or behind a proxy.
+  if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
+    throw new HttpError(403, "this node answers only to its own address: the Host header names another");
+  }
+  const origin = req.headers.get("origin");
+  if (req.method === "OPTIONS" && origin !== null && req.headers.has("access-control-request-method")) {
+    if (ctx.token !== null || originTrusted(origin, url, loopbackNode)) return { preflight: preflight(origin) };
+  }
+  if (!withToken && isCrossSite(req, loopbackNode, url) && !opensFrontPage(req)) {
+    throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
+  }
+  if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);
+  const authed = ctx.token === null || withToken || withCookie;
+  if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, CHALLENGE);
+  return { route, authed };
+}

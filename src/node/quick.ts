@@ -1,0 +1,50 @@
+/**
+ * The node's quick lane: `GET /healthz` answered from the request head alone
+ * (no `Request`, no `Response`), for monitors that poll it often. The same
+ * guards run over the head; anything but a plain admitted health check (a
+ * refusal, CORS, another path) is passed on to the handler, which answers it
+ * as usual.
+ *
+ * @module
+ */
+import type { QuickAnswer, QuickHandler } from "../http/mod.ts";
+import { stringifyExactJson } from "../wire/exact_json.ts";
+import { admit, factsOf } from "./admission.ts";
+import type { NodeContext } from "./context.ts";
+import { logLine, type LogSink } from "./handler.ts";
+import { JSON_HEADERS } from "./response.ts";
+import { healthOf } from "./routes/healthz.ts";
+
+const HEADERS = Object.entries(JSON_HEADERS);
+const encoder = new TextEncoder();
+
+/**
+ * The quick handler of a node over `ctx`, logging as the handler does.
+ *
+ * @example
+ * ```ts ignore
+ * const server = await serve(createHandler(ctx, log), { hostname, port, quick: createQuickHandler(ctx, log) });
+ * ```
+ */
+export function createQuickHandler(ctx: NodeContext, log: LogSink): QuickHandler {
+  return async (head, info) => {
+    const started = performance.now();
+    const known = factsOf(ctx, head);
+    if (known.url.pathname !== "/healthz" || known.corsOrigin !== null) return null;
+    let authed: boolean;
+    try {
+      const admitted = admit(ctx, head, known);
+      if ("preflight" in admitted) return null;
+      authed = admitted.authed;
+    } catch {
+      return null;
+    }
+    const answer: QuickAnswer = {
+      status: 200,
+      headers: HEADERS,
+      body: encoder.encode(stringifyExactJson(await healthOf(ctx, authed))),
+    };
+    log?.(logLine(head, info.remoteAddr, 200, performance.now() - started));
+    return answer;
+  };
+}

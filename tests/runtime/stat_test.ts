@@ -1,0 +1,21 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { stampOf } from "../../src/runtime/mod.ts";
+
+Deno.test("a folder's stamp changes when an entry is added, and is null where nothing is", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const before = stampOf(dir);
+    assert(before !== null);
+    assertEquals(stampOf(dir)?.key, before.key, "unchanged, the same stamp");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(dir, old, old);
+    const aged = stampOf(dir)!;
+    await Deno.writeTextFile(`${dir}/entry`, "x");
+    const after = stampOf(dir)!;
+    assert(after.key !== aged.key, "a new entry, a new stamp");
+    assert(after.mtimeMs > aged.mtimeMs);
+    assertEquals(stampOf(`${dir}/missing`), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
