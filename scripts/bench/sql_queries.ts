@@ -29,7 +29,18 @@ import { closeSandbox, openSandbox, type Sandbox } from "../../src/sql/_sandbox.
 import { runQuery } from "../../src/sql/_run_query.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { type BenchStore, ensureBenchStore, sqlString } from "./_bench_store.ts";
-import { type Benchmark, fmtMs, fmtRatio, interleaved, median, percentile, printTable, verdict } from "./_util.ts";
+import { startServe } from "../../tests/support/cli_process.ts";
+import {
+  type Benchmark,
+  fmtMs,
+  fmtRatio,
+  interleaved,
+  median,
+  percentile,
+  printTable,
+  processTreeRss,
+  verdict,
+} from "./_util.ts";
 
 /** Records in the benchmark version. */
 export const RECORDS = 1_000_000;
@@ -353,7 +364,7 @@ export async function run(): Promise<void> {
           duckQuery,
           () => ownPool.query(source, q.sql, q.limit),
           () => runQuery(box.connection, q.sql, q.limit, scrub),
-          async () => (await (await box.connection.extractStatements(q.sql)).prepare(0)).destroySync(),
+          async () => (await box.connection.prepare(q.sql)).destroySync(),
           async () => (await box.connection.runAndReadAll(q.sql)).getRows(),
         );
       }
@@ -400,6 +411,44 @@ export async function run(): Promise<void> {
     await rm(temp, { recursive: true, force: true });
   }
   report(rows, fixed, colds);
+  await nodeMemory(root);
+}
+
+/** Rounds of every query on every layout for the memory of a node in its own process. */
+const MEMORY_ROUNDS = 5;
+/** Target (issue 17, item 5): the node and its SQL workers under these queries, at most this many MiB. */
+const MEMORY_TARGET_MIB = 600;
+
+/**
+ * The peak memory of a node alone under the benchmark's queries: `svc serve`
+ * in a process of its own (default settings) over the same store, every
+ * query on both layouts `MEMORY_ROUNDS` times, then the peak resident size of
+ * the node and of each SQL worker, added up (their peaks need not coincide,
+ * so the sum is an upper bound). The in-process run above cannot tell, since
+ * it holds the reference DuckDB and a pool of its own beside the node.
+ */
+async function nodeMemory(root: string): Promise<void> {
+  const node = await startServe(["--store", root, "--quiet", "--read-only"]);
+  try {
+    for (let round = 0; round < MEMORY_ROUNDS; round++) {
+      for (const l of LAYOUTS) {
+        for (const q of QUERIES) await postQuery(`${node.url}/projects/${l.slug}/query`, bodyOf(q.sql, q.limit));
+      }
+    }
+    const mib = (bytes: number) => bytes / 1024 ** 2;
+    const peak = mib(await processTreeRss(node.child.pid, "VmHWM"));
+    const now = mib(await processTreeRss(node.child.pid));
+    console.log(
+      `\nA node in its own process (svc serve, defaults), ${MEMORY_ROUNDS} rounds of every query on both layouts: ` +
+        `${now.toFixed(0)} MiB now with its SQL workers; peaks added up ${peak.toFixed(0)} MiB`,
+    );
+    console.log(
+      verdict(peak <= MEMORY_TARGET_MIB, `the node's peak under SQL: ${peak.toFixed(0)} MiB <= ${MEMORY_TARGET_MIB}`),
+    );
+  } finally {
+    node.child.kill("SIGTERM");
+    await node.status;
+  }
 }
 
 function report(rows: readonly Row[], fixed: readonly Fixed[], colds: readonly Cold[]): void {
@@ -446,7 +495,7 @@ function report(rows: readonly Row[], fixed: readonly Fixed[], colds: readonly C
     "\n  pool.query: a one-worker pool of the node's code, called without HTTP or routing (IPC + worker);\n" +
       "  worker ms: the `ms` of the node's answers (whole ms, timed in the worker: sandbox lookup + runQuery);\n" +
       "  runQuery: the worker's runQuery on a sandbox in this process (no IPC);\n" +
-      "  its prepare: runQuery's extractStatements + prepare alone, on the same sandbox;\n" +
+      "  its prepare: runQuery's prepare alone, on the same sandbox;\n" +
       "  sandbox DuckDB: the same sandbox, runAndReadAll + getRows, as the reference runs.",
   );
 

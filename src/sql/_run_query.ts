@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type DuckDBConnection, StatementType } from "@duckdb/node-api";
+import { type DuckDBConnection, type DuckDBPreparedStatement, StatementType } from "@duckdb/node-api";
 import { columnWriter } from "../parquet/json_text.ts";
 import { MAX_ANSWER_BYTES, READ_ONLY_MESSAGE } from "./limits.ts";
 import type { Scrubber } from "./scrub.ts";
@@ -60,6 +60,15 @@ export function plainMessage(message: string): string {
 
 const READ_TYPES = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
 
+/** Throws the refusal of a query holding no statement or more than one; resolves for exactly one. */
+async function statementCount(connection: DuckDBConnection, sql: string): Promise<void> {
+  const statements = await connection.extractStatements(sql);
+  if (statements.count === 0) throw new QueryRefused(400, "the query holds no statement");
+  if (statements.count > 1) {
+    throw new QueryRefused(400, `one statement at a time: this query holds ${statements.count}`);
+  }
+}
+
 /**
  * Runs `sql` on `connection`, returning at most `limit` rows; string values
  * pass through `scrub`.
@@ -70,17 +79,24 @@ export async function runQuery(
   limit: number,
   scrub: Scrubber,
 ): Promise<RanQuery> {
-  const statements = await connection.extractStatements(sql);
-  if (statements.count === 0) throw new QueryRefused(400, "the query holds no statement");
-  if (statements.count > 1) {
-    throw new QueryRefused(400, `one statement at a time: this query holds ${statements.count}`);
+  if (!startsAsRead(sql)) {
+    await statementCount(connection, sql);
+    throw new QueryRefused(400, READ_ONLY_MESSAGE);
   }
-  if (!startsAsRead(sql)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
   const internal = nodeInternal(sql);
   if (internal !== null) {
+    await statementCount(connection, sql);
     throw new QueryRefused(400, `${internal} is not available here: it describes the node, not the data`);
   }
-  const prepared = await statements.prepare(0);
+  // Preparing refuses no statement or several as well; only then are they counted for the message
+  // (counting first would parse every query twice).
+  let prepared: DuckDBPreparedStatement;
+  try {
+    prepared = await connection.prepare(sql);
+  } catch (e) {
+    await statementCount(connection, sql);
+    throw e;
+  }
   try {
     if (!READ_TYPES.has(prepared.statementType)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
     const result = await prepared.stream();
