@@ -47,6 +47,29 @@ export async function run(): Promise<void> {
       await c.http();
       await c.mcp();
     }
+    // Where read_dataset's difference goes: the same JSON-RPC call posted by plain fetch (no SDK client),
+    // and both calls answered by the node's handler with no socket.
+    const rpc = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "read_dataset", arguments: { slug, limit: 50, offset: 500_000 } },
+    });
+    const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const rawPost = () =>
+      fetch(`${serving.url}/mcp`, { method: "POST", headers: mcpHeaders, body: rpc }).then((r) => r.json());
+    const host = new URL(serving.url).host;
+    const atHandler = (req: () => Request) => () => serving.node.handler(req()).then((r) => r.text());
+    const breakdown = await interleaved([
+      cases[0].http,
+      rawPost,
+      atHandler(() =>
+        new Request(`${serving.url}/projects/${slug}/data?limit=50&offset=500000`, { headers: { host } })
+      ),
+      atHandler(() =>
+        new Request(`${serving.url}/mcp`, { method: "POST", headers: { ...mcpHeaders, host }, body: rpc })
+      ),
+    ], ROUNDS);
     const rows: string[][] = [];
     const verdicts: string[] = [];
     for (const c of cases) {
@@ -57,6 +80,14 @@ export async function run(): Promise<void> {
     }
     console.log(`\nThe same call over HTTP and through the MCP SDK client (medians, interleaved)\n`);
     printTable(["call", "HTTP ms", "MCP ms", "MCP/HTTP"], rows);
+    console.log("\nread_dataset's difference, by step (medians, interleaved)\n");
+    const [page, raw, pageHandler, mcpHandler] = breakdown.map(median);
+    printTable(["what", "ms", "vs the HTTP page"], [
+      ["HTTP page (fetch)", fmtMs(page), "1.00x"],
+      ["the JSON-RPC call by plain fetch (no SDK client)", fmtMs(raw), fmtRatio(raw, page)],
+      ["HTTP page at the handler (no socket)", fmtMs(pageHandler), fmtRatio(pageHandler, page)],
+      ["the JSON-RPC call at the handler (no socket)", fmtMs(mcpHandler), fmtRatio(mcpHandler, page)],
+    ]);
     console.log("");
     for (const v of verdicts) console.log(v);
   } finally {
