@@ -13,8 +13,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startServe } from "../../tests/support/cli_process.ts";
-import { ensureBenchStore } from "./_bench_store.ts";
 import { type Benchmark, fmtRatio, median, printTable, verdict } from "./_util.ts";
+import { ensureSummarySeed } from "./summary_scale.ts";
 
 const ROUNDS = 5;
 const SECONDS = 3;
@@ -66,14 +66,7 @@ async function startBare(body: string, headers: Record<string, string>) {
 
 /** Runs the benchmark and prints its table. */
 export async function run(): Promise<void> {
-  const seed = await ensureBenchStore("summary-seed", { generator: 1 }, [{
-    slug: "notes",
-    title: "Notes with many versions",
-    fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }],
-    parts: [0, 1, 2].map((i) => ({
-      sql: `SELECT (${i} * 1000 + r)::BIGINT AS id, 'note ' || r AS text FROM range(1000) t(r)`,
-    })),
-  }]);
+  const seed = await ensureSummarySeed();
   const node = await startServe(["--store", seed.root, "--quiet", "--read-only"]);
   const emptyStore = await Deno.makeTempDir({ prefix: "svc-bench-empty-" });
   const empty = await startServe(["--store", emptyStore, "--quiet", "--read-only"]);

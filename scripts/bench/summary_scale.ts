@@ -11,7 +11,7 @@
 import { cp, mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode, type ServingNode } from "../../server.ts";
-import { ensureBenchStore } from "./_bench_store.ts";
+import { type BenchStore, ensureBenchStore } from "./_bench_store.ts";
 import { benchDataDir, type Benchmark, fmtMs, fmtRatio, interleaved, median, printTable, verdict } from "./_util.ts";
 
 const SIZES = [10, 10_000];
@@ -36,9 +36,17 @@ async function storeWith(seedRoot: string, versions: number): Promise<string> {
   return root;
 }
 
-/** Runs the benchmark and prints its table. */
-export async function run(): Promise<void> {
-  const seed = await ensureBenchStore("summary-seed", { generator: 1 }, [{
+/**
+ * The bench store of one project, `notes`, with one version of three parts of
+ * 1,000 records (also the store of the `healthz` benchmark).
+ *
+ * @example
+ * ```ts ignore
+ * const { root } = await ensureSummarySeed();
+ * ```
+ */
+export function ensureSummarySeed(): Promise<BenchStore> {
+  return ensureBenchStore("summary-seed", { generator: 1 }, [{
     slug: "notes",
     title: "Notes with many versions",
     fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }],
@@ -46,6 +54,11 @@ export async function run(): Promise<void> {
       sql: `SELECT (${i} * 1000 + r)::BIGINT AS id, 'note ' || r AS text FROM range(1000) t(r)`,
     })),
   }]);
+}
+
+/** Runs the benchmark and prints its table. */
+export async function run(): Promise<void> {
+  const seed = await ensureSummarySeed();
   const roots = [];
   for (const n of SIZES) roots.push(await storeWith(seed.root, n));
   const held = await Promise.all(
