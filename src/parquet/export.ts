@@ -17,7 +17,7 @@ import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
 import { createGzip } from "node:zlib";
 import type { StoredVersion } from "../store/mod.ts";
 import { EXPORT_GZIP_LEVEL } from "../store/export_cache.ts";
-import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
+import { type ReadEngine, type Session, sqlIdent, sqlString } from "./_duckdb.ts";
 import { EXTRA_COLUMN, type RecordEncoder, recordEncoder } from "./rows.ts";
 
 /** Column types whose JSON DuckDB writes exactly as the record encoder does. */
@@ -80,53 +80,53 @@ async function partLines(connection: DuckDBConnection, version: StoredVersion): 
  */
 function blockLines(engine: ReadEngine, version: StoredVersion, lines: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let connection: DuckDBConnection | null = null;
+  let session: Session | null = null;
+  let cancelled = false;
   /** The next block, asked for while the one before is compressed and sent. */
   let ahead: Promise<string | null> | null = null;
   let part = 0;
   let from = 0;
-  const close = () => {
-    connection?.closeSync();
-    connection = null;
-  };
   /** The lines of the next block (null once every part is read). */
-  const nextBlock = async (c: DuckDBConnection): Promise<string | null> => {
-    while (part < version.parts.length) {
-      const path = sqlString(version.parts[part].path);
-      const reader = await c.runAndReadAll(
-        `SELECT string_agg(${lines[part]}, chr(10) ORDER BY file_row_number) FROM read_parquet(${path}, ` +
-          `file_row_number = true) WHERE file_row_number >= ${from} AND file_row_number < ${from + EXPORT_BLOCK_ROWS}`,
-      );
-      const text = reader.getRows()[0]?.[0];
-      if (typeof text === "string") {
-        from += EXPORT_BLOCK_ROWS;
-        return text;
+  const nextBlock = (s: Session): Promise<string | null> =>
+    s.run(async (c) => {
+      while (part < version.parts.length) {
+        const path = sqlString(version.parts[part].path);
+        const rows = `file_row_number >= ${from} AND file_row_number < ${from + EXPORT_BLOCK_ROWS}`;
+        const reader = await c.runAndReadAll(
+          `SELECT string_agg(${lines[part]}, chr(10) ORDER BY file_row_number) ` +
+            `FROM read_parquet(${path}, file_row_number = true) WHERE ${rows}`,
+        );
+        const text = reader.getRows()[0]?.[0];
+        if (typeof text === "string") {
+          from += EXPORT_BLOCK_ROWS;
+          return text;
+        }
+        [part, from] = [part + 1, 0];
       }
-      [part, from] = [part + 1, 0];
-    }
-    return null;
-  };
+      return null;
+    });
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const c = connection ??= await engine.connect();
-        const text = await (ahead ?? nextBlock(c));
+        const s = session ??= await engine.session();
+        if (cancelled) return void await s.close();
+        const text = await (ahead ?? nextBlock(s));
         if (text === null) {
-          close();
+          await s.close();
           controller.close();
           return;
         }
-        ahead = nextBlock(c);
+        ahead = nextBlock(s);
         ahead.catch(() => {}); // its failure is the next pull's
         controller.enqueue(encoder.encode(text + "\n"));
       } catch (e) {
-        close();
+        await session?.close();
         controller.error(e);
       }
     },
     async cancel() {
-      await ahead?.catch(() => {});
-      close();
+      cancelled = true;
+      await session?.close();
     },
   }, { highWaterMark: 0 });
 }
@@ -141,14 +141,10 @@ function blockLines(engine: ReadEngine, version: StoredVersion, lines: string[])
  */
 export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let connection: DuckDBConnection | null = null;
+  let session: Session | null = null;
+  let cancelled = false;
   let result: DuckDBResult | null = null;
   let encode: RecordEncoder | null = null;
-
-  function close() {
-    connection?.closeSync();
-    connection = null;
-  }
 
   async function open(c: DuckDBConnection): Promise<void> {
     const parts = `read_parquet([${version.parts.map((p) => sqlString(p.path)).join(", ")}], union_by_name = true)`;
@@ -165,14 +161,15 @@ export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableS
           controller.close();
           return;
         }
-        if (!connection && !blocks) {
-          connection = await engine.connect();
-          const lines = await partLines(connection, version);
+        if (!session && !blocks) {
+          const s = session = await engine.session();
+          if (cancelled) return void await s.close();
+          const lines = await s.run((c) => partLines(c, version));
           if (lines) {
-            close();
+            await s.close();
             blocks = blockLines(engine, version, lines).getReader();
           } else {
-            await open(connection);
+            await s.run(open);
           }
         }
         if (blocks) {
@@ -181,22 +178,23 @@ export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableS
           else controller.enqueue(value);
           return;
         }
-        const chunk = await result!.fetchChunk();
+        const chunk = await session!.run(() => result!.fetchChunk());
         if (!chunk || chunk.rowCount === 0) {
-          close();
+          await session!.close();
           controller.close();
           return;
         }
         const lines = encode ? encode(chunk) : chunk.getColumns()[0] as string[];
         controller.enqueue(encoder.encode(lines.join("\n") + "\n"));
       } catch (e) {
-        close();
+        await session?.close();
         controller.error(e);
       }
     },
-    cancel() {
-      close();
-      return blocks?.cancel();
+    async cancel() {
+      cancelled = true;
+      await session?.close();
+      await blocks?.cancel();
     },
   }, { highWaterMark: 0 });
 }

@@ -82,40 +82,45 @@ export async function writePart(
   const columns = schema.fields.map((f) => `${sqlIdent(f.name)} ${SQL_TYPES[f.type]}`);
   if (schema.allowExtra) columns.push(`${sqlIdent(EXTRA_COLUMN)} VARCHAR`);
   const temp = join(partsDir, `.tmp-${randomUUID()}.parquet`);
-  const connection = await engine.connect();
+  const session = await engine.session();
   try {
-    await connection.run(`CREATE TABLE ${table} (${columns.join(", ")})`);
-    const appender = await connection.createAppender(table);
-    for (const record of records) {
-      for (const field of schema.fields) appendValue(appender, field.type, record[field.name]);
-      if (schema.allowExtra) {
-        const extra = Object.fromEntries(Object.entries(record).filter(([k]) => !names.has(k)));
-        if (Object.keys(extra).length > 0) appender.appendVarchar(stableStringify(extra));
-        else appender.appendNull();
+    return await session.run(async (connection) => {
+      try {
+        await connection.run(`CREATE TABLE ${table} (${columns.join(", ")})`);
+        const appender = await connection.createAppender(table);
+        for (const record of records) {
+          for (const field of schema.fields) appendValue(appender, field.type, record[field.name]);
+          if (schema.allowExtra) {
+            const extra = Object.fromEntries(Object.entries(record).filter(([k]) => !names.has(k)));
+            if (Object.keys(extra).length > 0) appender.appendVarchar(stableStringify(extra));
+            else appender.appendNull();
+          }
+          appender.endRow();
+        }
+        appender.flushSync();
+        appender.closeSync();
+        const folded = `[${foldPaths.map(sqlString).join(", ")}]`;
+        const source = foldPaths.length > 0
+          ? `SELECT * FROM read_parquet(${folded}, union_by_name = true) UNION ALL BY NAME SELECT * FROM ${table}`
+          : `SELECT * FROM ${table}`;
+        await connection.run(
+          `COPY (${source}) TO ${sqlString(temp)} (FORMAT parquet, ROW_GROUP_SIZE ${PART_ROW_GROUP})`,
+        );
+        const handle = await open(temp, "r+");
+        await handle.sync();
+        await handle.close();
+        const sha256 = await sha256File(temp);
+        const path = join(partsDir, `${sha256}.parquet`);
+        await rename(temp, path);
+        return { sha256, bytes: (await stat(path)).size, records: foldRecords + records.length };
+      } catch (e) {
+        await unlink(temp).catch(() => {});
+        throw e;
+      } finally {
+        await connection.run(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
       }
-      appender.endRow();
-    }
-    appender.flushSync();
-    appender.closeSync();
-    const folded = `[${foldPaths.map(sqlString).join(", ")}]`;
-    const source = foldPaths.length > 0
-      ? `SELECT * FROM read_parquet(${folded}, union_by_name = true) UNION ALL BY NAME SELECT * FROM ${table}`
-      : `SELECT * FROM ${table}`;
-    await connection.run(
-      `COPY (${source}) TO ${sqlString(temp)} (FORMAT parquet, ROW_GROUP_SIZE ${PART_ROW_GROUP})`,
-    );
-    const handle = await open(temp, "r+");
-    await handle.sync();
-    await handle.close();
-    const sha256 = await sha256File(temp);
-    const path = join(partsDir, `${sha256}.parquet`);
-    await rename(temp, path);
-    return { sha256, bytes: (await stat(path)).size, records: foldRecords + records.length };
-  } catch (e) {
-    await unlink(temp).catch(() => {});
-    throw e;
+    });
   } finally {
-    await connection.run(`DROP TABLE IF EXISTS ${table}`).catch(() => {});
-    connection.closeSync();
+    await session.close();
   }
 }
