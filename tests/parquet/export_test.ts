@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { openReadEngine, pageReader } from "../../src/parquet/mod.ts";
+import { openReadEngine, pageCache, pageReader } from "../../src/parquet/mod.ts";
 import { jsonLines } from "../../src/parquet/export.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { StoreWriter, tempDir } from "../support/store_fixture.ts";
@@ -25,6 +25,13 @@ Deno.test("the SQL-built export lines are the records data pages give, value for
     try {
       const version = (await openStore(dir.path).version("plain", 1))!;
       const page = await pageReader(engine).page(version, 0, 1000);
+      // The same pages with the page cache on, once its blocks are decoded and held.
+      const cache = pageCache(64 * 1024 * 1024);
+      const cached = pageReader(engine, { cache });
+      for (let round = 0; round < 2; round++) await cached.page(version, 0, 1000);
+      await cached.settle();
+      assertEquals(await cached.page(version, 0, 1000), page);
+      assert(cache.stats().hits > 0, "the last page came from the cache");
       let text = "";
       for await (const bytes of jsonLines(engine, version)) text += new TextDecoder().decode(bytes);
       const lines = text.trimEnd().split("\n");
