@@ -2,7 +2,8 @@
  * Deadlines of many connections checked by one timer: arming and disarming
  * a deadline is a field write, where a timer per exchange costs a timer
  * created and cleared (three per request). A deadline fires at most one tick
- * late.
+ * late, and on the monotonic clock: a wall clock set back or forward moves
+ * none.
  *
  * @module
  */
@@ -42,7 +43,7 @@ export function createDeadlines(tickMs: number): Deadlines {
   const watched = new Set<Entry>();
   let interval: ReturnType<typeof setInterval> | undefined;
   const tick = () => {
-    const now = Date.now();
+    const now = performance.now();
     for (const entry of watched) {
       if (entry.then === null || entry.at > now) continue;
       const then = entry.then;
@@ -57,7 +58,7 @@ export function createDeadlines(tickMs: number): Deadlines {
       interval ??= setInterval(tick, tickMs);
       return {
         arm(ms, then) {
-          entry.at = Date.now() + ms;
+          entry.at = performance.now() + ms;
           entry.then = then;
         },
         disarm() {
