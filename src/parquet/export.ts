@@ -55,6 +55,8 @@ async function lineQuery(connection: DuckDBConnection, parts: string): Promise<s
 
 /** Rows of one block of the export: DuckDB joins a block's lines into one string. */
 const EXPORT_BLOCK_ROWS = 16_384;
+/** Blocks DuckDB builds in one query. */
+const EXPORT_RANGE_BLOCKS = 8;
 
 /**
  * Per part of `version`, the expression of one JSON line per record over that
@@ -77,48 +79,56 @@ async function partLines(connection: DuckDBConnection, version: StoredVersion): 
  * time, each block's lines joined there into one string: converting a
  * million one-line strings from DuckDB to JavaScript cost more than building
  * them (0.75 s of 1.18 s here), one string per block costs next to nothing.
+ * DuckDB is asked for `EXPORT_RANGE_BLOCKS` blocks a query (it builds them
+ * on both cores; one query a block cost 0.62 s against 0.45 s), and for the
+ * next blocks while the last are compressed and sent.
  */
 function blockLines(engine: ReadEngine, version: StoredVersion, lines: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let session: Session | null = null;
   let cancelled = false;
-  /** The next block, asked for while the one before is compressed and sent. */
-  let ahead: Promise<string | null> | null = null;
+  /** Blocks taken from DuckDB and not yet sent. */
+  let pending: string[] = [];
+  /** The next blocks, asked for while the ones before are sent. */
+  let ahead: Promise<string[]> | null = null;
   let part = 0;
   let from = 0;
-  /** The lines of the next block (null once every part is read). */
-  const nextBlock = (s: Session): Promise<string | null> =>
+  /** The next blocks' lines, in order (none once every part is read). */
+  const nextBlocks = (s: Session): Promise<string[]> =>
     s.run(async (c) => {
       while (part < version.parts.length) {
         const path = sqlString(version.parts[part].path);
-        const rows = `file_row_number >= ${from} AND file_row_number < ${from + EXPORT_BLOCK_ROWS}`;
+        const to = from + EXPORT_BLOCK_ROWS * EXPORT_RANGE_BLOCKS;
         const reader = await c.runAndReadAll(
-          `SELECT string_agg(${lines[part]}, chr(10) ORDER BY file_row_number) ` +
-            `FROM read_parquet(${path}, file_row_number = true) WHERE ${rows}`,
+          `SELECT string_agg(line, chr(10) ORDER BY r) FROM (SELECT ${lines[part]} AS line, file_row_number AS r ` +
+            `FROM read_parquet(${path}, file_row_number = true) WHERE file_row_number >= ${from} ` +
+            `AND file_row_number < ${to}) GROUP BY r // ${EXPORT_BLOCK_ROWS} ORDER BY r // ${EXPORT_BLOCK_ROWS}`,
         );
-        const text = reader.getRows()[0]?.[0];
-        if (typeof text === "string") {
-          from += EXPORT_BLOCK_ROWS;
-          return text;
+        const blocks = reader.getRows().map(([text]) => String(text));
+        if (blocks.length > 0) {
+          from = to;
+          return blocks;
         }
         [part, from] = [part + 1, 0];
       }
-      return null;
+      return [];
     });
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const s = session ??= await engine.session();
         if (cancelled) return void await s.close();
-        const text = await (ahead ?? nextBlock(s));
-        if (text === null) {
-          await s.close();
-          controller.close();
-          return;
+        if (pending.length === 0) {
+          pending = await (ahead ?? nextBlocks(s));
+          if (pending.length === 0) {
+            await s.close();
+            controller.close();
+            return;
+          }
+          ahead = nextBlocks(s);
+          ahead.catch(() => {}); // its failure is the next pull's
         }
-        ahead = nextBlock(s);
-        ahead.catch(() => {}); // its failure is the next pull's
-        controller.enqueue(encoder.encode(text + "\n"));
+        controller.enqueue(encoder.encode(pending.shift() + "\n"));
       } catch (e) {
         await session?.close();
         controller.error(e);

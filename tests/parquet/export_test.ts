@@ -57,8 +57,9 @@ Deno.test("the export gzip is a valid stream of every record, in order across bl
   try {
     await w.version("numbers", 1, {
       parts: [
-        { sql: "SELECT range AS id, 'r' || range AS name FROM range(40000)", rowGroupSize: 5000 },
-        { sql: "SELECT 40000 AS id" },
+        // Over 8 blocks of 16,384 (one DuckDB query's worth), so the part takes two queries.
+        { sql: "SELECT range AS id, 'r' || range AS name FROM range(140000)", rowGroupSize: 5000 },
+        { sql: "SELECT 140000 AS id" },
       ],
     });
     w.close();
@@ -75,7 +76,7 @@ Deno.test("the export gzip is a valid stream of every record, in order across bl
         at += c.length;
       }
       const lines = new TextDecoder().decode(gunzipSync(all)).trimEnd().split("\n");
-      assertEquals(lines.map((l) => JSON.parse(l).id), Array.from({ length: 40001 }, (_, i) => i));
+      assertEquals(lines.map((l) => JSON.parse(l).id), Array.from({ length: 140001 }, (_, i) => i));
     } finally {
       await engine.close();
     }
