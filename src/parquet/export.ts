@@ -55,8 +55,27 @@ async function lineQuery(connection: DuckDBConnection, parts: string): Promise<s
 
 /** Rows of one block of the export: DuckDB joins a block's lines into one string. */
 const EXPORT_BLOCK_ROWS = 16_384;
-/** Blocks DuckDB builds in one query. */
+/** Blocks DuckDB builds in one query, at most. */
 const EXPORT_RANGE_BLOCKS = 8;
+/** Parquet bytes one query may cover beyond its first block: wide records get fewer blocks a query. */
+const EXPORT_RANGE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * How many blocks of `part` one query builds: eight, or fewer when its
+ * records are wide (judged by the part's bytes a record), at least one.
+ *
+ * @example
+ * ```ts
+ * import { rangeBlocks } from "./export.ts";
+ * rangeBlocks({ bytes: 4_500_000, records: 250_000 }); // 8
+ * rangeBlocks({ bytes: 400_000_000, records: 250_000 }); // 1
+ * ```
+ */
+export function rangeBlocks(part: { bytes: number; records: number | null }): number {
+  if (!part.records) return 1;
+  const rows = Math.floor(EXPORT_RANGE_BYTES / Math.max(1, part.bytes / part.records));
+  return Math.max(1, Math.min(EXPORT_RANGE_BLOCKS, Math.floor(rows / EXPORT_BLOCK_ROWS)));
+}
 
 /**
  * Per part of `version`, the expression of one JSON line per record over that
@@ -79,9 +98,9 @@ async function partLines(connection: DuckDBConnection, version: StoredVersion): 
  * time, each block's lines joined there into one string: converting a
  * million one-line strings from DuckDB to JavaScript cost more than building
  * them (0.75 s of 1.18 s here), one string per block costs next to nothing.
- * DuckDB is asked for `EXPORT_RANGE_BLOCKS` blocks a query (it builds them
- * on both cores; one query a block cost 0.62 s against 0.45 s), and for the
- * next blocks while the last are compressed and sent.
+ * DuckDB is asked for up to `EXPORT_RANGE_BLOCKS` blocks a query (it builds
+ * them on both cores; one query a block cost 0.62 s against 0.45 s), and for
+ * the next blocks while the last are compressed and sent.
  */
 function blockLines(engine: ReadEngine, version: StoredVersion, lines: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -98,7 +117,7 @@ function blockLines(engine: ReadEngine, version: StoredVersion, lines: string[])
     s.run(async (c) => {
       while (part < version.parts.length) {
         const path = sqlString(version.parts[part].path);
-        const to = from + EXPORT_BLOCK_ROWS * EXPORT_RANGE_BLOCKS;
+        const to = from + EXPORT_BLOCK_ROWS * rangeBlocks(version.parts[part]);
         const reader = await c.runAndReadAll(
           `SELECT string_agg(line, chr(10) ORDER BY r) FROM (SELECT ${lines[part]} AS line, file_row_number AS r ` +
             `FROM read_parquet(${path}, file_row_number = true) WHERE file_row_number >= ${from} ` +

@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { openReadEngine, pageCache, pageReader } from "../../src/parquet/mod.ts";
-import { jsonLines } from "../../src/parquet/export.ts";
+import { jsonLines, rangeBlocks } from "../../src/parquet/export.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { StoreWriter, tempDir } from "../support/store_fixture.ts";
 
@@ -124,4 +124,11 @@ Deno.test("the export gzip is within 1.05x of gzip -1's size on the same JSON li
     w.close();
     await dir.cleanup();
   }
+});
+
+Deno.test("DuckDB builds eight blocks a query of narrow records, fewer of wide ones, one when the width is unknown", () => {
+  assertEquals(rangeBlocks({ bytes: 4_500_000, records: 250_000 }), 8, "18 bytes a record");
+  assertEquals(rangeBlocks({ bytes: 25_000_000, records: 250_000 }), 5, "100 bytes a record: 83,886 rows in 8 MiB");
+  assertEquals(rangeBlocks({ bytes: 2_500_000_000, records: 250_000 }), 1, "10 KB a record");
+  assertEquals(rangeBlocks({ bytes: 4_500_000, records: null }), 1);
 });
