@@ -28,7 +28,7 @@ interface DenoListener {
 export interface DenoGlobal {
   listen(options: { hostname: string; port: number; transport?: "tcp" }): DenoListener;
   openSync(path: string, options?: { read?: boolean }): { close(): void };
-  statSync(path: string): { ino: number | null; mtime: Date | null };
+  statSync(path: string): { ino: number | null; mtime: Date | null; size: number };
   addSignalListener(signal: "SIGINT" | "SIGTERM", fn: () => void): void;
   exit(code: number): never;
   execPath(): string;

@@ -15,6 +15,19 @@ export interface Stamp {
   key: string;
   /** Modification time, ms since the epoch. */
   mtimeMs: number;
+  /** Size in bytes. */
+  size: number;
+}
+
+function statNow(path: string): Stamp | null {
+  const deno = denoGlobal();
+  if (deno) {
+    const info = deno.statSync(path);
+    const mtimeMs = info.mtime?.getTime() ?? 0;
+    return { key: `${info.ino}:${mtimeMs}`, mtimeMs, size: info.size };
+  }
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info ? { key: `${info.ino}:${info.mtimeMs}`, mtimeMs: info.mtimeMs, size: info.size } : null;
 }
 
 /**
@@ -27,16 +40,28 @@ export interface Stamp {
  * ```
  */
 export function stampOf(path: string): Stamp | null {
-  const deno = denoGlobal();
   try {
-    if (deno) {
-      const info = deno.statSync(path);
-      const mtimeMs = info.mtime?.getTime() ?? 0;
-      return { key: `${info.ino}:${mtimeMs}`, mtimeMs };
-    }
-    const info = statSync(path, { throwIfNoEntry: false });
-    return info ? { key: `${info.ino}:${info.mtimeMs}`, mtimeMs: info.mtimeMs } : null;
+    return statNow(path);
   } catch {
     return null;
+  }
+}
+
+/**
+ * The stamp of the file `path` (following links), or null when nothing is
+ * there; any other failure (no permission, ...) is thrown.
+ *
+ * @example
+ * ```ts ignore
+ * const stamp = fileStampOf("svc-data/cities/v3/manifest.json");
+ * ```
+ */
+export function fileStampOf(path: string): Stamp | null {
+  try {
+    return statNow(path);
+  } catch (e) {
+    const code = (e as { code?: string } | null)?.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw e;
   }
 }

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type Stamp, stampOf } from "../runtime/mod.ts";
+import { fileStampOf, type Stamp, stampOf } from "../runtime/mod.ts";
 import { isSlug } from "../wire/slug.ts";
 import type { IncompleteVersion } from "../wire/types.ts";
 import { manifestFile, partFile, projectDir, versionOfDirName } from "./layout.ts";
@@ -146,14 +146,10 @@ export function openStore(root: string): Store {
     sizeOf: (sha256: string) => Promise<number | { reason: string }> = (sha) => partSize(slug, sha),
   ): Promise<StoredVersion | { reason: string } | null> {
     const file = manifestFile(root, slug, version);
-    let info;
-    try {
-      info = await stat(file);
-    } catch (e) {
-      if (isNotFound(e)) return null;
-      throw e;
-    }
-    const key = `${info.mtimeMs}:${info.size}:${info.ino}`;
+    // Synchronous: asked on every data, manifest and export request, where an asynchronous stat cost 60 µs.
+    const info = fileStampOf(file);
+    if (info === null) return null;
+    const key = `${info.key}:${info.size}`;
     const cacheKey = `${slug}/${version}`;
     const hit = cache.get(cacheKey);
     const now = Date.now();
@@ -161,7 +157,9 @@ export function openStore(root: string): Store {
     const parsed = hit && hit.key === key && "manifest" in hit.result
       ? hit.result.manifest
       : parseStoredManifest(await readFile(file, "utf8"), slug, version);
-    const result = "reason" in parsed ? parsed : await checkParts(slug, version, parsed, info.mtime, sizeOf);
+    const result = "reason" in parsed
+      ? parsed
+      : await checkParts(slug, version, parsed, new Date(info.mtimeMs), sizeOf);
     cache.set(cacheKey, { key, checkedAt: now, result });
     return result;
   }

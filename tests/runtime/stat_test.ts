@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { stampOf } from "../../src/runtime/mod.ts";
+import { fileStampOf, stampOf } from "../../src/runtime/mod.ts";
 
 Deno.test("a folder's stamp changes when an entry is added, and is null where nothing is", async () => {
   const dir = await Deno.makeTempDir();
@@ -15,6 +15,18 @@ Deno.test("a folder's stamp changes when an entry is added, and is null where no
     assert(after.key !== aged.key, "a new entry, a new stamp");
     assert(after.mtimeMs > aged.mtimeMs);
     assertEquals(stampOf(`${dir}/missing`), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a file's stamp has its size; a missing file, or a path through a file, has none", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/manifest.json`, "{}");
+    assertEquals(fileStampOf(`${dir}/manifest.json`)?.size, 2);
+    assertEquals(fileStampOf(`${dir}/missing.json`), null);
+    assertEquals(fileStampOf(`${dir}/manifest.json/inside`), null);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
