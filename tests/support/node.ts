@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type NodeOptions, serveNode, type ServingNode } from "../../server.ts";
+import { type NodeOptions, serveNode, type ServeNodeOptions, type ServingNode } from "../../server.ts";
 import { citiesStore, tempDir, type WrittenVersion } from "./store_fixture.ts";
 
 /** A node under test. */
@@ -41,6 +41,8 @@ export interface TestNodeOptions {
   keepVersions?: number;
   /** Bytes of exports kept. */
   exportCache?: number;
+  /** HTTP limits and timeouts. */
+  limits?: ServeNodeOptions["limits"];
 }
 
 /** Runs `fn` against a fresh node over the `cities` fixture store, then stops it and removes the store. */
@@ -60,6 +62,7 @@ export async function withNode(options: TestNodeOptions, fn: (node: TestNode) =>
       readOnly: options.readOnly,
       keepVersions: options.keepVersions,
       exportCache: options.exportCache,
+      limits: options.limits,
       log: (line) => log.push(line),
     });
     const port = Number(new URL(serving.url).port);
