@@ -13,7 +13,7 @@ import type { RequestHeadView } from "../http/mod.ts";
 import type { NodeContext } from "./context.ts";
 import { preflight } from "./guards/cors.ts";
 import { fromOwnPage, isCrossSite, opensFrontPage, originTrusted } from "./guards/cross_site.ts";
-import { hostAllowed, isLoopback } from "./guards/host.ts";
+import { hostAllowed } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
 import { hasSessionCookie } from "./guards/token_cookie.ts";
 import { HttpError } from "./response.ts";
@@ -38,32 +38,23 @@ export interface Facts {
 /** What a request may do once admitted: `authed` when it may see more than public routes show. */
 export type Admission = { preflight: Response } | { route: Match; authed: boolean };
 
-let lastHost: { name: string; loopback: boolean } | null = null;
-
-/** {@linkcode isLoopback} of the node's own address, which is asked on every request. */
-function loopbackHost(name: string): boolean {
-  if (lastHost?.name !== name) lastHost = { name, loopback: isLoopback(name) };
-  return lastHost.loopback;
-}
-
 const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
 const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
 
 /**
- * The facts of `req` (throws when its URL cannot be parsed).
+ * The facts of `req`, whose URL is `url` (throws when it cannot be parsed).
  *
  * @example
  * ```ts ignore
  * const known = factsOf(ctx, new Request("http://127.0.0.1:8686/healthz"));
  * ```
  */
-export function factsOf(ctx: NodeContext, req: RequestHeadView): Facts {
-  const url = new URL(req.url);
+export function factsOf(ctx: NodeContext, req: RequestHeadView, url: URL = new URL(req.url)): Facts {
   const withToken = ctx.token !== null && hasToken(req, ctx.token);
   const withCookie = ctx.token !== null && !withToken && fromOwnPage(req, url) &&
     hasSessionCookie(req, url, ctx.token, ctx.now());
   const origin = req.headers.get("origin");
-  const loopbackNode = loopbackHost(ctx.address.host);
+  const loopbackNode = ctx.loopbackNode;
   const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
   return { url, route: match(url.pathname), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
 }

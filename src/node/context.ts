@@ -42,6 +42,8 @@ export interface NodeContext {
   since: Date;
   /** Where the node listens, for the Host guard (the port is set once bound). */
   address: NodeAddress;
+  /** Whether `address.host` is loopback (the node's pages are then trusted); it never changes. */
+  loopbackNode: boolean;
   /** The clock, in milliseconds since the epoch. */
   now(): number;
   /** The follow loop, when the node follows projects. */

@@ -11,6 +11,7 @@ import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../sto
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler, type LogSink } from "./handler.ts";
 import { tidyStore } from "./maintenance.ts";
+import { isLoopback } from "./guards/host.ts";
 import { createQuickHandler } from "./quick.ts";
 import type { QuickHandler } from "../http/mod.ts";
 
@@ -103,6 +104,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     storeLabel: options.store,
     since: new Date(),
     address: { host: options.host, port: options.port ?? 8686, allowedHosts: options.allowedHosts ?? [] },
+    loopbackNode: isLoopback(options.host),
     now: options.now ?? Date.now,
     follow: options.follow ?? null,
   };

@@ -29,8 +29,11 @@ const encoder = new TextEncoder();
 export function createQuickHandler(ctx: NodeContext, log: LogSink): QuickHandler {
   return async (head, info) => {
     const started = performance.now();
-    const known = factsOf(ctx, head);
-    if (known.url.pathname !== "/healthz" || known.corsOrigin !== null) return null;
+    // Asked of every bodiless GET: anything else is passed on before any guard's work is done twice.
+    const url = new URL(head.url);
+    if (url.pathname !== "/healthz") return null;
+    const known = factsOf(ctx, head, url);
+    if (known.corsOrigin !== null) return null;
     let authed: boolean;
     try {
       const admitted = admit(ctx, head, known);
