@@ -121,11 +121,11 @@ export function responseHead(
  *
  * @example
  * ```ts
- * import { fieldsHead } from "./_response.ts";
- * fieldsHead(200, [["content-type", "application/json"]], new Uint8Array([123, 125]), { head: false, keepAlive: true, minor: 1, idleSeconds: 5 });
+ * import { plainAnswer } from "./_response.ts";
+ * plainAnswer(200, [["content-type", "application/json"]], new Uint8Array([123, 125]), { head: false, keepAlive: true, minor: 1, idleSeconds: 5 });
  * ```
  */
-export function fieldsHead(
+export function plainAnswer(
   status: number,
   fields: readonly (readonly [string, string])[],
   body: Uint8Array,

@@ -14,7 +14,7 @@ import type { Deadlines } from "./_deadlines.ts";
 import { h2cRefusal } from "./_h2c.ts";
 import { H2_PREFACE_LINE, parseHead, type RequestHead } from "./_head.ts";
 import { createInput, type Input } from "./_input.ts";
-import { fieldsHead, LAST_ANSWER, writeResponse } from "./_response.ts";
+import { LAST_ANSWER, plainAnswer, writeResponse } from "./_response.ts";
 import { headView } from "./_head_view.ts";
 import type { Conn, HttpLimits, QuickAnswer, QuickHandler, ServeHandler } from "./types.ts";
 
@@ -134,7 +134,7 @@ export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConne
     const keepAlive = head.keepAlive && !finishing;
     const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds: idleSeconds() };
     try {
-      await write(fieldsHead(quick.status, quick.headers, quick.body, options));
+      await write(plainAnswer(quick.status, quick.headers, quick.body, options));
     } catch {
       close();
       return false;
