@@ -150,7 +150,8 @@ export async function main(args: string[]): Promise<number> {
       process.stderr.write(MAIN_HELP);
       return 2;
     }
-    if (command === "--help" || command === "-h" || (command === "help" && rest.length === 0)) {
+    const helpOfHelp = command === "help" && rest.length === 1 && (rest[0] === "--help" || rest[0] === "-h");
+    if (command === "--help" || command === "-h" || (command === "help" && rest.length === 0) || helpOfHelp) {
       process.stdout.write(MAIN_HELP);
       return 0;
     }

@@ -43,7 +43,7 @@ Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc hel
   const bare = await runCli([]);
   assertEquals([bare.code, bare.stdout], [2, ""]);
   assertMatch(bare.stderr, /^Usage: svc /);
-  for (const args of [["--help"], ["-h"], ["help"]]) {
+  for (const args of [["--help"], ["-h"], ["help"], ["help", "--help"], ["help", "-h"]]) {
     const run = await runCli(args);
     assertEquals([run.code, run.stderr, run.stdout], [0, "", bare.stderr], args.join(" "));
   }
