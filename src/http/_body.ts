@@ -6,7 +6,7 @@
  */
 import { PeerGone, ProtocolError } from "./_errors.ts";
 import type { Input } from "./_input.ts";
-import type { RequestHead } from "./_head.ts";
+import { parseField, type RequestHead } from "./_head.ts";
 
 /** A request body being read. */
 export interface BodyReader {
@@ -57,20 +57,39 @@ function lengthReader(length: number, input: Input, fill: () => Promise<boolean>
   };
 }
 
+/** A chunk-size line: hex digits, then extensions (`;name` or `;name=token` or `;name="quoted"`), no whitespace. */
+const CHUNK_LINE =
+  /^([0-9A-Fa-f]+)((?:;[!#$%&'*+\-.^_`|~0-9A-Za-z]+(?:=(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|"(?:[\t\x20\x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"))?)*)$/;
+/** The largest chunk taken: 2^48 - 1 bytes, twelve hex digits once leading zeros are dropped. */
+const MAX_CHUNK_DIGITS = 12;
+
 function chunkedReader(input: Input, fill: () => Promise<boolean>): BodyReader {
   let state: "size" | "data" | "crlf" | "trailers" | "done" = "size";
   let chunkLeft = 0;
   let trailerBytes = 0;
+  /** The next line without its CRLF; a bare LF, or a CR not before LF, is refused as soon as it is seen. */
   const line = async (limit: number): Promise<string> => {
-    let end: number;
-    while ((end = input.lineEnd(0)) < 0) {
-      if (input.pending > limit) throw new ProtocolError(400, "malformed chunked body: line too long");
+    let scanned = 0;
+    while (true) {
+      const bytes = input.peek(input.pending);
+      for (; scanned < bytes.length; scanned++) {
+        const b = bytes[scanned];
+        if (b === 10) {
+          if (scanned === 0 || bytes[scanned - 1] !== 13) {
+            throw new ProtocolError(400, "malformed chunked body: a line ends in a bare LF");
+          }
+          if (scanned - 1 > limit) throw new ProtocolError(400, "malformed chunked body: line too long");
+          const text = String.fromCharCode(...input.take(scanned - 1));
+          input.skip(2);
+          return text;
+        }
+        if (scanned > 0 && bytes[scanned - 1] === 13) {
+          throw new ProtocolError(400, "malformed chunked body: a bare CR");
+        }
+      }
+      if (input.pending > limit + 2) throw new ProtocolError(400, "malformed chunked body: line too long");
       if (!(await fill())) throw new PeerGone(EARLY_END);
     }
-    if (end > limit) throw new ProtocolError(400, "malformed chunked body: line too long");
-    const text = String.fromCharCode(...input.take(end));
-    input.skip(2);
-    return text;
   };
   return {
     get done() {
@@ -81,9 +100,12 @@ function chunkedReader(input: Input, fill: () => Promise<boolean>): BodyReader {
       while (true) {
         if (state === "done") return null;
         if (state === "size") {
-          const m = /^([0-9A-Fa-f]{1,12})[ \t]*(;[\x20-\x7e\t]*)?$/.exec(await line(MAX_CHUNK_LINE));
-          if (!m) throw new ProtocolError(400, "malformed chunked body: bad chunk size");
-          chunkLeft = parseInt(m[1], 16);
+          const m = CHUNK_LINE.exec(await line(MAX_CHUNK_LINE));
+          const digits = m?.[1].replace(/^0+(?=.)/, "");
+          if (!m || digits!.length > MAX_CHUNK_DIGITS) {
+            throw new ProtocolError(400, "malformed chunked body: bad chunk size");
+          }
+          chunkLeft = parseInt(digits!, 16);
           state = chunkLeft === 0 ? "trailers" : "data";
         } else if (state === "data") {
           if (input.pending === 0 && !(await fill())) throw new PeerGone(EARLY_END);
@@ -101,6 +123,7 @@ function chunkedReader(input: Input, fill: () => Promise<boolean>): BodyReader {
           trailerBytes += trailer.length + 2;
           if (trailerBytes > MAX_TRAILERS) throw new ProtocolError(431, "request trailers are too large");
           if (trailer === "") state = "done";
+          else parseField(trailer, "trailer");
         }
       }
     },

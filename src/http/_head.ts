@@ -35,6 +35,19 @@ export const H2_PREFACE_LINE = "PRI * HTTP/2.0";
 const MAX_REQUEST_LINE = 8192;
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * The methods Node's parser (llhttp) knows, which are all this server takes:
+ * methods are case-sensitive, so `post` is not `POST` but an unknown method.
+ */
+const METHODS = new Set(
+  ("ACL BIND CHECKOUT CONNECT COPY DELETE GET HEAD LINK LOCK M-SEARCH MERGE MKACTIVITY MKCALENDAR MKCOL MOVE " +
+    "NOTIFY OPTIONS PATCH POST PROPFIND PROPPATCH PURGE PUT QUERY REBIND REPORT SEARCH SOURCE SUBSCRIBE TRACE " +
+    "UNBIND UNLINK UNLOCK UNSUBSCRIBE").split(" "),
+);
+/** Methods a Web `Request` cannot carry: CONNECT tunnels, TRACE and TRACK echo credentials back. */
+const NOT_SERVED = new Set(["CONNECT", "TRACE", "TRACK"]);
+/** A Content-Length value as it follows the colon: optional leading whitespace, digits, trailing spaces only. */
+const CONTENT_LENGTH = /^[ \t]*\d+ *$/;
 // Field values: visible ASCII, space, tab and obs-text; no CR, LF, NUL or other controls.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 // A request target: visible ASCII only (no space, no controls, no raw non-ASCII).
@@ -55,6 +68,13 @@ function parseRequestLine(line: string): { method: string; rawTarget: string; mi
   const rawTarget = line.slice(first + 1, last);
   const version = line.slice(last + 1);
   if (!TOKEN.test(method)) throw new ProtocolError(400, "malformed request line: bad method");
+  if (!METHODS.has(method)) {
+    throw new ProtocolError(
+      400,
+      `malformed request line: unknown method ${method.slice(0, 20)} (methods are case-sensitive)`,
+    );
+  }
+  if (NOT_SERVED.has(method)) throw new ProtocolError(501, `${method} is not served here`);
   if (!TARGET.test(rawTarget)) throw new ProtocolError(400, "malformed request line: bad request target");
   if (version === "HTTP/1.1") return { method, rawTarget, minor: 1 };
   if (version === "HTTP/1.0") return { method, rawTarget, minor: 0 };
@@ -109,6 +129,36 @@ function bodyFraming(fields: [string, string][], minor: 0 | 1): RequestHead["bod
 }
 
 /**
+ * Parses one header or trailer field line (no CR or LF in it): its name in
+ * lower case and its value without surrounding whitespace. Folded lines,
+ * spaces before the colon, a bad name or a control character in the value
+ * are refused with 400.
+ *
+ * @example
+ * ```ts
+ * import { parseField } from "./_head.ts";
+ * parseField("X-Trace: a b ", "trailer"); // ["x-trace", "a b"]
+ * ```
+ */
+export function parseField(line: string, kind: "header" | "trailer"): [string, string] {
+  const colon = line.indexOf(":");
+  if (colon <= 0) {
+    const folded = line.startsWith(" ") || line.startsWith("\t");
+    throw new ProtocolError(400, folded ? `folded ${kind} lines are refused` : `malformed ${kind} line`);
+  }
+  const name = line.slice(0, colon);
+  if (!TOKEN.test(name)) throw new ProtocolError(400, `malformed ${kind} name`);
+  const raw = line.slice(colon + 1);
+  const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
+  if (!FIELD_VALUE.test(value)) throw new ProtocolError(400, `bad character in the ${name} ${kind}`);
+  const lower = name.toLowerCase();
+  if (lower === "content-length" && !CONTENT_LENGTH.test(raw)) {
+    throw new ProtocolError(400, "Content-Length must be a non-negative integer");
+  }
+  return [lower, value];
+}
+
+/**
  * Parses the head `text` (latin1-decoded, without the final blank line).
  * Throws a {@linkcode ProtocolError} with the status to answer.
  *
@@ -128,21 +178,7 @@ export function parseHead(text: string): RequestHead {
   const { method, rawTarget, minor } = parseRequestLine(requestLine);
   if (lines.length > 101) throw new ProtocolError(431, "too many header fields (the limit is 100)");
   const fields: [string, string][] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i];
-    const colon = line.indexOf(":");
-    if (colon <= 0) {
-      throw new ProtocolError(
-        400,
-        line.startsWith(" ") || line.startsWith("\t") ? "folded header lines are refused" : "malformed header line",
-      );
-    }
-    const name = line.slice(0, colon);
-    if (!TOKEN.test(name)) throw new ProtocolError(400, "malformed header name");
-    const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, "");
-    if (!FIELD_VALUE.test(value)) throw new ProtocolError(400, `bad character in the ${name} header`);
-    fields.push([name.toLowerCase(), value]);
-  }
+  for (let i = 1; i < lines.length; i++) fields.push(parseField(lines[i], "header"));
   const host = singleField(fields, "host");
   if (host !== null && !isAuthority(host)) throw new ProtocolError(400, "malformed Host header");
   let authority = host;

@@ -14,6 +14,7 @@
  */
 export { type HttpServer, type HttpServerOptions, serveHttp } from "./server.ts";
 export type { ErrorAnswer } from "./connection.ts";
+export { requestFault } from "./_errors.ts";
 export {
   type Conn,
   DEFAULT_LIMITS,

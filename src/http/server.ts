@@ -1,13 +1,16 @@
 /**
  * An HTTP/1.1 server over any runtime's listener: at most `maxConnections`
- * connections served at once (the next one hears 503 with `Retry-After: 1`
- * and is closed), each under the timeouts of {@linkcode HttpLimits}, and a
+ * connections served at once, each under the timeouts of
+ * {@linkcode HttpLimits}. With every slot taken, a new connection takes the
+ * slot of one that is not moving (see `_eviction.ts`); when every one is,
+ * it hears 503 with `Retry-After: 1` and is closed. Shutdown
  * shutdown that stops accepting, closes idle connections, lets requests in
  * flight finish for a grace period and then cuts what is left.
  *
  * @module
  */
 import { createDeadlines, deadlineTick } from "./_deadlines.ts";
+import { evictionCandidate } from "./_eviction.ts";
 import { LAST_ANSWER, writeResponse } from "./_response.ts";
 import { type ErrorAnswer, serveConnection, type ServedConnection } from "./connection.ts";
 import {
@@ -77,9 +80,18 @@ export async function serveHttp(
   let shedding = 0;
   let stopping: Promise<void> | null = null;
   const deadlines = createDeadlines(
-    deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs]),
+    deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs, limits.bodyGraceMs]),
   );
   const context = { handler, limits, errorAnswer, deadlines, quick: options.quick ?? null };
+
+  // One line per kind and episode: a flood must not flood the log too.
+  const reported = new Map<string, number>();
+  const warn = (line: string) => {
+    const now = performance.now();
+    if (now - (reported.get(line) ?? -Infinity) < 60_000) return;
+    reported.set(line, now);
+    log(`warning: ${line}`);
+  };
 
   const shed = (conn: Conn, status: number, message: string) => {
     if (shedding >= MAX_SHEDDING) return conn.close();
@@ -105,21 +117,21 @@ export async function serveHttp(
   const onConn = (conn: Conn) => {
     if (stopping) return shed(conn, 503, "this node is shutting down");
     if (open.size >= limits.maxConnections) {
-      return shed(conn, 503, `this node is serving its limit of ${limits.maxConnections} connections: try again`);
+      const victim = evictionCandidate(open, limits, performance.now());
+      if (victim === null) {
+        return shed(conn, 503, `this node is serving its limit of ${limits.maxConnections} connections: try again`);
+      }
+      open.delete(victim);
+      victim.destroy();
+      warn("the connection limit is reached: connections that are idle or not moving give their slots to new ones");
     }
     const served = serveConnection(conn, context);
     open.add(served);
     void served.done.finally(() => open.delete(served));
   };
 
-  let reported = false;
-  const onError = (error: Error) => {
-    // One line per episode: a flood of refused accepts must not flood the log too.
-    if (reported) return;
-    reported = true;
-    setTimeout(() => (reported = false), 60_000);
-    log(`warning: accepting a connection failed (${error.message}); new connections are turned away until it clears`);
-  };
+  const onError = (error: Error) =>
+    warn(`accepting a connection failed (${error.message}); new connections are turned away until it clears`);
 
   const listener = await listen({ hostname: options.hostname, port: options.port }, onConn, onError);
   return {

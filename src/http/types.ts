@@ -42,6 +42,13 @@ export type Listen = (
 export interface ServeInfo {
   /** The client's address. */
   remoteAddr?: string;
+  /**
+   * The request target as the client sent it (origin form). A `Request`'s URL
+   * is the target as the WHATWG URL parser reads it, which resolves dot
+   * segments and turns backslashes into slashes; routing on this instead
+   * keeps such paths from reaching a route under another name.
+   */
+  target?: string;
 }
 
 /**
@@ -79,14 +86,35 @@ export type ServeHandler = (req: Request, info?: ServeInfo) => Promise<Response>
 
 /** Limits and timeouts of the HTTP layer; every field has a default. */
 export interface HttpLimits {
-  /** Connections served at once; the next one is answered 503 with `Retry-After: 1` and closed (default 64). */
+  /**
+   * Connections served at once (default 64). Past it a new connection takes
+   * the slot of one that is not moving (see `evictAfterMs`), or else is
+   * answered 503 with `Retry-After: 1` and closed.
+   */
   maxConnections: number;
   /** A request head must be complete this long after its first byte, or after the connection opened (default 10 s). */
   headerTimeoutMs: number;
   /** An idle keep-alive connection is closed after this long (default 5 s). */
   idleTimeoutMs: number;
-  /** A request body that sends nothing for this long is dropped, and so is a response the client stops reading (default 60 s). */
+  /** A response the client stops reading for this long is dropped (default 60 s). */
   stallTimeoutMs: number;
+  /** A whole request, head and body, must have arrived this long after its first byte, else 408 and close (default 60 s). */
+  requestTimeoutMs: number;
+  /**
+   * A request body must arrive at this many bytes a second on average (head
+   * included) once `bodyGraceMs` have passed since the request began, else
+   * 408 and close (default 1024).
+   */
+  minBodyRate: number;
+  /** How long a request may send its body at any pace before `minBodyRate` applies (default 5 s). */
+  bodyGraceMs: number;
+  /**
+   * With every slot taken, a new connection takes the slot of one that is
+   * idle, lingering after its last answer, or waiting on its peer for this
+   * long while moving slower than `minBodyRate`; only when none is, it
+   * hears 503 (default 1 s).
+   */
+  evictAfterMs: number;
   /** On shutdown, requests in flight get this long before their connections are cut (default 5 s). */
   shutdownGraceMs: number;
   /** The largest request head, request line and fields together (default 32 KiB). */
@@ -99,6 +127,10 @@ export const DEFAULT_LIMITS: Readonly<HttpLimits> = {
   headerTimeoutMs: 10_000,
   idleTimeoutMs: 5_000,
   stallTimeoutMs: 60_000,
+  requestTimeoutMs: 60_000,
+  minBodyRate: 1024,
+  bodyGraceMs: 5_000,
+  evictAfterMs: 1_000,
   shutdownGraceMs: 5_000,
   maxHeadBytes: 32 * 1024,
 };

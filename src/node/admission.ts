@@ -23,6 +23,8 @@ import { type Match, match } from "./router.ts";
 export interface Facts {
   /** The request's URL. */
   url: URL;
+  /** The path as the client sent it, which routes are matched on (see {@linkcode routedPath}). */
+  path: string;
   /** Its route, or null when the node serves no such path. */
   route: Match | null;
   /** The request carries the node's token (`Authorization: Bearer`). */
@@ -42,21 +44,47 @@ const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
 const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
 
 /**
- * The facts of `req`, whose URL is `url` (throws when it cannot be parsed).
+ * The path a request is routed on: its target's path as the client sent it
+ * when the server passes it on (a `Request`'s URL has dot segments resolved
+ * and backslashes turned into slashes, so `/projects/x/../y/data` or
+ * `/projects\\y\\data` would reach a route under another name), else the
+ * URL's path.
+ *
+ * @example
+ * ```ts
+ * import { routedPath } from "./admission.ts";
+ * routedPath(new URL("http://127.0.0.1/projects/y/data"), "/projects/x/../y/data?limit=1"); // "/projects/x/../y/data"
+ * ```
+ */
+export function routedPath(url: URL, target: string | undefined): string {
+  if (target === undefined || target === "*" || !target.startsWith("/")) return url.pathname;
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
+}
+
+/**
+ * The facts of `req`, whose URL is `url` (throws when it cannot be parsed)
+ * and whose target as sent is `target` when the server knows it.
  *
  * @example
  * ```ts ignore
  * const known = factsOf(ctx, new Request("http://127.0.0.1:8686/healthz"));
  * ```
  */
-export function factsOf(ctx: NodeContext, req: RequestHeadView, url: URL = new URL(req.url)): Facts {
+export function factsOf(
+  ctx: NodeContext,
+  req: RequestHeadView,
+  url: URL = new URL(req.url),
+  target?: string,
+): Facts {
   const withToken = ctx.token !== null && hasToken(req, ctx.token);
   const withCookie = ctx.token !== null && !withToken && fromOwnPage(req, url) &&
     hasSessionCookie(req, url, ctx.token, ctx.now());
   const origin = req.headers.get("origin");
   const loopbackNode = ctx.loopbackNode;
   const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
-  return { url, route: match(url.pathname), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
+  const path = routedPath(url, target);
+  return { url, path, route: match(path), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
 }
 
 /**
@@ -69,7 +97,7 @@ export function factsOf(ctx: NodeContext, req: RequestHeadView, url: URL = new U
  * ```
  */
 export function admit(ctx: NodeContext, req: RequestHeadView, known: Facts): Admission {
-  const { url, route, withToken, withCookie, loopbackNode } = known;
+  const { url, path, route, withToken, withCookie, loopbackNode } = known;
   // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
   // a node reached by a DNS name or behind a proxy.
   if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
@@ -82,7 +110,7 @@ export function admit(ctx: NodeContext, req: RequestHeadView, known: Facts): Adm
   if (!withToken && isCrossSite(req, loopbackNode, url) && !opensFrontPage(req)) {
     throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
   }
-  if (!route) throw new HttpError(404, `not found: ${req.method} ${url.pathname.slice(0, 200)}`);
+  if (!route) throw new HttpError(404, `not found: ${req.method} ${path.slice(0, 200)}`);
   const authed = ctx.token === null || withToken || withCookie;
   if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, CHALLENGE);
   return { route, authed };

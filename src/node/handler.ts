@@ -6,10 +6,11 @@
  *
  * @module
  */
-import { admit, type Facts, factsOf } from "./admission.ts";
+import { admit, type Facts, factsOf, routedPath } from "./admission.ts";
 import type { NodeContext } from "./context.ts";
 import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
 import { allowOrigin } from "./guards/cors.ts";
+import { requestFault } from "../http/mod.ts";
 import { DISK_FULL_MESSAGE, isDiskFull } from "../store/disk_full.ts";
 import { errorResponse, HttpError } from "./response.ts";
 
@@ -17,6 +18,8 @@ import { errorResponse, HttpError } from "./response.ts";
 export interface ConnInfo {
   /** The client's address. */
   remoteAddr?: string;
+  /** The request target as sent, which the node routes on (see `routedPath`). */
+  target?: string;
 }
 
 /** A request handler in Web-standard terms. */
@@ -25,10 +28,10 @@ export type Handler = (req: Request, info?: ConnInfo) => Promise<Response>;
 /** Where log lines go; null for none (`--quiet`). */
 export type LogSink = ((line: string) => void) | null;
 
-/** The request's path, or "?" when its URL cannot be parsed (a malformed Host). */
-function pathOf(req: { url: string }): string {
+/** The request's path as sent, else its URL's, or "?" when its URL cannot be parsed (a malformed Host). */
+function pathOf(req: { url: string }, target?: string): string {
   try {
-    return new URL(req.url).pathname;
+    return routedPath(new URL(req.url), target);
   } catch {
     return "?";
   }
@@ -40,16 +43,17 @@ function pathOf(req: { url: string }): string {
  * @example
  * ```ts
  * import { logLine } from "./handler.ts";
- * logLine({ method: "GET", url: "http://127.0.0.1:8686/healthz" }, "127.0.0.1", 200, 0.4);
+ * logLine({ method: "GET", url: "http://127.0.0.1:8686/healthz" }, { remoteAddr: "127.0.0.1" }, 200, 0.4);
  * ```
  */
 export function logLine(
   req: { method: string; url: string },
-  remoteAddr: string | undefined,
+  info: ConnInfo | undefined,
   status: number,
   ms: number,
 ): string {
-  return `${new Date().toISOString()} ${remoteAddr ?? "-"} ${req.method} ${pathOf(req)} ${status} ${ms.toFixed(1)}ms`;
+  const path = pathOf(req, info?.target);
+  return `${new Date().toISOString()} ${info?.remoteAddr ?? "-"} ${req.method} ${path} ${status} ${ms.toFixed(1)}ms`;
 }
 
 async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Response> {
@@ -81,16 +85,20 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
     let res: Response;
     let known: Facts | null = null;
     try {
-      known = factsOf(ctx, req);
+      known = factsOf(ctx, req, undefined, info?.target);
       res = await answer(ctx, req, known);
     } catch (e) {
+      const fault = requestFault(e);
       if (e instanceof HttpError) {
         res = errorResponse(e.status, e.message, e.headers);
+      } else if (fault !== null) {
+        // A malformed, cut or too slow body: the client's fault, which the connection answers itself.
+        res = errorResponse(fault.status, fault.message);
       } else if (isDiskFull(e)) {
-        console.error(`error: ${req.method} ${pathOf(req)}: disk full: ${(e as Error).message}`);
+        console.error(`error: ${req.method} ${pathOf(req, info?.target)}: disk full: ${(e as Error).message}`);
         res = errorResponse(507, DISK_FULL_MESSAGE);
       } else {
-        console.error(`error: ${req.method} ${pathOf(req)}:`, e);
+        console.error(`error: ${req.method} ${pathOf(req, info?.target)}:`, e);
         res = errorResponse(500, "internal error: the node's log has the details");
       }
     }
@@ -99,7 +107,7 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
       await res.body.cancel();
       res = new Response(null, { status: res.status, headers: res.headers });
     }
-    log?.(logLine(req, info?.remoteAddr, res.status, performance.now() - started));
+    log?.(logLine(req, info, res.status, performance.now() - started));
     return res;
   };
 }

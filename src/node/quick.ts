@@ -31,8 +31,9 @@ export function createQuickHandler(ctx: NodeContext, log: LogSink): QuickHandler
     const started = performance.now();
     // Asked of every bodiless GET: anything else is passed on before any guard's work is done twice.
     const url = new URL(head.url);
-    if (url.pathname !== "/healthz") return null;
-    const known = factsOf(ctx, head, url);
+    if (url.pathname !== "/healthz" || (info.target !== undefined && !info.target.startsWith("/healthz"))) return null;
+    const known = factsOf(ctx, head, url, info.target);
+    if (known.route === null) return null;
     if (known.corsOrigin !== null) return null;
     let authed: boolean;
     try {
@@ -47,7 +48,7 @@ export function createQuickHandler(ctx: NodeContext, log: LogSink): QuickHandler
       headers: HEADERS,
       body: encoder.encode(stringifyExactJson(await healthOf(ctx, authed))),
     };
-    log?.(logLine(head, info.remoteAddr, 200, performance.now() - started));
+    log?.(logLine(head, info, 200, performance.now() - started));
     return answer;
   };
 }

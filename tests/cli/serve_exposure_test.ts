@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
 import { type ServeProcess, startServe } from "../support/cli_process.ts";
+import { slowBodyAttack } from "../support/slow_body_attack.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
 const TOKEN = "exposure-token-0123456789";
@@ -55,17 +56,30 @@ Deno.test("svc serve survives running out of descriptors: idle sockets past ulim
   });
 });
 
-Deno.test("svc serve caps connections at --max-connections (default 64): the next hears 503 Retry-After: 1", async () => {
-  await withLimitedNode([], async (node, port, sockets) => {
-    for (let i = 0; i < 64; i++) sockets.push(await openSocket(port));
-    await new Promise((r) => setTimeout(r, 300));
+Deno.test("svc serve caps connections at --max-connections: young ones are kept (503), silent ones give way", async () => {
+  await withLimitedNode(["--max-connections", "4"], async (node, port, sockets) => {
+    for (let i = 0; i < 4; i++) sockets.push(await openSocket(port));
     const refused = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
     assertEquals([refused.status, refused.headers["retry-after"]], [503, "1"]);
+    await new Promise((r) => setTimeout(r, 1200));
+    assertEquals(await healthz(port), 200, "a connection silent for a second gave its slot");
+    assertEquals(sockets.filter((s) => s.isClosed()).length, 1);
     for (let i = 0; i < 300; i++) sockets.push(await openSocket(port));
     assert(await alive(node));
     for (const s of sockets.splice(0)) s.destroy();
     await new Promise((r) => setTimeout(r, 300));
     assertEquals(await healthz(port), 200);
+  });
+});
+
+Deno.test("svc serve: 64 slow bodies without the token never keep a token holder waiting a second", async () => {
+  await withLimitedNode(["--max-connections", "64"], async (node, port) => {
+    const outcome = await slowBodyAttack(port, { token: TOKEN, slug: "cities", seconds: 8 });
+    const slow = outcome.probes.filter((p) => p.status !== 200 || p.ms >= 1000);
+    assertEquals(slow, [], `every request of the token holder was answered 200 within a second`);
+    assert(outcome.probes.length >= 20, `${outcome.probes.length} requests were made`);
+    assert(outcome.reopened >= 32, `the node let attack connections go (${outcome.reopened})`);
+    assert(await alive(node));
   });
 });
 
@@ -113,6 +127,41 @@ Deno.test("SIGTERM gives a request in flight 5 s, then exits 0", async () => {
     assertEquals(status.code, 0);
     assert(took >= 4500 && took < 9000, `exited ${took} ms after SIGTERM`);
     await s.closed;
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("a malformed or cut request body is logged as the client's 4xx, with no error or stack trace", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const node = await startServe(["--store", dir.path, "--token", TOKEN]);
+    const port = Number(new URL(node.url).port);
+    try {
+      const head = `POST /projects/cities/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+        `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n`;
+      const bad = await rawRequest(port, `${head}Transfer-Encoding: chunked\r\n\r\n5 \r\n{"sql\r\n0\r\n\r\n`);
+      assertEquals(bad.status, 400);
+      assertMatch(JSON.parse(bad.body).error, /bad chunk size/);
+      const cut = await openSocket(port);
+      cut.send(`${head}Content-Length: 100\r\n\r\n{"sql": "sel`);
+      await new Promise((r) => setTimeout(r, 300));
+      cut.destroy();
+      const logged = async (pattern: RegExp) => {
+        for (let i = 0; i < 100 && !pattern.test(node.stderr()); i++) await new Promise((r) => setTimeout(r, 20));
+        return node.stderr();
+      };
+      const log = await logged(/query 400 [^]*query 400 /);
+      assertEquals(log.match(/ POST \/projects\/cities\/query \d+ /g), [
+        " POST /projects/cities/query 400 ",
+        " POST /projects/cities/query 400 ",
+      ]);
+      assert(!/error:|\n {4}at /.test(log), `no error lines:\n${log}`);
+    } finally {
+      node.child.kill("SIGTERM");
+      await node.status;
+    }
   } finally {
     await dir.cleanup();
   }

@@ -1,0 +1,183 @@
+/**
+ * One request and its answer on a connection: the head parsed, answered
+ * from the quick lane or handed to the handler as a Web `Request` whose
+ * body streams from the connection, and the `Response` written back.
+ *
+ * A request answered before its body has arrived (401, 403, 413, ...)
+ * closes its connection after the answer unless the rest of the body is
+ * already in hand: reading on would let a client keep the connection by
+ * trickling a body nobody wants.
+ *
+ * @module
+ */
+import { PeerGone, ProtocolError } from "./_errors.ts";
+import { type BodyReader, bodyReader } from "./_body.ts";
+import { parseHead, type RequestHead } from "./_head.ts";
+import { headView } from "./_head_view.ts";
+import { LINGER_BYTES, type Link } from "./_link.ts";
+import { plainAnswer, writeResponse } from "./_response.ts";
+import type { HttpLimits, QuickHandler, ServeHandler } from "./types.ts";
+
+/** What an exchange needs from its server. */
+export interface ExchangeContext {
+  /** The handler of every request. */
+  handler: ServeHandler;
+  /** Answers some bodiless GET and HEAD requests from their heads alone; null for none. */
+  quick: QuickHandler | null;
+  /** Limits and timeouts. */
+  limits: HttpLimits;
+  /** Builds the answers the connection gives itself. */
+  errorAnswer: (status: number, message: string) => Response;
+}
+
+const CONTINUE = new TextEncoder().encode("HTTP/1.1 100 Continue\r\n\r\n");
+const BODYLESS = new Set(["GET", "HEAD"]);
+
+/**
+ * Serves the request whose head is `text` on `link`; resolves false when
+ * the connection must not carry another.
+ *
+ * @example
+ * ```ts ignore
+ * const more = await exchange(link, headText, ctx, () => finishing);
+ * ```
+ */
+export async function exchange(
+  link: Link,
+  text: string,
+  ctx: ExchangeContext,
+  finishing: () => boolean,
+): Promise<boolean> {
+  let head: RequestHead;
+  try {
+    head = parseHead(text);
+    if (head.authority === null) throw new ProtocolError(400, "a Host header is required");
+  } catch (e) {
+    if (!(e instanceof ProtocolError)) throw e;
+    await link.refuse(e);
+    return false;
+  }
+  const info = { remoteAddr: link.remoteAddr, target: head.target };
+  const idleSeconds = Math.round(ctx.limits.idleTimeoutMs / 1000);
+  if (ctx.quick !== null && head.body.kind === "none" && (head.method === "GET" || head.method === "HEAD")) {
+    let quick = null;
+    try {
+      quick = await ctx.quick(headView(head), info);
+    } catch {
+      // The handler answers it, errors included.
+    }
+    if (quick !== null) {
+      const keepAlive = head.keepAlive && !finishing();
+      const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds };
+      const bytes = plainAnswer(quick.status, quick.headers, quick.body, options);
+      return await finish(link, () => link.write(bytes).then(() => keepAlive), 0);
+    }
+  }
+  const body = bodyReader(head.body, link.input, link.fillBody);
+  const sent = { continued: false, error: null as unknown };
+  const request = requestOf(head, body, link, sent);
+  if (request === null) {
+    await link.refuse(new ProtocolError(400, "malformed request: bad Host or target"));
+    return false;
+  }
+  let response: Response;
+  try {
+    response = await ctx.handler(request, info);
+  } catch {
+    response = ctx.errorAnswer(500, "internal error");
+  }
+  if (sent.error instanceof PeerGone || link.closed || link.timedOut) {
+    await response.body?.cancel().catch(() => {});
+    if (link.timedOut) await link.closedNow;
+    link.close();
+    return false;
+  }
+  if (sent.error instanceof ProtocolError) {
+    await response.body?.cancel().catch(() => {});
+    await link.refuse(sent.error);
+    return false;
+  }
+  const keepAlive = head.keepAlive && !finishing() && !wantsClose(response) &&
+    bodyInHand(body, head, sent.continued, link);
+  const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds };
+  const written = () => writeResponse(link.write, response, options).finally(() => (link.inFlight = null));
+  return await finish(link, written, body.done ? 0 : LINGER_BYTES, body);
+}
+
+/** Writes an answer; false (and the connection let go) unless it may carry another request. */
+async function finish(
+  link: Link,
+  write: () => Promise<boolean>,
+  lingerBytes: number,
+  body: BodyReader | null = null,
+): Promise<boolean> {
+  let kept: boolean;
+  try {
+    kept = await write();
+  } catch {
+    link.close();
+    return false;
+  }
+  if (!kept) {
+    await link.linger(lingerBytes);
+    return false;
+  }
+  // Only a body already in hand is left here (see bodyInHand): reading it off cannot wait on the peer.
+  try {
+    while (body !== null && !body.done) await body.next();
+  } catch {
+    link.close();
+    return false;
+  }
+  return true;
+}
+
+/** The request the handler is given, or null when its URL cannot be built. */
+function requestOf(
+  head: RequestHead,
+  body: BodyReader,
+  link: Link,
+  sent: { continued: boolean; error: unknown },
+): Request | null {
+  const stream = BODYLESS.has(head.method) || head.body.kind === "none" ? null : new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (head.expectContinue && !sent.continued) {
+          sent.continued = true;
+          await link.write(CONTINUE);
+        }
+        const chunk = await body.next();
+        if (chunk === null) controller.close();
+        else controller.enqueue(chunk);
+      } catch (e) {
+        sent.error = e;
+        controller.error(e);
+      }
+    },
+  }, { highWaterMark: 0 });
+  link.inFlight = new AbortController();
+  try {
+    return new Request(`http://${head.authority}${head.target === "*" ? "/" : head.target}`, {
+      method: head.method,
+      headers: head.fields,
+      body: stream,
+      signal: link.inFlight.signal,
+      // @ts-ignore: streamed request bodies need `duplex`, which the DOM types do not know
+      duplex: "half",
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the handler asked for the connection to close. */
+function wantsClose(response: Response): boolean {
+  return /(^|,)\s*close\s*(,|$)/i.test(response.headers.get("connection") ?? "");
+}
+
+/** Whether what is left of the request body, if anything, has already arrived whole. */
+function bodyInHand(body: BodyReader, head: RequestHead, continued: boolean, link: Link): boolean {
+  if (body.done) return true;
+  if (head.expectContinue && !continued) return false;
+  return body.remaining !== null && body.remaining <= link.input.pending;
+}
