@@ -24,7 +24,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { NodeContext } from "../node/context.ts";
-import { HttpError } from "../node/response.ts";
+import { failureOf } from "../node/failure.ts";
 import { VERSION } from "../version.ts";
 import { mcpInstructions } from "./instructions.ts";
 import { describeIssues, type ZodIssueLike } from "./issues.ts";
@@ -39,10 +39,9 @@ async function answer(tool: NodeTool, args: Record<string, unknown>): Promise<Ca
     const text = await (await tool.run(args)).text();
     return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
   } catch (e) {
-    if (e instanceof HttpError) {
-      return { isError: true, content: [{ type: "text", text: `${e.status}: ${e.message}` }] };
-    }
-    throw e;
+    // The same status and message HTTP gives (507 for a full disk, 500 without detail), never a path.
+    const { status, message } = failureOf(e, `MCP ${tool.name}`);
+    return { isError: true, content: [{ type: "text", text: `${status}: ${message}` }] };
   }
 }
 

@@ -12,7 +12,7 @@
 import type { RequestHeadView } from "../http/mod.ts";
 import type { NodeContext } from "./context.ts";
 import { preflight } from "./guards/cors.ts";
-import { fromOwnPage, isCrossSite, opensFrontPage, originTrusted } from "./guards/cross_site.ts";
+import { fromNodePage, isCrossSite, opensFrontPage, originTrusted } from "./guards/cross_site.ts";
 import { hostAllowed } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
 import { hasSessionCookie } from "./guards/token_cookie.ts";
@@ -78,7 +78,7 @@ export function factsOf(
   target?: string,
 ): Facts {
   const withToken = ctx.token !== null && hasToken(req, ctx.token);
-  const withCookie = ctx.token !== null && !withToken && fromOwnPage(req, url) &&
+  const withCookie = ctx.token !== null && !withToken && fromNodePage(req, url) &&
     hasSessionCookie(req, url, ctx.token, ctx.now());
   const origin = req.headers.get("origin");
   const loopbackNode = ctx.loopbackNode;

@@ -10,8 +10,7 @@ import { admit, type Facts, factsOf, routedPath } from "./admission.ts";
 import type { NodeContext } from "./context.ts";
 import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
 import { allowOrigin } from "./guards/cors.ts";
-import { requestFault } from "../http/mod.ts";
-import { DISK_FULL_MESSAGE, isDiskFull } from "../store/disk_full.ts";
+import { failureOf } from "./failure.ts";
 import { errorResponse, HttpError } from "./response.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
@@ -88,19 +87,8 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
       known = factsOf(ctx, req, undefined, info?.target);
       res = await answer(ctx, req, known);
     } catch (e) {
-      const fault = requestFault(e);
-      if (e instanceof HttpError) {
-        res = errorResponse(e.status, e.message, e.headers);
-      } else if (fault !== null) {
-        // A malformed, cut or too slow body: the client's fault, which the connection answers itself.
-        res = errorResponse(fault.status, fault.message);
-      } else if (isDiskFull(e)) {
-        console.error(`error: ${req.method} ${pathOf(req, info?.target)}: disk full: ${(e as Error).message}`);
-        res = errorResponse(507, DISK_FULL_MESSAGE);
-      } else {
-        console.error(`error: ${req.method} ${pathOf(req, info?.target)}:`, e);
-        res = errorResponse(500, "internal error: the node's log has the details");
-      }
+      const failure = failureOf(e, `${req.method} ${pathOf(req, info?.target)}`);
+      res = errorResponse(failure.status, failure.message, failure.headers);
     }
     if (known?.corsOrigin) res = allowOrigin(res, known.corsOrigin);
     if (req.method === "HEAD" && res.body) {

@@ -6,7 +6,7 @@
 import { mkdir, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
 import { defaultPageCacheBytes, openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
-import { createSqlPool, type SqlPoolOptions } from "../sql/mod.ts";
+import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler, type LogSink } from "./handler.ts";
@@ -85,6 +85,8 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     readOnly: options.readOnly ?? false,
     report: (line) => log?.(line),
   });
+  const swept = await sweepStaleWorkerFolders();
+  if (swept > 0) log?.(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
   const engine = await openReadEngine(root);
   const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? defaultPageCacheBytes()) });
   const sql = createSqlPool({ ...options.sql, storeRoot: realRoot });

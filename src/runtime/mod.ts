@@ -14,6 +14,7 @@ export { onParentGone } from "./parent.ts";
 export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
+export { prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 
 /**
  * The runtime's name.

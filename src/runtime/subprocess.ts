@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { denoGlobal } from "./deno.ts";
+import { inPrivateView, type PrivateView } from "./private_view.ts";
 
 /** How to start a module process. */
 export interface ModuleProcessOptions {
@@ -25,6 +26,8 @@ export interface ModuleProcessOptions {
    * the child instead of the machine running out.
    */
   dataLimitBytes?: number;
+  /** Runs the child in a private view of the filesystem (see `private_view.ts`); only where `privateViewsWork`. */
+  view?: PrivateView;
 }
 
 /** Whether `path` exists and may be read (a narrowed process may not look everywhere). */
@@ -84,6 +87,7 @@ export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): Chil
   } else {
     command = [process.execPath, file, ...options.args];
   }
+  if (options.view) command = inPrivateView(command, options.view);
   if (options.dataLimitBytes !== undefined && process.platform !== "win32") {
     // `ulimit -d` takes KiB. A lower limit already in force is kept (the shell refuses to raise it).
     const kib = Math.max(1, Math.floor(options.dataLimitBytes / 1024));

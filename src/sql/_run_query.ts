@@ -10,6 +10,7 @@ import { columnWriter } from "../parquet/json_text.ts";
 import { MAX_ANSWER_BYTES, READ_ONLY_MESSAGE } from "./limits.ts";
 import type { Scrubber } from "./scrub.ts";
 import { nodeInternal, startsAsRead } from "./statement.ts";
+import { leastJsonBytes } from "./_value_bytes.ts";
 
 /** A query's answer: its head fields and the rows as JSON text. */
 export interface RanQuery {
@@ -57,6 +58,8 @@ export function plainMessage(message: string): string {
   const shown = /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : JSON.stringify(name);
   return `table ${shown} does not exist: the version's records are the table records`;
 }
+
+const TOO_LARGE = "the answer is over 32 MiB: select fewer or smaller columns, or fewer rows";
 
 const READ_TYPES = new Set<number>([StatementType.SELECT, StatementType.EXPLAIN]);
 
@@ -109,6 +112,10 @@ export async function runQuery(
     reading: while (true) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
+      // Refused before any value becomes a JavaScript string: that would take as much memory again.
+      if (leastJsonBytes(chunk, MAX_ANSWER_BYTES - size) > MAX_ANSWER_BYTES - size) {
+        throw new QueryRefused(400, TOO_LARGE);
+      }
       const values = chunk.getColumns();
       for (let r = 0; r < chunk.rowCount; r++) {
         if (rows.length === limit) {
@@ -121,9 +128,7 @@ export async function runQuery(
         });
         const row = scrub(`[${cells.join(",")}]`);
         size += row.length + 1;
-        if (size > MAX_ANSWER_BYTES) {
-          throw new QueryRefused(400, "the answer is over 32 MiB: select fewer or smaller columns, or fewer rows");
-        }
+        if (size > MAX_ANSWER_BYTES) throw new QueryRefused(400, TOO_LARGE);
         rows.push(row);
       }
     }

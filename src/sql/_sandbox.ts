@@ -65,6 +65,9 @@ export async function openSandbox(parts: string[], tempDir: string, limits: Sand
       `SET temp_directory = ${sqlString(tempDir)}`,
       `SET max_temp_directory_size = ${sqlString(limits.tempLimit)}`,
       `SET extension_directory = ${sqlString(join(tempDir, "extensions"))}`,
+      // DuckDB's defaults for these name the user's home directory.
+      `SET home_directory = ${sqlString(tempDir)}`,
+      `SET secret_directory = ${sqlString(join(tempDir, "secrets"))}`,
       `SET allowed_paths = ${parts.length > 0 ? list : "[]"}`,
       `SET enable_external_access = false`,
     ];

@@ -1,17 +1,25 @@
 /**
- * One SQL worker process as the pool sees it: started with the store as its
- * working directory (so DuckDB is given only paths relative to it), a
- * private temp folder for spilling, a hard memory ceiling, and read line by
- * line for its answers.
+ * One SQL worker process as the pool sees it: a private temp folder for
+ * spilling, a hard memory ceiling, and read line by line for its answers.
+ *
+ * Where Linux allows it the worker runs in a private view of the filesystem
+ * (see `runtime/private_view.ts`): the store at `/tmp/store`, its spill
+ * folder at `/tmp/spill`. DuckDB keeps canonical absolute paths in its
+ * settings; there they name nothing of the host. Elsewhere it runs with the
+ * store as its working directory, DuckDB is given paths relative to it, and
+ * the settings are kept out of reach by name (`statement.ts`).
  *
  * @module
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import process from "node:process";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { spawnModule } from "../runtime/subprocess.ts";
 import { homeOrNull, tempRoot } from "../runtime/paths.ts";
+import { prepareView, privateViewsWork, VIEW_ROOT } from "../runtime/private_view.ts";
 import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
@@ -32,7 +40,12 @@ export interface WorkerProcess {
   send(request: WorkerRequest): void;
   /** The answer to request `id`. */
   answer(id: number): Promise<Arrived>;
+  /** Whether it runs in a private view of the filesystem, where no DuckDB setting can name a host path. */
+  viewed: boolean;
 }
+
+/** The prefix of every worker's temp folder; the node's process id follows, so a later start can tell stale ones. */
+export const WORKER_FOLDER_PREFIX = "svc-sql-";
 
 const WORKER_URL = new URL(import.meta.url.endsWith(".ts") ? "./worker_main.ts" : "./worker_main.js", import.meta.url);
 
@@ -58,25 +71,34 @@ export interface WorkerSettings {
  * ```
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
-  const home = await mkdtemp(join(tempRoot(), "svc-sql-"));
+  const home = await mkdtemp(join(tempRoot(), `${WORKER_FOLDER_PREFIX}${process.pid}-`));
+  const spill = join(home, "spill");
+  await mkdir(spill);
+  const viewed = await privateViewsWork([fileURLToPath(WORKER_URL)]);
+  if (viewed) await prepareView(home);
+  const seen = viewed
+    ? { store: `${VIEW_ROOT}/store`, spill: `${VIEW_ROOT}/spill`, home: homeOrNull() ?? "" }
+    : { store: settings.storeRoot, spill, home: homeOrNull() ?? "" };
   const child = spawnModule(WORKER_URL, {
     args: [
       "--store",
-      settings.storeRoot,
+      seen.store,
       "--temp",
-      home,
+      seen.spill,
       "--home",
-      homeOrNull() ?? "",
+      seen.home,
       "--memory",
       `${Math.floor(settings.memory.duckdb / (1024 * 1024))}MiB`,
       "--threads",
       String(settings.threads),
       "--temp-limit",
       settings.tempLimit,
+      ...(viewed ? ["--viewed", "--host-store", settings.storeRoot] : []),
     ],
     cwd: settings.storeRoot,
     dataLimitBytes: settings.memory.ceiling,
-    denoPermissions: ["--allow-read", `--allow-write=${home}`, "--allow-ffi"],
+    denoPermissions: ["--allow-read", `--allow-write=${seen.spill}`, "--allow-ffi"],
+    view: viewed ? { base: home, mounts: { store: settings.storeRoot, spill } } : undefined,
   });
   let dead = false;
   const waiting = new Map<number, (arrived: Arrived) => void>();
@@ -135,5 +157,51 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     dead: () => dead,
     send: (request) => void child.stdin!.write(JSON.stringify(request) + "\n"),
     answer: (id) => new Promise((resolve) => waiting.set(id, resolve)),
+    viewed,
   };
+}
+
+/** Whether process `pid` is alive here; true when that cannot be told (a folder in use is never swept). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code !== "ESRCH";
+  }
+}
+
+/** Folders of an earlier release, before their names carried the node's process id. */
+const LEGACY_FOLDER = /^svc-sql-[A-Za-z0-9]{6}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the temp folders of SQL workers whose node is gone (killed before
+ * it could clean up): named for a process that no longer runs, or of an
+ * earlier release and untouched for a day. Resolves with how many it removed.
+ *
+ * @example
+ * ```ts ignore
+ * const swept = await sweepStaleWorkerFolders();
+ * ```
+ */
+export async function sweepStaleWorkerFolders(root: string = tempRoot()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(root);
+  } catch {
+    return 0;
+  }
+  let swept = 0;
+  for (const name of names) {
+    if (!name.startsWith(WORKER_FOLDER_PREFIX)) continue;
+    const pid = /^svc-sql-(\d+)-/.exec(name)?.[1];
+    const path = join(root, name);
+    let stale = pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid));
+    if (pid === undefined && LEGACY_FOLDER.test(name)) {
+      stale = await stat(path).then((s) => Date.now() - s.mtimeMs > DAY_MS, () => false);
+    }
+    if (stale && await rm(path, { recursive: true, force: true }).then(() => true, () => false)) swept++;
+  }
+  return swept;
 }

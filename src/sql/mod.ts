@@ -7,5 +7,6 @@
 export * from "./limits.ts";
 export { createSqlPool, type SqlAnswer, SqlError, type SqlPool, type SqlPoolOptions, type SqlSource } from "./pool.ts";
 export { scrubber } from "./scrub.ts";
+export { sweepStaleWorkerFolders } from "./_worker_process.ts";
 export { sqlSource } from "./source.ts";
-export { leadingKeyword, nodeInternal, startsAsRead } from "./statement.ts";
+export { DYNAMIC_SQL_CALLS, leadingKeyword, NODE_INTERNALS, nodeInternal, startsAsRead } from "./statement.ts";

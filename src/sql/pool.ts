@@ -12,6 +12,7 @@ import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
 import { startWorker, type WorkerProcess } from "./_worker_process.ts";
 import { unrefTimer } from "../runtime/timers.ts";
+import { relative, sep } from "node:path";
 
 /** Settings of a pool; every field has the spec's default. */
 export interface SqlPoolOptions {
@@ -89,6 +90,13 @@ export interface SqlPool {
   warm(): Promise<void>;
   /** Process ids of the running workers (for operators and tests). */
   pids(): number[];
+  /**
+   * What confines the workers' view of the host, for operators and tests:
+   * whether they run in a private view of the filesystem, and the DuckDB
+   * settings of `source`'s sandbox that hold a path (which user SQL may not
+   * read; in a private view they name only the view's folders).
+   */
+  confinement(source: SqlSource): Promise<{ privateView: boolean; settings: [string, string][] }>;
   /** Stops every worker. */
   close(): Promise<void>;
 }
@@ -127,6 +135,9 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     threads: options.threads ?? 2,
     tempLimit: options.tempLimit ?? "2GB",
   };
+
+  /** Part paths relative to the store: a worker may see the store elsewhere (`_worker_process.ts`). */
+  const inStore = (parts: string[]) => parts.map((p) => relative(options.storeRoot, p).split(sep).join("/"));
 
   /** Starts the worker of `slot` and keeps its replacement coming when it exits, unless the pool closed. */
   function start(slot: number): Promise<WorkerProcess> {
@@ -220,11 +231,19 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     if (!closed && !starting[slot]) start(slot).catch(() => {});
   }
 
-  async function run(slot: number, source: SqlSource, sql: string, limit: number): Promise<SqlAnswer> {
+  async function run(
+    slot: number,
+    source: SqlSource,
+    sql: string | null,
+    limit: number,
+    seen: (w: WorkerProcess) => void = () => {},
+  ): Promise<SqlAnswer> {
     const w = await worker(slot);
+    seen(w);
     const id = ++nextId;
     const answer = w.answer(id);
-    w.send({ id, type: "query", sql, limit, key: source.key, parts: source.parts });
+    const version = { key: source.key, parts: inStore(source.parts) };
+    w.send(sql === null ? { id, type: "settings", ...version } : { id, type: "query", sql, limit, ...version });
     const first = await within(answer, timeoutMs);
     if (first === LATE) {
       w.send({ id, type: "interrupt" });
@@ -269,6 +288,16 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
           release(slot);
         }
       }));
+    },
+    async confinement(source) {
+      const slot = await acquire();
+      let privateView = false;
+      try {
+        const answer = await run(slot, source, null, 0, (w) => (privateView = w.viewed));
+        return { privateView, settings: JSON.parse(answer.rows) };
+      } finally {
+        release(slot);
+      }
     },
     pids() {
       return slots.flatMap((w) => (w && !w.dead() && w.child.pid ? [w.child.pid] : []));

@@ -18,7 +18,24 @@ export interface QueryRequest {
   limit: number;
   /** Identity of the version (slug, number, parts) for the worker's instance cache. */
   key: string;
-  /** Real paths of the version's parts, in record order. */
+  /** Paths of the version's parts relative to the store, in record order. */
+  parts: string[];
+}
+
+/**
+ * Report the DuckDB settings of a version's sandbox whose values hold a path,
+ * read by the worker itself (user SQL may not read settings): what a query
+ * that got past every refusal could learn of the host. Answered as a query
+ * with the columns `name` and `value`.
+ */
+export interface SettingsRequest {
+  /** Request id, echoed in the answer. */
+  id: number;
+  /** Message kind. */
+  type: "settings";
+  /** As in {@linkcode QueryRequest}. */
+  key: string;
+  /** As in {@linkcode QueryRequest}. */
   parts: string[];
 }
 
@@ -31,7 +48,7 @@ export interface InterruptRequest {
 }
 
 /** What the node sends a worker. */
-export type WorkerRequest = QueryRequest | InterruptRequest;
+export type WorkerRequest = QueryRequest | SettingsRequest | InterruptRequest;
 
 /** The head of a successful answer; the next line holds the rows. */
 export interface QueryAnswerHead {

@@ -81,30 +81,45 @@ export function startsAsRead(sql: string): boolean {
 const READ_PRAGMA = /^\s*pragma\s+(?:table_info\s*\(\s*(?:'records'|"records"|records)\s*\)|show_tables)\s*;?\s*$/i;
 
 /**
- * Names whose results describe the node rather than the data: settings (where
- * DuckDB keeps canonical absolute paths, such as `allowed_paths`), temp
- * files, caches, logs, extensions, secrets, and `query()`, which would run
- * any of them from a string. They are refused wherever they appear, even in
- * a string or a comment: a false refusal costs a rewording, a miss costs
- * the server's paths.
+ * Functions that run SQL held in a string (`json_execute_serialized_sql`
+ * runs the JSON `json_serialize_sql` makes of any text, so a name refused
+ * here could be rebuilt from pieces), and names whose results describe the
+ * node rather than the data: settings (where DuckDB keeps canonical absolute
+ * paths, such as `allowed_paths`), variables, prepared statements, temp
+ * files, caches, logs, extensions, secrets, storage. They are refused
+ * wherever they appear, even in a string or a comment: a false refusal costs
+ * a rewording, a miss costs the server's paths. `tests/sql/dynamic_sql_test.ts`
+ * reviews DuckDB's whole function list against this one.
  */
-const NODE_INTERNALS = [
+export const NODE_INTERNALS: readonly string[] = [
+  "json_execute_serialized_sql",
   "duckdb_settings",
   "current_setting",
   "pg_settings",
+  "duckdb_variables",
+  "getvariable",
+  "duckdb_prepared_statements",
   "duckdb_temporary_files",
   "duckdb_external_file_cache",
   "duckdb_logs",
+  "duckdb_logs_parsed",
   "duckdb_log_contexts",
+  "truncate_duckdb_logs",
+  "write_log",
+  "duckdb_profiling_settings",
   "duckdb_extensions",
   "duckdb_secrets",
+  "duckdb_secret_types",
   "which_secret",
-  "getvariable",
   "getenv",
+  "pragma_database_size",
+  "pragma_storage_info",
+  "pragma_metadata_info",
 ];
 const INTERNAL_WORD = new RegExp(`\\b(${NODE_INTERNALS.join("|")})\\b`, "i");
-/** `query` and `query_table` are also ordinary column names: refused only as calls. */
-const DYNAMIC_SQL = /\b(query|query_table)\b/gi;
+/** Functions that run SQL held in a string whose names are also ordinary column names: refused only as calls. */
+export const DYNAMIC_SQL_CALLS: readonly string[] = ["query", "query_table"];
+const DYNAMIC_SQL = new RegExp(`\\b(${DYNAMIC_SQL_CALLS.join("|")})\\b`, "gi");
 
 /** The index after whitespace and comments (nested block comments included) from `i`. */
 function skipSpace(sql: string, i: number): number {
@@ -137,13 +152,16 @@ function skipSpace(sql: string, i: number): number {
  * nodeInternal("SELECT hex(current_setting('temp_directory'))"); // "current_setting"
  * nodeInternal("SELECT query FROM records"); // null
  * nodeInternal("FROM query /* x *\/ ('SELECT 1')"); // "query"
+ * nodeInternal(`FROM "QUERY"('SELECT 1')`); // "query"
  * ```
  */
 export function nodeInternal(sql: string): string | null {
   const word = INTERNAL_WORD.exec(sql);
   if (word) return word[1].toLowerCase();
   for (const m of sql.matchAll(DYNAMIC_SQL)) {
-    if (sql[skipSpace(sql, m.index + m[0].length)] === "(") return m[1].toLowerCase();
+    // A quoted name ("QUERY") calls the same function.
+    const after = m.index + m[0].length;
+    if (sql[skipSpace(sql, sql[after] === '"' ? after + 1 : after)] === "(") return m[1].toLowerCase();
   }
   return null;
 }

@@ -3,33 +3,38 @@
  * runs each on a sandbox kept per version, and answers on stdout. The node
  * runs two of these and replaces one that dies or stops answering.
  *
- * It runs with the store as its working directory: DuckDB is given only
- * paths relative to it (`<slug>/parts/<sha>.parquet`), so no view, file name
- * or error shows where the node keeps its data (the settings, where DuckDB
- * keeps canonical paths, are refused by name; see `statement.ts`).
+ * DuckDB is given part paths relative to the working directory, so no view,
+ * file name or error shows where the node keeps its data. In a private view
+ * of the filesystem (`--viewed`; see `_worker_process.ts`) the store is at
+ * `/tmp/store` and even the settings, where DuckDB keeps canonical paths,
+ * name nothing of the host; elsewhere the working directory is the store,
+ * its paths are scrubbed from answers and the settings are refused by name
+ * (`statement.ts`).
  *
- * Arguments: `--store DIR --temp DIR --home DIR --memory 1GB --threads 2 --temp-limit 2GB`
- * (paths are those to keep out of answers; `--temp` is its private spill folder).
+ * Arguments: `--store DIR --temp DIR --home DIR --memory 1GB --threads 2 --temp-limit 2GB [--viewed
+ * --host-store DIR]` (`--temp` is its private spill folder; the store, temp folder, home and host store are
+ * kept out of answers, all but the view's own paths).
  *
  * @module
  */
-import { join, relative, sep } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { closeSandbox, openSandbox, type Sandbox, type SandboxLimits } from "./_sandbox.ts";
 import { plainMessage, QueryRefused, runQuery } from "./_run_query.ts";
-import type { QueryRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
+import type { QueryRequest, SettingsRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
 import { scrubber } from "./scrub.ts";
 
 /** Sandboxes kept open, most recently used last. */
 const KEEP = 2;
 
-/** The path DuckDB uses for a part: relative to the store, the worker's working directory. */
-function partPath(storeRoot: string, real: string): string {
-  const inside = relative(storeRoot, real);
-  if (inside.startsWith("..") || inside.startsWith(sep)) throw new Error("a part outside the store was asked for");
-  return inside.split(sep).join("/");
+/** The path DuckDB uses for a part given relative to the store: relative to the working directory. */
+function partPath(storeRoot: string, inStore: string): string {
+  if (isAbsolute(inStore) || inStore.split(/[\\/]/).some((s) => s === ".." || s === "")) {
+    throw new Error("a part outside the store was asked for");
+  }
+  return relative(process.cwd(), join(storeRoot, inStore)).split(sep).join("/");
 }
 
 function send(message: WorkerMessage, rows?: string): void {
@@ -46,6 +51,8 @@ function main(): void {
       memory: { type: "string", default: "1GB" },
       threads: { type: "string", default: "2" },
       "temp-limit": { type: "string", default: "2GB" },
+      viewed: { type: "boolean", default: false },
+      "host-store": { type: "string", default: "" },
     },
   });
   if (!values.store || !values.temp) throw new Error("worker needs --store and --temp");
@@ -54,17 +61,21 @@ function main(): void {
     threads: Number(values.threads),
     tempLimit: values["temp-limit"]!,
   };
-  const scrub = scrubber({
-    [values.store]: "<store>",
-    [values.temp]: "<tmp>",
-    [values.home!]: "~",
-    [process.cwd()]: "<cwd>",
-  });
+  // In a private view the worker's own paths are neutral ("/tmp" may well be in the data); a client may still
+  // have typed the host's paths into a query, which DuckDB's errors repeat.
+  const scrub = scrubber(
+    values.viewed ? { [values["host-store"]!]: "<store>", [values.home!]: "~" } : {
+      [values.store]: "<store>",
+      [values.temp]: "<tmp>",
+      [values.home!]: "~",
+      [process.cwd()]: "<cwd>",
+    },
+  );
   const sandboxes = new Map<string, Sandbox>();
   let opened = 0;
   let current: { id: number; sandbox: Sandbox } | null = null;
 
-  async function sandboxFor(job: QueryRequest): Promise<Sandbox> {
+  async function sandboxFor(job: QueryRequest | SettingsRequest): Promise<Sandbox> {
     const hit = sandboxes.get(job.key);
     if (hit) {
       sandboxes.delete(job.key);
@@ -100,6 +111,20 @@ function main(): void {
     }
   }
 
+  async function settings(job: SettingsRequest): Promise<void> {
+    try {
+      const sandbox = await sandboxFor(job);
+      const reader = await sandbox.connection.runAndReadAll(
+        "SELECT name, value FROM duckdb_settings() WHERE regexp_matches(value, '(^|[\\[ ,])/') ORDER BY name",
+      );
+      const rows = reader.getRows().map((r) => r.map(String));
+      const head = { columns: ["name", "value"], types: ["VARCHAR", "VARCHAR"], count: rows.length };
+      send({ id: job.id, ok: true, ...head, truncated: false, ms: 0 }, JSON.stringify(rows));
+    } catch (e) {
+      send({ id: job.id, ok: false, status: 500, error: String((e as Error)?.message ?? e) });
+    }
+  }
+
   let queue = Promise.resolve();
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on("line", (line) => {
@@ -109,7 +134,7 @@ function main(): void {
       if (current?.id === request.id) current.sandbox.connection.interrupt();
       return;
     }
-    queue = queue.then(() => query(request));
+    queue = queue.then(() => request.type === "settings" ? settings(request) : query(request));
   });
   lines.on("close", () => {
     for (const sandbox of sandboxes.values()) closeSandbox(sandbox);

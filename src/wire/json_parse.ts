@@ -9,12 +9,31 @@
 /** A JSON value with big integers as `bigint`. */
 export type ExactJson = null | boolean | number | bigint | string | ExactJson[] | { [key: string]: ExactJson };
 
+/** The deepest nesting of arrays and objects read. */
+export const JSON_MAX_DEPTH = 200;
+
+/** JSON nested deeper than {@linkcode JSON_MAX_DEPTH}: valid, but past what is read. */
+export class JsonTooDeep extends SyntaxError {
+  /**
+   * @example
+   * ```ts
+   * import { JsonTooDeep } from "./json_parse.ts";
+   * new JsonTooDeep(4096).message; // "JSON nested deeper than 200 levels, at position 4096"
+   * ```
+   */
+  constructor(at: number) {
+    super(`JSON nested deeper than ${JSON_MAX_DEPTH} levels, at position ${at}`);
+    this.name = "JsonTooDeep";
+  }
+}
+
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 
 /**
  * Parses `text` as JSON, integers beyond ±2^53 as `bigint`. Throws
- * `SyntaxError` on anything that is not JSON.
+ * `SyntaxError` on anything that is not JSON, {@linkcode JsonTooDeep} past
+ * {@linkcode JSON_MAX_DEPTH} levels.
  *
  * @example
  * ```ts
@@ -33,7 +52,7 @@ export function parseExactJson(text: string): ExactJson {
     at = WHITESPACE.lastIndex;
   };
   const value = (depth: number): ExactJson => {
-    if (depth > 200) fail("JSON nested too deep");
+    if (depth > JSON_MAX_DEPTH) throw new JsonTooDeep(at);
     space();
     const c = text[at];
     if (c === "{") {

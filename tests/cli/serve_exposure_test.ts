@@ -166,3 +166,36 @@ Deno.test("a malformed or cut request body is logged as the client's 4xx, with n
     await dir.cleanup();
   }
 });
+
+Deno.test("the SQL workers' temp folders of a node killed with SIGKILL are removed when a node starts", async () => {
+  const dir = await tempDir();
+  const temp = await tempDir("svc-tmpdir-");
+  try {
+    await citiesStore(dir.path);
+    const env = { TMPDIR: temp.path };
+    const killed = await startServe(["--store", dir.path, "--quiet"], env);
+    const port = Number(new URL(killed.url).port);
+    const query = JSON.stringify({ sql: "SELECT count(*) AS n FROM records" });
+    const answer = await rawRequest(
+      port,
+      `POST /projects/cities/query HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${query.length}\r\nConnection: close\r\n\r\n${query}`,
+    );
+    assertEquals(answer.status, 200, answer.body);
+    killed.child.kill("SIGKILL");
+    await killed.status;
+    const left = () => [...Deno.readDirSync(temp.path)].map((e) => e.name).filter((n) => n.startsWith("svc-sql-"));
+    assert(left().length > 0, "the killed node left its workers' folders behind");
+    const next = await startServe(["--store", dir.path], env);
+    try {
+      assertEquals(left().filter((n) => !n.startsWith(`svc-sql-${next.child.pid}-`)), []);
+      assertMatch(next.stderr(), /removed \d+ temp folder\(s\) of SQL workers/);
+    } finally {
+      next.child.kill("SIGTERM");
+      await next.status;
+    }
+  } finally {
+    await dir.cleanup();
+    await temp.cleanup();
+  }
+});

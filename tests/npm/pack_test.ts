@@ -14,6 +14,7 @@ import { buildNpm } from "../../scripts/build_npm.ts";
 import { APP_JS } from "../../src/node/ui/script.ts";
 import { freePort } from "../support/cli_process.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
+import { slowBodyAttack } from "../support/slow_body_attack.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
 interface Ran {
@@ -75,6 +76,7 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     const pinned = (name: string) => (denoJson.imports as Record<string, string>)[name].replace(`npm:${name}@`, "");
     assert.deepEqual(built.dependencies, {
       "@duckdb/node-api": pinned("@duckdb/node-api"),
+      "@duckdb/node-bindings": pinned("@duckdb/node-bindings"),
       "@modelcontextprotocol/sdk": pinned("@modelcontextprotocol/sdk"),
       "@x402/evm": pinned("@x402/evm"),
       "@x402/fetch": pinned("@x402/fetch"),
@@ -335,6 +337,43 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
         await drained;
       }
     });
+
+    await t.step(
+      "under Node, 64 slow bodies without the token never keep a token holder waiting a second",
+      async () => {
+        const attackedPort = freePort();
+        const token = "npm-slow-body-token-0123";
+        const attacked = new Deno.Command(svc, {
+          args: ["serve", "--store", store, "--port", `${attackedPort}`, "--quiet"],
+          cwd: app,
+          env: { SVC_NODE_TOKEN: token },
+          stdin: "null",
+          stdout: "null",
+          stderr: "piped",
+        }).spawn();
+        const err = { text: "" };
+        const drained = collect(attacked.stderr, err);
+        try {
+          const until = Date.now() + 20_000;
+          while (Date.now() < until) {
+            const up = await rawRequest(
+              attackedPort,
+              `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${attackedPort}\r\nConnection: close\r\n\r\n`,
+            ).then((r) => r.status === 200, () => false);
+            if (up) break;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          const outcome = await slowBodyAttack(attackedPort, { token, slug: "cities", seconds: 6 });
+          const slow = outcome.probes.filter((p) => p.status !== 200 || p.ms >= 1000);
+          assert.deepEqual(slow, [], "every request of the token holder was answered 200 within a second");
+          assert(outcome.probes.length >= 15, `${outcome.probes.length} requests were made`);
+        } finally {
+          attacked.kill("SIGTERM");
+          assert.equal((await within(attacked.status, 10_000, "the attacked node after SIGTERM")).code, 0, err.text);
+          await drained;
+        }
+      },
+    );
 
     await t.step("SIGTERM stops the node with exit code 0", async () => {
       child.kill("SIGTERM");

@@ -185,7 +185,7 @@ Deno.test("no server path leaks through settings, catalogs, metadata or errors",
       assertEquals(leaks(readable), [], `${probe}: ${readable.slice(0, 300)}`);
     }
     const views: Json = await sql(url, "SELECT sql FROM duckdb_views() WHERE view_name = 'records'");
-    assertMatch(views.body.rows[0][0], /\('cities\/parts\/[0-9a-f]{64}\.parquet'/);
+    assertMatch(views.body.rows[0][0], /\('(store\/)?cities\/parts\/[0-9a-f]{64}\.parquet'/);
     const temp: Json = await sql(url, "SELECT path FROM duckdb_databases() WHERE database_name = 'temp'");
     assertEquals(leaks(JSON.stringify(temp.body)), []);
     for (

@@ -13,6 +13,7 @@ import { withNode } from "../support/node.ts";
 import { batch, NOTES, post } from "../support/local_project.ts";
 import { tempDir } from "../support/store_fixture.ts";
 import { serveNode } from "../../server.ts";
+import { mcpClient, textOf } from "../mcp/_client.ts";
 
 async function run(cmd: string, args: string[]): Promise<void> {
   const out = await new Deno.Command(cmd, { args, stdout: "null", stderr: "piped" }).output();
@@ -59,6 +60,13 @@ Deno.test("a full disk: writes answer 507 and leave nothing behind, reads go on,
 
       const refused = await post(url, "/projects/notes/contribute", batch(1, 50), { "idempotency-key": "full-1" });
       assertEquals([refused.status, refused.body], [507, { error: DISK_FULL_MESSAGE }]);
+      const mcp = await mcpClient(url);
+      try {
+        const tool = await mcp.callTool({ name: "contribute_records", arguments: { slug: "notes", ...batch(1, 50) } });
+        assertEquals([tool.isError, textOf(tool)], [true, `507: ${DISK_FULL_MESSAGE}`], "MCP says what HTTP says");
+      } finally {
+        await mcp.close();
+      }
       const created = await post(url, "/projects", { ...NOTES, slug: "more-notes" });
       assertEquals(created.status, 507);
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { HttpError } from "../response.ts";
+import { JSON_MAX_DEPTH, JsonTooDeep } from "../../wire/json_parse.ts";
 
 /** The largest request body the node reads: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -84,7 +85,11 @@ export async function readJsonBody(
   }
   try {
     return parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
+  } catch (e) {
+    // Valid JSON past the nesting a reader takes is said to be so, not called invalid.
+    if (e instanceof JsonTooDeep || e instanceof RangeError) {
+      throw new HttpError(400, `body nests JSON deeper than ${JSON_MAX_DEPTH} levels, the limit`);
+    }
     throw new HttpError(400, "body is not valid JSON");
   }
 }

@@ -61,7 +61,8 @@ export function isCrossSite(req: RequestHeadView, loopbackNode: boolean, url: UR
  * node's own origin exactly (as reached: the request's authority, `https`
  * when a proxy says so), and `Sec-Fetch-Site`, when sent, `same-origin` or
  * `none`. Stricter than {@linkcode isCrossSite}: other loopback pages do not
- * count. The login cookie stands for the token only on such requests.
+ * count. Login and logout forms must come from such requests; the login
+ * cookie asks for more ({@linkcode fromNodePage}).
  *
  * @example
  * ```ts
@@ -99,4 +100,28 @@ export function opensFrontPage(req: RequestHeadView): boolean {
   return (req.method === "GET" || req.method === "HEAD") && new URL(req.url).pathname === "/" &&
     req.headers.get("sec-fetch-mode")?.toLowerCase() === "navigate" &&
     req.headers.get("sec-fetch-dest")?.toLowerCase() === "document";
+}
+
+/**
+ * Whether `req` shows it was made by a browser from one of the node's own
+ * pages, which is where the login cookie stands for the token: the browser
+ * said `Sec-Fetch-Site: same-origin`, or sent the node's own origin as
+ * `Origin`. A request that shows neither (curl with a copied cookie, any
+ * client that sends no `Origin`) gets nothing for the cookie. One exception
+ * holds no data: the front page opened from the address bar or a bookmark
+ * (`Sec-Fetch-Site: none`) is the app rather than the login form.
+ *
+ * @example
+ * ```ts
+ * import { fromNodePage } from "./cross_site.ts";
+ * const url = "http://127.0.0.1:8686/projects";
+ * fromNodePage(new Request(url, { headers: { "sec-fetch-site": "same-origin" } })); // true
+ * fromNodePage(new Request(url)); // false
+ * ```
+ */
+export function fromNodePage(req: RequestHeadView, url: URL = new URL(req.url)): boolean {
+  if (!fromOwnPage(req, url)) return false;
+  const site = req.headers.get("sec-fetch-site")?.toLowerCase();
+  if (site === "same-origin" || req.headers.get("origin") !== null) return true;
+  return site === "none" && (req.method === "GET" || req.method === "HEAD") && url.pathname === "/";
 }

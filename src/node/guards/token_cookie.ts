@@ -5,17 +5,22 @@
  * own pages only (see `fromOwnPage` in `cross_site.ts`).
  *
  * The cookie does not hold the token: its value is `<exp>.<hex HMAC-SHA256>`,
- * keyed with the token over `svc-ui-session/<exp>`, so a leaked cookie never
- * yields the token (which, unlike the cookie, passes the Host and cross-site
- * guards and earns CORS), expires on its own, and dies with a new token.
- * Cookies are scoped to a host, not a port, so the name carries the port and
- * two nodes on one machine do not overwrite each other's login.
+ * keyed with the token over `svc-ui-session/v2/<origin>/<exp>`, so a leaked
+ * cookie never yields the token (which, unlike the cookie, passes the Host
+ * and cross-site guards and earns CORS), expires on its own, and dies with a
+ * new token. It is bound to the node as its browser reaches it, the public
+ * origin (scheme, host and port): a value copied to another node with the
+ * same token, or renamed for another port, is refused. Nodes behind one
+ * balancer share an origin and so share logins. Cookies are scoped to a
+ * host, not a port, so the name carries the port and two nodes on one
+ * machine do not overwrite each other's login.
  *
  * @module
  */
 import type { RequestHeadView } from "../../http/mod.ts";
 import { createHmac } from "node:crypto";
 import { sameSecret } from "./token.ts";
+import { publicOrigin } from "../public_url.ts";
 
 /** How long a login lasts: 12 hours. */
 export const SESSION_LIFETIME_S = 12 * 3600;
@@ -58,28 +63,32 @@ export function sessionCookieName(url: URL): string {
 }
 
 /**
- * The cookie value that stands for `token` until `exp` (unix seconds).
+ * The cookie value that stands for `token` at the node reached at `origin`
+ * (its public origin, `http://127.0.0.1:8686`) until `exp` (unix seconds).
  *
  * @example
  * ```ts
  * import { sessionValue } from "./token_cookie.ts";
- * sessionValue("s3cret", 1764000000); // "1764000000.<64 hex>"
+ * sessionValue("s3cret", "http://127.0.0.1:8686", 1764000000); // "1764000000.<64 hex>"
  * ```
  */
-export function sessionValue(token: string, exp: number): string {
-  return `${exp}.${createHmac("sha256", token).update(`svc-ui-session/${exp}`).digest("hex")}`;
+export function sessionValue(token: string, origin: string, exp: number): string {
+  const signed = `svc-ui-session/v2/${origin.toLowerCase()}/${exp}`;
+  return `${exp}.${createHmac("sha256", token).update(signed).digest("hex")}`;
 }
 
 /**
- * Whether `req` (for `url`) carries an unexpired login cookie for `token` at
- * `nowMs`. This says nothing of where the request came from: the handler
- * counts the cookie only for requests from the node's own pages.
+ * Whether `req` (for `url`) carries an unexpired login cookie for `token`,
+ * made for the node at the request's public origin, at `nowMs`. This says
+ * nothing of where the request came from: the handler counts the cookie only
+ * for requests from the node's own pages (`fromNodePage`).
  *
  * @example
  * ```ts
  * import { hasSessionCookie, sessionValue } from "./token_cookie.ts";
  * const url = new URL("http://127.0.0.1:8686/projects");
- * const req = new Request(url, { headers: { cookie: `svc_node_8686=${sessionValue("t", 2000)}` } });
+ * const value = sessionValue("t", "http://127.0.0.1:8686", 2000);
+ * const req = new Request(url, { headers: { cookie: `svc_node_8686=${value}` } });
  * hasSessionCookie(req, url, "t", 1000 * 1000); // true
  * ```
  */
@@ -87,39 +96,43 @@ export function hasSessionCookie(req: RequestHeadView, url: URL, token: string, 
   const value = parseCookies(req.headers.get("cookie")).get(sessionCookieName(url));
   const m = value === undefined ? null : /^(\d{1,12})\.[0-9a-f]{64}$/.exec(value);
   if (m === null || Number(m[1]) <= nowMs / 1000) return false;
-  return sameSecret(value!, sessionValue(token, Number(m[1])));
+  return sameSecret(value!, sessionValue(token, publicOrigin(req), Number(m[1])));
 }
 
-function attributes(secure: boolean): string {
-  return `Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+function attributes(origin: string): string {
+  return `Path=/; HttpOnly; SameSite=Strict${origin.startsWith("https:") ? "; Secure" : ""}`;
 }
 
 /**
- * The `Set-Cookie` value that logs a browser in for {@linkcode SESSION_LIFETIME_S}
- * from `nowMs`; `secure` when the request came over https.
+ * The `Set-Cookie` value that logs the browser of `req` in for
+ * {@linkcode SESSION_LIFETIME_S} from `nowMs`, bound to the node's public
+ * origin; `Secure` whenever that origin is https (a proxy that speaks TLS
+ * says so in `X-Forwarded-Proto` or `Forwarded`).
  *
  * @example
  * ```ts
  * import { loginCookie } from "./token_cookie.ts";
- * loginCookie(new URL("http://127.0.0.1:8686/ui/login"), "t", Date.now(), false);
+ * loginCookie(new Request("http://127.0.0.1:8686/ui/login"), "t", Date.now());
  * // "svc_node_8686=...; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict"
  * ```
  */
-export function loginCookie(url: URL, token: string, nowMs: number, secure: boolean): string {
+export function loginCookie(req: RequestHeadView, token: string, nowMs: number): string {
   const exp = Math.floor(nowMs / 1000) + SESSION_LIFETIME_S;
-  return `${sessionCookieName(url)}=${sessionValue(token, exp)}; Max-Age=${SESSION_LIFETIME_S}; ${attributes(secure)}`;
+  const origin = publicOrigin(req);
+  const value = sessionValue(token, origin, exp);
+  return `${sessionCookieName(new URL(req.url))}=${value}; Max-Age=${SESSION_LIFETIME_S}; ${attributes(origin)}`;
 }
 
 /**
- * The `Set-Cookie` value that removes the login cookie.
+ * The `Set-Cookie` value that removes the login cookie of `req`'s browser.
  *
  * @example
  * ```ts
  * import { logoutCookie } from "./token_cookie.ts";
- * logoutCookie(new URL("http://127.0.0.1:8686/ui/logout"), false);
+ * logoutCookie(new Request("http://127.0.0.1:8686/ui/logout"));
  * // "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"
  * ```
  */
-export function logoutCookie(url: URL, secure: boolean): string {
-  return `${sessionCookieName(url)}=; Max-Age=0; ${attributes(secure)}`;
+export function logoutCookie(req: RequestHeadView): string {
+  return `${sessionCookieName(new URL(req.url))}=; Max-Age=0; ${attributes(publicOrigin(req))}`;
 }

@@ -14,7 +14,6 @@ import { readJsonBody } from "../guards/body.ts";
 import { fromOwnPage } from "../guards/cross_site.ts";
 import { sameSecret } from "../guards/token.ts";
 import { loginCookie, logoutCookie } from "../guards/token_cookie.ts";
-import { publicOrigin } from "../public_url.ts";
 import { HttpError } from "../response.ts";
 import { loginHtml, SHELL_HTML } from "./pages.ts";
 import { APP_JS } from "./script.ts";
@@ -157,8 +156,7 @@ export async function postLogin(ctx: NodeContext, req: Request): Promise<Respons
   if (!sameSecret((form.get("token") ?? "").trim(), token)) {
     return html(loginHtml(true), 401, { "www-authenticate": 'Bearer realm="svc-node"' });
   }
-  const secure = publicOrigin(req).startsWith("https:");
-  return redirectHome(loginCookie(new URL(req.url), token, ctx.now(), secure));
+  return redirectHome(loginCookie(req, token, ctx.now()));
 }
 
 /**
@@ -173,5 +171,5 @@ export async function postLogin(ctx: NodeContext, req: Request): Promise<Respons
  */
 export function postLogout(ctx: NodeContext, req: Request): Response {
   loginFormToken(ctx, req);
-  return redirectHome(logoutCookie(new URL(req.url), publicOrigin(req).startsWith("https:")));
+  return redirectHome(logoutCookie(req));
 }

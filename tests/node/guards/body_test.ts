@@ -1,6 +1,7 @@
 import { assertEquals, assertRejects, assertThrows } from "../../support/assert.ts";
 import { checkBodyHeaders, MAX_BODY_BYTES, readJsonBody } from "../../../src/node/guards/body.ts";
 import type { HttpError } from "../../../src/node/response.ts";
+import { parseExactJson } from "../../../src/wire/json_parse.ts";
 
 function post(body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) {
   return new Request("http://127.0.0.1/", { method: "POST", body, headers });
@@ -44,4 +45,18 @@ Deno.test("checkBodyHeaders refuses declared sizes and media types before readin
   const declared = post("{}", { "content-type": "application/json", "content-length": "2" });
   assertThrows(() => checkBodyHeaders(declared, 1), /over 1 bytes/);
   assertEquals(status(post("{}", { "content-type": "application/json", "content-length": "-2" })), 400);
+});
+
+Deno.test("JSON nested past the reader's limit is reported as such, not as invalid JSON", async () => {
+  const deep = (n: number) => `{"records":[{"id":1,"x":${"[".repeat(n)}${"]".repeat(n)}}]}`;
+  const ask = (body: string) =>
+    readJsonBody(new Request("http://x/", { method: "POST", body }), undefined, parseExactJson).then(
+      () => "read",
+      (e) => `${e.status}: ${e.message}`,
+    );
+  assertEquals(await ask(deep(150)), "read");
+  for (const n of [199, 5000]) {
+    assertEquals(await ask(deep(n)), "400: body nests JSON deeper than 200 levels, the limit");
+  }
+  assertEquals(await ask(`{"records":[}`), "400: body is not valid JSON");
 });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../support/assert.ts";
-import { fromOwnPage } from "../../../src/node/guards/cross_site.ts";
+import { fromNodePage, fromOwnPage } from "../../../src/node/guards/cross_site.ts";
 import {
   hasSessionCookie,
   loginCookie,
@@ -27,9 +27,11 @@ Deno.test("the cookie is named by the port the node is reached at", () => {
   assertEquals(sessionCookieName(new URL("https://data.example/")), "svc_node_443");
 });
 
-Deno.test("hasSessionCookie takes only an unexpired value signed with this token under this port's name", () => {
+const ORIGIN = "http://127.0.0.1:8686";
+
+Deno.test("hasSessionCookie takes only an unexpired value signed with this token for this node's origin", () => {
   const exp = NOW / 1000 + 60;
-  const good = sessionValue("t0ken-0123456789", exp);
+  const good = sessionValue("t0ken-0123456789", ORIGIN, exp);
   assertMatch(good, /^\d+\.[0-9a-f]{64}$/);
   assert(!good.includes("t0ken"), "the cookie never holds the token");
   assertEquals(hasSessionCookie(withCookie(`svc_node_8686=${good}`), URL_8686, "t0ken-0123456789", NOW), true);
@@ -37,7 +39,10 @@ Deno.test("hasSessionCookie takes only an unexpired value signed with this token
   const refused: [string, string][] = [
     [`svc_node_8686=${good}`, "another-token-0123"],
     [`svc_node_8687=${good}`, "t0ken-0123456789"],
-    [`svc_node_8686=${sessionValue("t0ken-0123456789", NOW / 1000)}`, "t0ken-0123456789"],
+    [`svc_node_8686=${sessionValue("t0ken-0123456789", ORIGIN, NOW / 1000)}`, "t0ken-0123456789"],
+    [`svc_node_8686=${sessionValue("t0ken-0123456789", "http://127.0.0.1:8687", exp)}`, "t0ken-0123456789"],
+    [`svc_node_8686=${sessionValue("t0ken-0123456789", "https://127.0.0.1:8686", exp)}`, "t0ken-0123456789"],
+    [`svc_node_8686=${sessionValue("t0ken-0123456789", "http://localhost:8686", exp)}`, "t0ken-0123456789"],
     [`svc_node_8686=${exp + 1}.${good.split(".")[1]}`, "t0ken-0123456789"],
     [`svc_node_8686=${good.toUpperCase()}`, "t0ken-0123456789"],
     [`svc_node_8686=t0ken-0123456789`, "t0ken-0123456789"],
@@ -53,18 +58,39 @@ Deno.test("hasSessionCookie takes only an unexpired value signed with this token
   );
 });
 
-Deno.test("loginCookie and logoutCookie: HttpOnly, SameSite=Strict, Path=/, Secure only over https", () => {
-  const set = loginCookie(URL_8686, "t0ken-0123456789", NOW, false);
-  const value = `${NOW / 1000 + SESSION_LIFETIME_S}`;
+Deno.test("loginCookie and logoutCookie: HttpOnly, SameSite=Strict, Path=/, Secure whenever the public origin is https", () => {
+  const plain = new Request(URL_8686);
+  const set = loginCookie(plain, "t0ken-0123456789", NOW);
+  const exp = NOW / 1000 + SESSION_LIFETIME_S;
   assertEquals(
     set,
-    `svc_node_8686=${
-      sessionValue("t0ken-0123456789", Number(value))
-    }; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict`,
+    `svc_node_8686=${sessionValue("t0ken-0123456789", ORIGIN, exp)}; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict`,
   );
-  assert(loginCookie(URL_8686, "t", NOW, true).endsWith("; HttpOnly; SameSite=Strict; Secure"));
-  assertEquals(logoutCookie(URL_8686, false), "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict");
-  assertEquals(logoutCookie(URL_8686, true), "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure");
+  const proxies: Record<string, string>[] = [
+    { "x-forwarded-proto": "https" },
+    { forwarded: `for="[::1]";proto=https;host=d.example` },
+  ];
+  for (const headers of proxies) {
+    const proxied = new Request(URL_8686, { headers });
+    const secure = loginCookie(proxied, "t", NOW);
+    assert(secure.endsWith("; HttpOnly; SameSite=Strict; Secure"), JSON.stringify(headers));
+    assert(secure.includes(sessionValue("t", "https://127.0.0.1:8686", NOW / 1000 + SESSION_LIFETIME_S)));
+    assertEquals(logoutCookie(proxied), "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure");
+  }
+  assertEquals(logoutCookie(plain), "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict");
+});
+
+Deno.test("fromNodePage: the cookie counts only where a browser shows the request came from the node's page", () => {
+  const req = (headers: Record<string, string>, url = URL_8686, method = "GET") =>
+    new Request(url, { headers, method });
+  assertEquals(fromNodePage(req({ "sec-fetch-site": "same-origin" })), true);
+  assertEquals(fromNodePage(req({ origin: "http://127.0.0.1:8686" }, URL_8686, "POST")), true);
+  assertEquals(fromNodePage(req({})), false, "no Origin, no Sec-Fetch-Site: a copied cookie in any client");
+  assertEquals(fromNodePage(req({ "sec-fetch-site": "none" })), false, "an API path opened by hand");
+  assertEquals(fromNodePage(req({ "sec-fetch-site": "none" }, new URL("http://127.0.0.1:8686/"))), true);
+  assertEquals(fromNodePage(req({}, new URL("http://127.0.0.1:8686/"))), false);
+  assertEquals(fromNodePage(req({ "sec-fetch-site": "cross-site" })), false);
+  assertEquals(fromNodePage(req({ origin: "http://127.0.0.1:5173", "sec-fetch-site": "same-origin" })), false);
 });
 
 Deno.test("fromOwnPage: the node's own origin exactly (https behind a proxy), or no page at all", () => {

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, type Json } from "../../support/asse
 import { createNode, type SvcNode } from "../../../server.ts";
 import { citiesStore, tempDir } from "../../support/store_fixture.ts";
 import { UI_CSP } from "../../../src/node/ui/routes.ts";
+import { withNode } from "../../support/node.ts";
 
 const TOKEN = "node-token-0123456789";
 const BASE = "http://127.0.0.1:8686";
@@ -130,8 +131,11 @@ Deno.test("with a token: / is the login page; a wrong token answers it again wit
     assertMatch(set, /^svc_node_8686=\d+\.[0-9a-f]{64}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
     assert(!set.includes(TOKEN), "the cookie does not hold the token");
 
-    const shell = await ask(node, "/", { headers: { cookie: cookiePair(right) } });
-    assert((await shell.text()).includes("/ui/app.js"), "logged in: the app");
+    const typed = { cookie: cookiePair(right), "sec-fetch-site": "none" };
+    const shell = await ask(node, "/", { headers: typed });
+    assert((await shell.text()).includes("/ui/app.js"), "logged in, the address typed: the app");
+    const copied = await ask(node, "/", { headers: { cookie: cookiePair(right) } });
+    assert((await copied.text()).includes("<form"), "the cookie without a browser's word for it: the login form");
 
     const secure = await login(node, TOKEN, { "x-forwarded-proto": "https", origin: "https://127.0.0.1:8686" });
     assert(secure.headers.get("set-cookie")!.endsWith("; Secure"), "Secure when the request came over https");
@@ -168,16 +172,20 @@ Deno.test("the cookie stands for the token only from the node's own pages: not c
     };
     const json = { "content-type": "application/json" };
 
-    assertEquals((await status("/projects", {})).status, 200, "a typed address");
-    assertEquals((await status("/projects", { "sec-fetch-site": "same-origin" })).status, 200);
+    assertEquals((await status("/projects", { "sec-fetch-site": "same-origin" })).status, 200, "the node's page");
+    assertEquals((await status("/projects", {})).status, 401, "a copied cookie, no Origin: not the node's page");
+    assertEquals((await status("/projects", { "sec-fetch-site": "none" })).status, 401, "an API path by hand");
     const own = await ask(node, "/projects/cities/query", {
       ...query,
       headers: { cookie, ...json, origin: BASE, "sec-fetch-site": "same-origin" },
     });
     assertEquals([own.status, (await own.json() as Json).rows], [200, [[600]]]);
     assertEquals((await status("/healthz", {})).status, 200);
-    const health: Json = await (await ask(node, "/healthz", { headers: { cookie } })).json();
-    assertEquals(health.auth, "token", "the full health answer with the cookie");
+    const ownPage = { cookie, "sec-fetch-site": "same-origin" };
+    const health: Json = await (await ask(node, "/healthz", { headers: ownPage })).json();
+    assertEquals(health.auth, "token", "the full health answer with the cookie, from the node's page");
+    const bare: Json = await (await ask(node, "/healthz", { headers: { cookie } })).json();
+    assert(bare.auth !== "token", "not with the cookie alone");
 
     const evil = await status("/projects/cities/query", { ...json, origin: "https://evil.example" }, query);
     assertEquals(evil.status, 403, "a cross-site POST with the cookie");
@@ -278,5 +286,28 @@ Deno.test("a link from another site opens the front page; nothing else passes th
     const post = await ask(node, "/", { method: "POST", headers: navigate });
     assertEquals(post.status, 403);
     await post.body?.cancel();
+  });
+});
+
+Deno.test("a login cookie is bound to its node: renamed for another node's port with the same token, it is refused", async () => {
+  await withNode({ token: TOKEN }, async (a) => {
+    await withNode({ token: TOKEN }, async (b) => {
+      const form = (port: number) => ({
+        method: "POST",
+        headers: { ...FORM, origin: `http://127.0.0.1:${port}`, "sec-fetch-site": "same-origin" },
+        body: `token=${TOKEN}`,
+        redirect: "manual" as const,
+      });
+      const set = (await fetch(`${a.url}/ui/login`, form(a.port))).headers.get("set-cookie")!;
+      const value = set.split(";")[0].split("=")[1];
+      const page = (port: number, cookie: string) =>
+        fetch(`http://127.0.0.1:${port}/projects`, { headers: { cookie, "sec-fetch-site": "same-origin" } });
+      const own = await page(a.port, `svc_node_${a.port}=${value}`);
+      assertEquals(own.status, 200, "on its own node");
+      await own.body?.cancel();
+      const moved = await page(b.port, `svc_node_${b.port}=${value}`);
+      assertEquals(moved.status, 401, "renamed for the other node's port");
+      await moved.body?.cancel();
+    });
   });
 });
