@@ -1,6 +1,6 @@
 /**
  * `svc create SLUG --title T --readme TEXT|--readme-file F --schema @file [--license L]
- * [--tags a,b] [--visibility public|private] [--base-url URL] [--json]`:
+ * [--tags a b ...] [--visibility public|private] [--base-url URL] [--json]`:
  * a project on a node (or the origin).
  *
  * @module
@@ -30,7 +30,7 @@ Options:
                          number, boolean; every field is required unless it
                          says "required": false
   --license LICENSE      any string (default: platform-standard)
-  --tags a,b             up to 8 tags
+  --tags a b ...         up to 8 tags (or --tags a,b), up to the next option
   --visibility V         public or private (default: private)
   --base-url URL         the node (default: SVC_BASE_URL or http://127.0.0.1:8686)
   --api-key KEY          agent key or node token (default: SVC_API_KEY, SVC_NODE_TOKEN)
@@ -93,6 +93,26 @@ async function readmeFrom(inline: string | undefined, file: string | undefined):
 }
 
 /**
+ * `args` with the words after `--tags` up to the next option gathered into
+ * one comma-separated value, so that `--tags a b` and `--tags a,b` both give
+ * the tags a and b, as the reference CLI takes them.
+ *
+ * @example
+ * ```ts
+ * import { gatherTags } from "./create.ts";
+ * gatherTags(["notes", "--tags", "travel", "food", "--title", "T"]); // ["notes", "--tags", "travel,food", "--title", "T"]
+ * ```
+ */
+export function gatherTags(args: string[]): string[] {
+  const at = args.indexOf("--tags");
+  if (at < 0) return args;
+  let end = at + 1;
+  while (end < args.length && !args[end].startsWith("-")) end++;
+  if (end === at + 1) return args;
+  return [...args.slice(0, at), "--tags", args.slice(at + 1, end).join(","), ...args.slice(end)];
+}
+
+/**
  * Runs `svc create` with `args`; resolves with the exit code.
  *
  * @example
@@ -101,7 +121,7 @@ async function readmeFrom(inline: string | undefined, file: string | undefined):
  * ```
  */
 export async function createCommand(args: string[]): Promise<number> {
-  const { values, positionals } = commandArgs(args, {
+  const { values, positionals } = commandArgs(gatherTags(args), {
     title: { type: "string" },
     readme: { type: "string" },
     "readme-file": { type: "string" },
@@ -142,8 +162,11 @@ export async function createCommand(args: string[]): Promise<number> {
   const body = await new Client({ ...endpoint }).create(request);
   if (values.json) process.stdout.write(JSON.stringify(body) + "\n");
   else {
-    const b = body as { slug: string; visibility: string };
-    process.stdout.write(`created ${b.slug} (${b.visibility}) on ${endpoint.baseUrl}\n`);
+    const b = body as { slug: string; visibility: string; local?: boolean };
+    const access = b.local
+      ? `this node's own project: whoever may read the node reads it; ${b.visibility} on the origin once promoted`
+      : b.visibility;
+    process.stdout.write(`created ${b.slug} (${access}) on ${endpoint.baseUrl}\n`);
   }
   return 0;
 }

@@ -48,10 +48,10 @@ interface Command {
 const GROUPS = {
   node: "Node",
   datasets: "Datasets",
-  knowledge: "Knowledge units",
-  account: "Account",
-  community: "Community",
-  payments: "Payments",
+  knowledge: "Knowledge units (the origin only)",
+  account: "Account (the origin only)",
+  community: "Community (the origin only)",
+  payments: "Payments (the origin and its pay service only)",
 } as const;
 
 /** The commands, in the order the help lists them within their group. */
@@ -73,11 +73,15 @@ const COMMANDS: Record<string, Command> = {
   contribute: { run: contributeCommand, about: "send a JSON-lines file of records to a project", group: "datasets" },
   push: {
     run: pushCommand,
-    about: "upload a JSON-lines file to the origin (resumable, gzip, up to 5 GB)",
+    about: "upload a JSON-lines file (the origin only; resumable, gzip, up to 5 GB)",
     group: "datasets",
   },
   promote: { run: promoteCommand, about: "send a local project's newest version to the origin", group: "datasets" },
-  edit: { run: editCommand, about: "change a dataset's title, README, tags or status", group: "datasets" },
+  edit: {
+    run: editCommand,
+    about: "change a dataset's title, README, tags or status (the origin only)",
+    group: "datasets",
+  },
   search: { run: searchCommand, about: "search the published knowledge units", group: "knowledge" },
   read: { run: readCommand, about: "print a knowledge unit in full", group: "knowledge" },
   submit: { run: submitCommand, about: "submit a knowledge unit", group: "knowledge" },

@@ -67,7 +67,10 @@ function detailText(p: ProjectDetail): string {
   const lines = [
     `${p.slug}: ${p.title}`,
     `  license     ${p.license}`,
-    `  visibility  ${p.visibility} · ${p.status}${p.local ? " · local project (takes contributions)" : ""}`,
+    p.local
+      ? `  access      this node's own project (takes contributions): whoever may read the node reads it; ` +
+        `${p.visibility} on the origin once promoted · ${p.status}`
+      : `  visibility  ${p.visibility} on the origin · ${p.status}`,
     `  versions    ${versions}`,
     `  schema      ${schema}`,
   ];
@@ -108,8 +111,15 @@ export async function projectsCommand(args: string[]): Promise<number> {
     process.stderr.write(`no projects on ${client.baseUrl}\n`);
     return 0;
   }
-  const rows = projects.map((p) => [p.slug, p.title, p.latestVersion, p.records, p.license, p.visibility]);
-  await writeOut(renderTable(["slug", "title", "version", "records", "license", "visibility"], rows));
+  const rows = projects.map((p) => [
+    p.slug,
+    p.title,
+    p.latestVersion,
+    p.records,
+    p.license,
+    p.local ? "this node's own" : `${p.visibility} on origin`,
+  ]);
+  await writeOut(renderTable(["slug", "title", "version", "records", "license", "access"], rows));
   return 0;
 }
 

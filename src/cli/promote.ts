@@ -10,6 +10,7 @@ import type { PushProgress } from "../client/push.ts";
 import { Client } from "../client/client.ts";
 import { promote, type PromoteResult, type PushBundleResult } from "../local/push_bundle.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
+import { requireLocalProject } from "./local_store.ts";
 import { isSlug } from "../wire/slug.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
@@ -196,11 +197,13 @@ export async function promoteCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1 || !isSlug(positionals[0])) throw new UsageError("svc promote takes one project slug");
   if (values.to !== undefined && !isSlug(values.to)) throw new UsageError("--to takes a project slug");
   const slug = positionals[0];
+  const store = values.store ?? DEFAULT_STORE;
+  await requireLocalProject(store, slug, false);
   const endpoint = endpointFrom(values, process.env);
   const bar = pushProgress(values.to ?? slug, !values["no-progress"]);
   const result = await promote(new Client(endpoint), slug, {
     to: values.to,
-    store: values.store ?? DEFAULT_STORE,
+    store,
     sourceDeclaration: sourceFrom(values.source),
     wait: !values["no-wait"],
     workers: workersFrom(values.workers),

@@ -17,6 +17,7 @@ import { fileError, UsageError } from "./errors.ts";
 import { csv, jsonLines, writeOut } from "./formats.ts";
 import { plural } from "./progress.ts";
 import { renderTable } from "./table.ts";
+import { requireLocalProject } from "./local_store.ts";
 
 /** The help text of `svc query`. */
 export const QUERY_HELP = `Usage: svc query SLUG[@VERSION] "SQL" [options]
@@ -107,6 +108,7 @@ export async function queryCommand(args: string[]): Promise<number> {
   if (characters > MAX_SQL_CHARS) {
     throw new UsageError(`the SQL statement is ${characters} characters; at most ${MAX_SQL_CHARS} are taken`);
   }
+  if (!values.remote) await requireLocalProject(store, slug, true);
   // A remote answer holds at most 1000 rows: 0 (all) or more asks for those 1000.
   const limit = values.remote && asked !== undefined && (asked === 0 || asked > REMOTE_ROWS) ? REMOTE_ROWS : asked;
   const body = values.remote

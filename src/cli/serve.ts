@@ -50,6 +50,13 @@ export async function serveCommand(args: string[]): Promise<number> {
     follow: follower ?? undefined,
   }).catch(async (e) => {
     await follower?.stop();
+    if ((e as { code?: string })?.code === "EADDRINUSE" || /address already in use|AddrInUse/i.test(String(e))) {
+      throw new CliError(
+        `port ${settings.port} on ${settings.host} is already in use (another svc serve?): stop that, or pick ` +
+          `another with --port N (--port 0 takes a free one and prints it); commands that talk to a node ` +
+          `(SVC_BASE_URL) must then be given its address`,
+      );
+    }
     throw e;
   });
   let code = 0;

@@ -5,7 +5,7 @@
  */
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { isLoopback } from "../node/guards/host.ts";
+import { isLoopback, splitAuthority } from "../node/guards/host.ts";
 import { DEFAULT_STORE } from "../store/layout.ts";
 import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/memory.ts";
 import { DEFAULT_EXPORT_CACHE_BYTES } from "../store/export_cache.ts";
@@ -82,9 +82,13 @@ Options:
                           (default: env SVC_NODE_TOKEN)
   --read-only             refuse every write
   --quiet                 no request log
-  --allow-host NAME       also answer requests without the token for Host
-                          NAME (repeatable; env SVC_ALLOWED_HOSTS, space
-                          separated); with the token any Host is answered
+  --allow-host NAME[:PORT]
+                          a node without a token also answers requests for
+                          Host NAME (any port, or PORT only), as when it is
+                          reached through a proxy or a remapped port
+                          (repeatable; env SVC_ALLOWED_HOSTS, separated by
+                          spaces or commas); a node with a token answers any
+                          Host, and without the token only what is public
   --keep-versions N       keep the newest N versions of every project, local
                           and followed; older ones and the parts only they
                           list are deleted (env SVC_NODE_KEEP_VERSIONS;
@@ -154,8 +158,12 @@ function pageCacheBytes(raw: string | null): number {
   return bytes;
 }
 
-function hostOk(host: string): boolean {
-  return isIP(host) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(host);
+/** A host name or IP literal, with an optional `:port` (IPv6 in brackets when it has one). */
+function hostOk(authority: string): boolean {
+  const { name, port } = splitAuthority(authority);
+  if (port !== null && (port < 1 || port > 65535)) return false;
+  if (port !== null && authority.includes("[") !== (isIP(name) === 6)) return false;
+  return isIP(name) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(name);
 }
 
 /**
@@ -242,7 +250,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   const allowHosts = [...(values["allow-host"] ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)]
     .filter((h) => h !== "");
   for (const h of allowHosts) {
-    if (!hostOk(h)) throw new UsageError(`--allow-host: ${JSON.stringify(h)} is not a host name`);
+    if (!hostOk(h)) throw new UsageError(`--allow-host: ${JSON.stringify(h)} is not a host name or host:port`);
   }
   return {
     store: values.store ?? DEFAULT_STORE,

@@ -1,5 +1,5 @@
 /**
- * `svc trust add [ORIGIN] [--origin URL] [--force]`, `svc trust list` and
+ * `svc trust add [ORIGIN] [--origin URL] [--force]`, `svc trust [list]` and
  * `svc trust remove ORIGIN`: the pinned signing keys in the trust file
  * (`SVC_TRUST_FILE`).
  *
@@ -14,7 +14,7 @@ import { CliError, UsageError } from "./errors.ts";
 
 /** The help text of `svc trust`. */
 export const TRUST_HELP = `Usage: svc trust add [ORIGIN] [--origin URL] [--force]
-       svc trust list [--json]
+       svc trust [list] [--json]
        svc trust remove ORIGIN
 
 Pin an origin's signing keys (from ORIGIN/.well-known/svc-keys; ORIGIN
@@ -49,21 +49,20 @@ export async function trustCommand(args: string[]): Promise<number> {
     "api-key": { type: "string" },
     help: { type: "boolean", short: "h" },
   }, "trust");
-  const [action, target, ...extra] = positionals;
+  // With no action, the pinned keys are listed, as the reference CLI does.
+  const [action = "list", target, ...extra] = positionals;
   if (values.help) {
     process.stdout.write(TRUST_HELP);
     return 0;
-  }
-  if (action === undefined) {
-    process.stderr.write(TRUST_HELP);
-    return 2;
   }
   if (extra.length > 0) throw new UsageError(`svc trust ${action} takes at most one origin`);
   const file = trustFilePath(process.env);
   const trust = await readTrustFile(file);
   if (action === "list") {
     if (values.json) process.stdout.write(JSON.stringify(trust) + "\n");
-    else {
+    else if (Object.keys(trust.origins).length === 0) {
+      process.stderr.write(`no keys pinned in ${file}: svc trust add ORIGIN pins an origin's keys\n`);
+    } else {
       for (const [origin, keys] of Object.entries(trust.origins)) {
         process.stdout.write(`${origin}\n`);
         for (const k of keys) {

@@ -13,6 +13,12 @@ const INT64_MAX = 2n ** 63n - 1n;
 /** Field types a schema may name. */
 export const FIELD_TYPES: readonly string[] = ["string", "integer", "number", "boolean"];
 
+/** A number as a reason shows it: whole up to 24 digits, else its first digits and how many there are. */
+function shortNumber(value: bigint): string {
+  const text = value.toString();
+  return text.length <= 24 ? text : `${text.slice(0, 12)}... (${text.replace("-", "").length} digits)`;
+}
+
 /** Why `value` is not of `type` for field `name`, or null when it is. */
 function typeProblem(name: string, value: ExactJson, type: string): string | null {
   const field = JSON.stringify(name);
@@ -31,7 +37,7 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
         const double = Number(value);
         return Number.isFinite(double) && BigInt(double) === value
           ? null
-          : `${field} must be a number within float64 (${value} would not read back as sent)`;
+          : `${field} must be a number within float64 (${shortNumber(value)} would not read back as sent)`;
       }
       return `${field} must be number`;
     case "integer":
@@ -106,25 +112,47 @@ export function schemaProblem(record: ExactJson, line: number, schema: SchemaDef
 /** Most bad lines a schema rejection names. */
 export const MAX_SCHEMA_ERRORS = 20;
 
+/** One bad line of a schema rejection, as the reference node gives it; `line` null for the note on lines not named. */
+export interface SchemaLineError {
+  /** The line (record) of the batch, counted from 1; null for the closing note. */
+  line: number | null;
+  /** What is wrong with it. */
+  error: string;
+}
+
 /**
  * The schema problems of `records` (lines counted from 1): the first
- * {@linkcode MAX_SCHEMA_ERRORS} and how many records break the schema in all.
+ * {@linkcode MAX_SCHEMA_ERRORS} as `{line, error}`, then, when more lines
+ * break the schema, one note `{line: null, error: "and N more lines ..."}`;
+ * `count` is how many records break it in all, `reason` the one-line summary.
  *
  * @example
  * ```ts
  * import { schemaErrors } from "./schema.ts";
  * schemaErrors([{ id: 1 }, { id: "x" }], { fields: [{ name: "id", type: "integer" }], allowExtra: false });
- * // { errors: ['line 2: "id" must be integer'], count: 1 }
+ * // { errors: [{ line: 2, error: '"id" must be integer' }], count: 1, reason: 'line 2: "id" must be integer' }
  * ```
  */
-export function schemaErrors(records: readonly ExactJson[], schema: SchemaDef): { errors: string[]; count: number } {
-  const errors: string[] = [];
+export function schemaErrors(
+  records: readonly ExactJson[],
+  schema: SchemaDef,
+): { errors: SchemaLineError[]; count: number; reason: string } {
+  const named: string[] = [];
+  const errors: SchemaLineError[] = [];
   let count = 0;
   for (const [i, record] of records.entries()) {
     const problem = schemaProblem(record, i + 1, schema);
     if (problem === null) continue;
     count++;
-    if (errors.length < MAX_SCHEMA_ERRORS) errors.push(problem);
+    if (errors.length >= MAX_SCHEMA_ERRORS) continue;
+    named.push(problem);
+    errors.push({ line: i + 1, error: problem.replace(/^line \d+: /, "") });
   }
-  return { errors, count };
+  let reason = named.join("; ");
+  if (count > errors.length) {
+    const more = count - errors.length;
+    errors.push({ line: null, error: `and ${more} more ${more === 1 ? "line breaks" : "lines break"} the schema` });
+    reason += `; and ${more} more`;
+  }
+  return { errors, count, reason };
 }

@@ -51,6 +51,8 @@ export interface HttpServer {
 /** Connections being turned away at once beyond which they are closed without an answer. */
 const MAX_SHEDDING = 64;
 const SHED_LINGER_MS = 1000;
+/** How long a connection past the cap waits for a slot to free before it hears 503. */
+const SLOT_WAIT_MS = 50;
 
 function defaultErrorAnswer(status: number, message: string): Response {
   return new Response(JSON.stringify({ error: message }), {
@@ -78,6 +80,7 @@ export async function serveHttp(
   const log = options.log ?? ((line: string) => console.error(line));
   const open = new Set<ServedConnection>();
   let shedding = 0;
+  let waiting = 0;
   let stopping: Promise<void> | null = null;
   const deadlines = createDeadlines(
     deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs, limits.bodyGraceMs]),
@@ -114,20 +117,37 @@ export async function serveHttp(
       });
   };
 
-  const onConn = (conn: Conn) => {
-    if (stopping) return shed(conn, 503, "this node is shutting down");
-    if (open.size >= limits.maxConnections) {
-      const victim = evictionCandidate(open, limits, performance.now());
-      if (victim === null) {
-        return shed(conn, 503, `this node is serving its limit of ${limits.maxConnections} connections: try again`);
-      }
-      open.delete(victim);
-      victim.destroy();
-      warn("the connection limit is reached: connections that are idle or not moving give their slots to new ones");
-    }
+  const serve = (conn: Conn) => {
     const served = serveConnection(conn, context);
     open.add(served);
     void served.done.finally(() => open.delete(served));
+  };
+  /** Whether a slot is free for a new connection now, making one by dropping a connection that is not moving. */
+  const slotFree = (): boolean => {
+    if (open.size < limits.maxConnections) return true;
+    const victim = evictionCandidate(open, limits, performance.now());
+    if (victim === null) return false;
+    open.delete(victim);
+    victim.destroy();
+    warn("the connection limit is reached: connections that are idle or not moving give their slots to new ones");
+    return true;
+  };
+  const onConn = (conn: Conn) => {
+    if (stopping) return shed(conn, 503, "this node is shutting down");
+    if (slotFree()) return serve(conn);
+    // A client that has just closed a connection and opened another may be seen in that order or not: the close
+    // can still be on its way. So the new one waits a moment for a slot before it hears 503.
+    if (waiting >= MAX_SHEDDING) return conn.close();
+    waiting++;
+    const started = performance.now();
+    const retry = () => {
+      if (stopping) return (waiting--, shed(conn, 503, "this node is shutting down"));
+      if (slotFree()) return (waiting--, serve(conn));
+      if (performance.now() - started < SLOT_WAIT_MS) return void setTimeout(retry, 5);
+      waiting--;
+      shed(conn, 503, `this node is serving its limit of ${limits.maxConnections} connections: try again`);
+    };
+    setTimeout(retry, 5);
   };
 
   const onError = (error: Error) =>

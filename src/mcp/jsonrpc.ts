@@ -115,6 +115,15 @@ export function rpcErrorResponse(
 const INVALID = "Invalid Request: a JSON-RPC 2.0 message is an object with " +
   '"jsonrpc": "2.0" and a "method" (and an "id", a string or an integer, for a request)';
 
+/** For a message that is JSON-RPC but for `params` that are not an object, what to say; else null. */
+function paramsNotObject(message: unknown): string | null {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return null;
+  const { jsonrpc, method, params } = message as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || typeof method !== "string" || !("params" in message)) return null;
+  if (params !== null && typeof params === "object" && !Array.isArray(params)) return null;
+  return `${method.slice(0, 100)}: params must be an object`;
+}
+
 function idOf(message: unknown): string | number | null {
   const id = (message as { id?: unknown } | null)?.id;
   return typeof id === "string" || typeof id === "number" ? id : null;
@@ -122,7 +131,8 @@ function idOf(message: unknown): string | number | null {
 
 /**
  * The refusal of a parsed body before the transport sees it, or null when it
- * may go on: `-32600` for a message that is not JSON-RPC, an empty batch, a
+ * may go on: `-32602` for a request whose `params` are not an object (as the
+ * reference node answers), `-32600` for a message that is not JSON-RPC, an empty batch, a
  * batch under a protocol version without batches or one holding
  * `initialize`; `400 -32000` for a
  * protocol-version header the node does not speak (`initialize` negotiates
@@ -145,6 +155,8 @@ export function checkBody(body: unknown, protocolHeader: string | null): Respons
     }
   }
   for (const message of messages) {
+    const params = paramsNotObject(message);
+    if (params !== null && !Array.isArray(body)) return rpcErrorResponse(200, RPC.invalidParams, params, idOf(message));
     if (!JSONRPCMessageSchema.safeParse(message).success) {
       return rpcErrorResponse(400, RPC.invalidRequest, INVALID, Array.isArray(body) ? null : idOf(message));
     }

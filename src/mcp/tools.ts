@@ -179,8 +179,8 @@ function writeTools(ctx: NodeContext, base: string): NodeTool[] {
       description: "Create an empty dataset project on this node, as `POST /projects` does: its slug, title " +
         "(4-140 characters), README (20-20,000 characters) and schema (1-40 typed fields). Records are then added " +
         "with `contribute_records`. A slug already on the node is refused (409) and changes nothing.",
-      // Additive, and a repeated call changes nothing more (the slug is taken: 409).
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      // Additive; not idempotent as the reference node says: a repeated call is refused (the slug is taken: 409).
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       writeSide: true,
     }, {
       slug: z.string().describe("New slug: 3-60 of a-z, 0-9 and `-`, starting and ending with a letter or digit."),

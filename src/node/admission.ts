@@ -5,7 +5,7 @@
  *
  * The browser interface's login cookie stands for the token only on requests
  * from the node's own pages, and never in place of the bearer token for what
- * the token alone earns: any Host, passing the cross-site guard, CORS.
+ * the token alone earns: passing the cross-site guard, CORS.
  *
  * @module
  */
@@ -98,9 +98,9 @@ export function factsOf(
  */
 export function admit(ctx: NodeContext, req: RequestHeadView, known: Facts): Admission {
   const { url, path, route, withToken, withCookie, loopbackNode } = known;
-  // The token (or a signed part URL, which only a token holder could mint) vouches for any authority:
-  // a node reached by a DNS name or behind a proxy.
-  if (!withToken && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
+  // DNS rebinding matters only to a node without a token: with one, a request without it gets only what is public
+  // (401 otherwise), whatever authority it names, so the node works through proxies and remapped ports.
+  if (ctx.token === null && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
     throw new HttpError(403, "this node answers only to its own address: the Host header names another");
   }
   const origin = req.headers.get("origin");

@@ -11,6 +11,7 @@ import type { NodeContext } from "./context.ts";
 import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
 import { allowOrigin } from "./guards/cors.ts";
 import { failureOf } from "./failure.ts";
+import { errorPage, isNavigation } from "./ui/routes.ts";
 import { errorResponse, HttpError } from "./response.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
@@ -88,7 +89,10 @@ export function createHandler(ctx: NodeContext, log: LogSink): Handler {
       res = await answer(ctx, req, known);
     } catch (e) {
       const failure = failureOf(e, `${req.method} ${pathOf(req, info?.target)}`);
-      res = errorResponse(failure.status, failure.message, failure.headers);
+      // A browser that opened the address itself gets a page with a way back; programs get the JSON.
+      res = isNavigation(req)
+        ? errorPage(failure.status, failure.message, failure.headers)
+        : errorResponse(failure.status, failure.message, failure.headers);
     }
     if (known?.corsOrigin) res = allowOrigin(res, known.corsOrigin);
     if (req.method === "HEAD" && res.body) {

@@ -53,8 +53,18 @@ Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc hel
     /\nNode:\n {2}serve +\S.*\n {2}trust +\S.*\n\nDatasets:\n {2}projects /,
     "commands are grouped",
   );
-  const groups = [...bare.stderr.matchAll(/^([A-Z][a-z ]+):$/gm)].map((m) => m[1]);
+  const groups = [...bare.stderr.matchAll(/^([A-Z][a-z ]+)(?: \(the origin[a-z ]* only\))?:$/gm)].map((m) => m[1]);
   const order = ["Node", "Datasets", "Knowledge units", "Account", "Community", "Payments"];
+  for (const group of ["Knowledge units", "Account", "Community", "Payments"]) {
+    assertMatch(
+      bare.stderr,
+      new RegExp(`\\n${group} \\(the origin[a-z ]* only\\):\\n`),
+      `${group} says it needs the origin`,
+    );
+  }
+  for (const name of ["push", "promote", "edit"]) {
+    assertMatch(bare.stderr, new RegExp(`\\n  ${name} +.*the origin`), `${name} says it needs the origin`);
+  }
   assertEquals(groups, order.filter((g) => groups.includes(g)), "known groups, in order");
   assert(groups.includes("Node") && groups.includes("Datasets"));
 });
@@ -88,9 +98,9 @@ Deno.test("usage errors are worded for the command line: unknown options, missin
     const run = await runCli(args);
     assertEquals([run.code, run.stderr], [2, stderr], args.join(" "));
   }
-  const trust = await runCli(["trust"]);
-  assertEquals([trust.code, trust.stdout], [2, ""], "svc trust alone: its usage on stderr");
-  assertMatch(trust.stderr, /^Usage: svc trust/);
+  const trust = await runCli(["trust"], { SVC_TRUST_FILE: "/nonexistent/trust.json" });
+  const listed = await runCli(["trust", "list"], { SVC_TRUST_FILE: "/nonexistent/trust.json" });
+  assertEquals([trust.code, trust.stdout, trust.stderr], [0, listed.stdout, listed.stderr], "svc trust alone lists");
 });
 
 Deno.test('create\'s help says schema fields are required unless "required": false', async () => {

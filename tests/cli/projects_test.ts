@@ -10,10 +10,10 @@ Deno.test("svc projects: a table by default, the API's answer with --json, one p
     assertEquals(table.code, 0, table.stderr);
     assertEquals(
       table.stdout,
-      "slug    title         version  records  license    visibility\n" +
-        "------  ------------  -------  -------  ---------  ----------\n" +
-        "bare    bare                1       10  unknown    public\n" +
-        "cities  World cities        2      600  CC-BY-4.0  public\n",
+      "slug    title         version  records  license    access\n" +
+        "------  ------------  -------  -------  ---------  ----------------\n" +
+        "bare    bare                1       10  unknown    public on origin\n" +
+        "cities  World cities        2      600  CC-BY-4.0  public on origin\n",
     );
     const json = await runCli(["--base-url", url, "projects", "--json"]);
     const api: Json = await (await fetch(`${url}/projects`)).json();

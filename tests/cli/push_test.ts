@@ -114,7 +114,7 @@ Deno.test("svc push: usage errors exit 2, a missing key or file and a node exit 
   assertEquals([help.code, help.stdout], [0, flag.stdout]);
   assertMatch(help.stdout, /^Usage: svc push SLUG --file FILE/);
   assert(help.stdout.includes("  -h, --help") && help.stdout.includes("resumable, gzip, up to 5 GB"));
-  assertMatch((await runCli(["--help"])).stdout, /\n {2}push +upload a JSON-lines file to the origin/);
+  assertMatch((await runCli(["--help"])).stdout, /\n {2}push +upload a JSON-lines file \(the origin only/);
 
   const missing = await runCli(["push", "notes", "--file", "nope.jsonl", "--api-key", "k"]);
   assertEquals([missing.code, missing.stderr], [1, "error: cannot read nope.jsonl: not found\n"]);

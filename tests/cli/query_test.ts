@@ -263,3 +263,23 @@ Deno.test("svc query: a missing table names the table records; a remote --limit 
     await dir.cleanup();
   }
 });
+
+Deno.test("svc query away from the store names the store it read and how to point elsewhere, and creates nothing", async () => {
+  const dir = await tempDir();
+  try {
+    const ran = await runCli(["query", "cities", "SELECT 1"], {}, { cwd: dir.path });
+    assertEquals(ran.code, 1);
+    assertEquals(
+      ran.stderr,
+      `error: there is no store at svc-data (${dir.path}/svc-data): give --store DIR for another, ` +
+        "or --remote to ask a node or the origin\n",
+    );
+    assertEquals([...Deno.readDirSync(dir.path)], [], "no ./svc-data was made");
+    await Deno.mkdir(`${dir.path}/store`);
+    const missing = await runCli(["query", "cities", "SELECT 1", "--store", `${dir.path}/store`], {});
+    assertEquals(missing.code, 1);
+    assertMatch(missing.stderr, /^error: project cities is not in the store at \/.*\/store: give --store DIR/);
+  } finally {
+    await dir.cleanup();
+  }
+});

@@ -22,6 +22,16 @@ Deno.test("the token comes from --token or SVC_NODE_TOKEN, the flag winning", ()
   assertThrows(() => parseServeArgs(["--token", ""], {}), /printable ASCII/);
 });
 
+Deno.test("--allow-host and SVC_ALLOWED_HOSTS take names and name:port, separated by spaces or commas", () => {
+  const env = { SVC_ALLOWED_HOSTS: "127.0.0.1:18686, data.example [::1]:18687" };
+  assertEquals(parseServeArgs(["--allow-host", "proxy.example:443"], env).allowHosts, [
+    "proxy.example:443",
+    "127.0.0.1:18686",
+    "data.example",
+    "[::1]:18687",
+  ]);
+});
+
 Deno.test("--max-connections comes from the flag or SVC_NODE_MAX_CONNECTIONS, else 64", () => {
   assertEquals(parseServeArgs([], {}).maxConnections, 64);
   assertEquals(parseServeArgs([], { SVC_NODE_MAX_CONNECTIONS: "8" }).maxConnections, 8);
@@ -62,6 +72,8 @@ Deno.test("bad values are usage errors", () => {
     [["--bogus"], /^unknown option --bogus \(svc serve --help lists the options\)$/],
     [["stray"], /takes no argument/],
     [["--allow-host", "a b"], /not a host name/],
+    [["--allow-host", "data.example:99999"], /not a host name or host:port/],
+    [["--allow-host", "data.example:0"], /not a host name or host:port/],
   ];
   for (const [args, pattern] of bad) {
     const e = assertThrows(() => parseServeArgs(args, {}), pattern);

@@ -118,3 +118,22 @@ Deno.test("SIGINT exits 130; --quiet writes no request log", async () => {
     await dir.cleanup();
   }
 });
+
+Deno.test("svc serve on a busy port names the port and how to take another, and exits 1", async () => {
+  const held = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const dir = await tempDir();
+  try {
+    const port = (held.addr as Deno.NetAddr).port;
+    const ran = await runCli(["serve", "--store", dir.path, "--port", String(port)]);
+    assertEquals(ran.code, 1);
+    assertMatch(
+      ran.stderr,
+      new RegExp(
+        `error: port ${port} on 127\\.0\\.0\\.1 is already in use \\(another svc serve\\?\\): .*--port 0 takes a free one`,
+      ),
+    );
+  } finally {
+    held.close();
+    await dir.cleanup();
+  }
+});

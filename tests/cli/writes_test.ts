@@ -26,9 +26,22 @@ Deno.test("svc create and svc contribute fill a node: batches, progress, summary
       `@${join(dir.path, "schema.json")}`,
       "--license",
       "CC0-1.0",
+      "--tags",
+      "travel",
+      "food,notes",
       ...base,
     ]);
-    assertEquals([created.code, created.stdout], [0, `created notes (private) on ${node.url}\n`], created.stderr);
+    const tags: Json = await (await fetch(`${node.url}/projects/notes`)).json();
+    assertEquals(tags.tags, ["travel", "food", "notes"], "--tags a b,c: words up to the next option, commas too");
+    assertEquals(
+      [created.code, created.stdout],
+      [
+        0,
+        "created notes (this node's own project: whoever may read the node reads it; private on the origin once " +
+        `promoted) on ${node.url}\n`,
+      ],
+      created.stderr,
+    );
     const lines = Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: i, text: `note ${i}` }));
     lines.splice(10, 0, '{"id": 9007199254740993, "text": "big"}', "", JSON.stringify({ id: 3, text: "note 3" }));
     await writeFile(join(dir.path, "records.jsonl"), lines.join("\n") + "\n");

@@ -55,10 +55,15 @@ function userEnv(denoDir: string): Record<string, string> {
   return { ...env, DENO_DIR: denoDir, NO_COLOR: "1" };
 }
 
-async function runDocument(name: string): Promise<void> {
-  const commands = shellCommands(await readFile(join(ROOT, name), "utf8"));
-  const run = commands.filter((c) => !runsSuite(c));
-  assert(run.some(startsNode), `${name} starts a node`);
+/** Runs the commands of `names`, one document after another, in one fresh copy (as a reader would, in one folder). */
+async function runDocuments(...names: string[]): Promise<void> {
+  const run: string[] = [];
+  for (const doc of names) {
+    const commands = shellCommands(await readFile(join(ROOT, doc), "utf8")).filter((c) => !runsSuite(c));
+    assert(commands.some(startsNode), `${doc} starts a node`);
+    run.push(...commands);
+  }
+  const name = names.join(" then ");
   assert(!(await portInUse(8686)), "port 8686 is in use: the documents' commands need it free");
   const dir = await tempDir("svc-docs-");
   try {
@@ -86,9 +91,9 @@ async function runDocument(name: string): Promise<void> {
 Deno.test("the README's commands run verbatim on a fresh copy", async () => {
   const all = shellCommands(await readFile(join(ROOT, "README.md"), "utf8"));
   assertEquals(all.filter(runsSuite).length, 1, "the README names one test command, which CI runs itself");
-  await runDocument("README.md");
+  await runDocuments("README.md");
 });
 
-Deno.test("the quickstart's commands run verbatim on a fresh copy", async () => {
-  await runDocument("docs/quickstart.md");
+Deno.test("the README's commands, then the quickstart's in the same folder (as the README invites), run verbatim", async () => {
+  await runDocuments("README.md", "docs/quickstart.md");
 });

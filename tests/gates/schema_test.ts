@@ -1,4 +1,4 @@
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { schemaErrors, schemaProblem } from "../../src/gates/schema.ts";
 import { recordIdentity, storedForm } from "../../src/gates/identity.ts";
 import type { SchemaDef } from "../../src/wire/types.ts";
@@ -65,10 +65,25 @@ Deno.test("schemaErrors names the first 20 bad lines and counts them all", () =>
   const { errors, count } = schemaErrors(records as never, SCHEMA);
   assertEquals(count, 15);
   assertEquals(errors.length, 15);
-  assertEquals(errors[0], 'line 1: "id" must be integer');
-  assertEquals(errors[1], 'line 3: "id" must be integer');
+  assertEquals(errors[0], { line: 1, error: '"id" must be integer' });
+  assertEquals(errors[1], { line: 3, error: '"id" must be integer' });
   const many = schemaErrors(Array.from({ length: 25 }, () => ({ ...GOOD, ok: "no" })) as never, SCHEMA);
-  assertEquals([many.count, many.errors.length, many.errors[19]], [25, 20, 'line 20: "ok" must be boolean']);
+  assertEquals([many.count, many.errors.length, many.errors[19]], [25, 21, {
+    line: 20,
+    error: '"ok" must be boolean',
+  }]);
+  assertEquals(many.errors[20], { line: null, error: "and 5 more lines break the schema" });
+  assert(many.reason.startsWith('line 1: "ok" must be boolean; line 2: ') && many.reason.endsWith("; and 5 more"));
+});
+
+Deno.test("a number that cannot be held is not echoed whole: a 100,000-digit value makes a short reason", () => {
+  const schema = { fields: [{ name: "score", type: "number" }], allowExtra: false };
+  const huge = BigInt("9".repeat(100_000));
+  const { reason } = schemaErrors([{ score: huge }] as never, schema as never);
+  assertEquals(
+    reason,
+    'line 1: "score" must be a number within float64 (999999999999... (100000 digits) would not read back as sent)',
+  );
 });
 
 Deno.test("identity: the stored form drops nulls and orders nothing; equal records share an identity", () => {

@@ -148,3 +148,19 @@ for (const [name, listen] of LISTENERS) {
     });
   });
 }
+
+Deno.test("a connection opened just after another was closed gets the freed slot, not 503", async () => {
+  for (const [name, listen] of LISTENERS) {
+    await withServer(listen, { maxConnections: 3, evictAfterMs: 60_000 }, async (server, port) => {
+      for (let round = 0; round < 10; round++) {
+        const held = await Promise.all([1, 2, 3].map(() => openSocket(port)));
+        await until(() => server.connections() === 3, "three connections are served");
+        held[0].destroy();
+        const answer = await rawRequest(port, GET_CLOSE(port));
+        assertEquals(answer.status, 200, `${name}, round ${round}`);
+        for (const s of held) s.destroy();
+        await until(() => server.connections() === 0, "the server let them all go");
+      }
+    });
+  }
+});

@@ -98,7 +98,7 @@ Deno.test("MCP tools/list: a title, honest annotations and a strict schema on ev
         title: "Create dataset",
         readOnlyHint: false,
         destructiveHint: false,
-        idempotentHint: true,
+        idempotentHint: false,
         openWorldHint: false,
       });
       assertEquals(byName.contribute_records.annotations.readOnlyHint, false);

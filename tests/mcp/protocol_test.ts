@@ -76,6 +76,14 @@ Deno.test("MCP: JSON-RPC error codes: -32700, -32600, -32601, -32602 with short 
       assertEquals([r.status, r.body.error.code], [400, -32600], JSON.stringify(invalid));
     }
 
+    for (const params of [[1], "x", 5, null]) {
+      const r = await post(url, { jsonrpc: "2.0", id: 9, method: "tools/call", params });
+      assertEquals([r.status, r.body.id, r.body.error], [200, 9, {
+        code: -32602,
+        message: "tools/call: params must be an object",
+      }], JSON.stringify(params));
+    }
+
     const method = await post(url, { jsonrpc: "2.0", id: 4, method: "resources/list" });
     assertEquals([method.status, method.body.id, method.body.error.code], [200, 4, -32601]);
 

@@ -147,15 +147,32 @@ Deno.test("an absolute-form target is the request's authority: checked by the gu
   });
 });
 
-Deno.test("with the token any Host is accepted; without it a node beyond loopback answers its IPs on its port", async () => {
-  await withNode({ host: "0.0.0.0", token: TOKEN, allowedHosts: ["data.example.org"] }, async ({ port }) => {
-    for (const host of [`10.1.2.3:${port}`, "rebind.example", "data.example.org", "node.example:443"]) {
+Deno.test("a node with a token answers any Host: 401 without the token, public routes public, the token for the rest", async () => {
+  await withNode({ host: "0.0.0.0", token: TOKEN }, async ({ port }) => {
+    for (const host of [`10.1.2.3:${port}`, "rebind.example", "127.0.0.1:18686", "node.example:443"]) {
       assertEquals((await get(port, "/projects", AUTH, host)).status, 200, host);
+      const without = await get(port, "/projects", {}, host);
+      assertEquals(without.status, 401, `${host}: needs its token`);
+      assertEquals(without.headers["www-authenticate"], 'Bearer realm="svc-node"');
+      const health = await get(port, "/healthz", {}, host);
+      assertEquals([health.status, JSON.parse(health.body)], [200, { ok: true }], `${host}: the public summary`);
+      const page = await get(port, "/", {}, host);
+      assertEquals(page.status, 200, `${host}: the login page`);
+      assertMatch(page.body, /action="\/ui\/login"/);
     }
-    assertEquals((await get(port, "/projects", {}, `10.1.2.3:${port}`)).status, 401, "own address: on to the token");
-    assertEquals((await get(port, "/projects", {}, "DATA.example.org:443")).status, 401, "allowed name");
-    assertEquals((await get(port, "/healthz", {}, "rebind.example")).status, 403);
-    assertEquals((await get(port, "/healthz", {}, `10.1.2.3:${port + 1}`)).status, 403, "another port");
+  });
+});
+
+Deno.test("a node without a token keeps the Host guard; --allow-host takes a name for any port or a name:port", async () => {
+  const allowedHosts = ["data.example.org", "127.0.0.1:18686", "[::1]:18687"];
+  await withNode({ host: "127.0.0.1", allowedHosts }, async ({ port }) => {
+    for (const host of [`127.0.0.1:${port}`, "DATA.example.org:443", "127.0.0.1:18686", "[::1]:18687"]) {
+      assertEquals((await get(port, "/projects", {}, host)).status, 200, host);
+    }
+    for (const host of ["rebind.example", `rebind.example:${port}`, "127.0.0.1:18688", "[::1]:18686"]) {
+      const r = await get(port, "/healthz", {}, host);
+      assertEquals(r.status, 403, host);
+    }
   });
 });
 

@@ -22,6 +22,12 @@ const NOTES = {
 const contribute = (url: string, records: unknown[], headers: Record<string, string> = {}, extra = {}) =>
   post(url, "/projects/notes/contribute", { records, ...extra }, headers);
 
+/** A schema reason's one line as the verdict's `errors` gives it. */
+function lineError(reason: string): { line: number; error: string } {
+  const m = /^line (\d+): (.*)$/.exec(reason)!;
+  return { line: Number(m[1]), error: m[2] };
+}
+
 Deno.test("POST /projects creates a local project: 201, project.json with local: true, private by default", async () => {
   await withNode({}, async ({ url, store }) => {
     const r = await post(url, "/projects", NOTES);
@@ -97,7 +103,7 @@ Deno.test("contribute: gates in order, answers final, duplicates dropped and cou
     assertEquals(first.body.verdict, {
       gate: "schema",
       reason: 'line 1: "id" must be integer',
-      errors: ['line 1: "id" must be integer'],
+      errors: [{ line: 1, error: '"id" must be integer' }],
     });
     const raw =
       '{"records": [{"id": 9007199254740993, "text": "big"}, {"id": 2, "text": "two", "color": "red", "score": 1.5}, ' +
@@ -138,7 +144,7 @@ Deno.test("contribute: gates in order, answers final, duplicates dropped and cou
       assertEquals(r.status, 201);
       assertEquals([r.body.status, r.body.verdict, r.body.mergedVersion, r.body.acceptedCount], [
         "rejected",
-        gate === "schema" ? { gate, reason, errors: [reason] } : { gate, reason },
+        gate === "schema" ? { gate, reason, errors: [lineError(reason)] } : { gate, reason },
         null,
         null,
       ]);
@@ -285,7 +291,7 @@ Deno.test("contribute: numbers beyond int64 or float64 are a schema rejection, n
       assertEquals([r.status, r.body.status, r.body.verdict], [201, "rejected", {
         gate: "schema",
         reason,
-        errors: [reason],
+        errors: [lineError(reason)],
       }]);
     }
     const fine = await raw('{"id": 9223372036854775807, "text": "max"}, {"id": 2, "text": "b", "score": 1e300}');
@@ -302,9 +308,10 @@ Deno.test("contribute: a schema rejection names the first 20 bad lines; non-obje
     const records = Array.from({ length: 30 }, (_, i) => (i === 0 ? { id: 0, text: "fine" } : { id: i, text: i }));
     const r = await contribute(url, records);
     assertEquals([r.status, r.body.status, r.body.verdict.gate], [201, "rejected", "schema"]);
-    assertEquals(r.body.verdict.errors.length, 20);
-    assertEquals(r.body.verdict.errors[0], 'line 2: "text" must be string');
-    assertEquals(r.body.verdict.errors[19], 'line 21: "text" must be string');
+    assertEquals(r.body.verdict.errors.length, 21);
+    assertEquals(r.body.verdict.errors[0], { line: 2, error: '"text" must be string' });
+    assertEquals(r.body.verdict.errors[19], { line: 21, error: '"text" must be string' });
+    assertEquals(r.body.verdict.errors[20], { line: null, error: "and 9 more lines break the schema" });
     assert(r.body.verdict.reason.endsWith("; and 9 more"), r.body.verdict.reason);
     for (const bad of [[1], [{ id: 1, text: "a" }, "x"], [[{ id: 1 }]], [null]]) {
       const res = await contribute(url, bad);

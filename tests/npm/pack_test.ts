@@ -251,8 +251,11 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     await t.step("the README's client example runs under Node", async () => {
       const readme = await readFile(join(built.outDir, "README.md"), "utf8");
       const example = /```js\n([\s\S]*?)```/.exec(readme)![1].replace("http://127.0.0.1:8686", base);
-      await writeFile(join(app, "example.mjs"), example);
-      const ran = await run("node", ["example.mjs"], app);
+      // As the README says, in the default (CommonJS) project `npm init -y` made.
+      const name = /Save this as `([^`]+)`/.exec(readme)![1];
+      assert.equal(JSON.parse(await readFile(join(app, "package.json"), "utf8")).type ?? "commonjs", "commonjs");
+      await writeFile(join(app, name), example);
+      const ran = await run("node", [name], app);
       assert.deepEqual(ran.code, 0, ran.stderr);
       assert.match(ran.stdout, /city-0/);
       assert.match(ran.stdout, /\[ 600 \]/);

@@ -5,17 +5,16 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "./puppeteer.ts";
+import { CHROMIUM_PATHS } from "../../scripts/test_prepare.ts";
 
 /** The page's document, as the functions run in the page see it (Deno's types have no DOM). */
 // deno-lint-ignore no-explicit-any
 declare const document: any;
 
-const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
-
-/** The Chromium to run: `SVC_CHROMIUM`, else the first of the usual paths that exists. */
+/** The Chromium to run: `SVC_CHROMIUM`, else the first of the usual paths that exists (`deno task test` installs one). */
 export function chromiumPath(): string {
-  const chosen = Deno.env.get("SVC_CHROMIUM") ?? CANDIDATES.find((p) => existsSync(p));
+  const chosen = Deno.env.get("SVC_CHROMIUM") ?? CHROMIUM_PATHS.find((p) => existsSync(p));
   if (!chosen) {
     throw new Error("no Chromium for the browser tests: apt-get install -y chromium (or set SVC_CHROMIUM)");
   }

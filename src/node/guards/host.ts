@@ -1,9 +1,11 @@
 /**
  * The Host guard against DNS rebinding: a page on a hostile domain that
- * resolves to this node sends that domain as its authority, so a request
- * without the node token must name the node's own address, port included.
- * The authority checked is the request URL's, which is also the one every
- * URL the node builds starts from.
+ * resolves to this node sends that domain as its authority, so on a node
+ * without a token a request must name the node's own address, port
+ * included. (A node with a token needs no such guard: without the token a
+ * request gets only what is public, whatever it names.) The authority
+ * checked is the request URL's, which is also the one every URL the node
+ * builds starts from.
  *
  * @module
  */
@@ -15,7 +17,7 @@ export interface NodeAddress {
   host: string;
   /** The port bound. */
   port: number;
-  /** Extra host names the node answers to (any port). */
+  /** Extra authorities the node answers to: `name` (any port) or `name:port` (that port). */
   allowedHosts: readonly string[];
 }
 
@@ -63,13 +65,34 @@ export function urlHostName(url: URL): string {
  * hostAllowed(new URL("http://localhost:8686/projects"), node); // true
  * hostAllowed(new URL("http://127.0.0.1:9999/projects"), node); // false
  * hostAllowed(new URL("http://evil.example:8686/projects"), node); // false
+ * hostAllowed(new URL("http://127.0.0.1:18686/"), { ...node, allowedHosts: ["127.0.0.1:18686"] }); // true
  * ```
  */
 export function hostAllowed(url: URL, node: NodeAddress): boolean {
   const name = urlHostName(url);
-  if (node.allowedHosts.some((h) => h.toLowerCase() === name)) return true;
   const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  for (const allowed of node.allowedHosts) {
+    const entry = splitAuthority(allowed);
+    if (entry.name === name && (entry.port === null || entry.port === port)) return true;
+  }
   if (port !== node.port) return false;
   if (isLoopback(node.host)) return isLoopback(name);
   return isIP(name) !== 0 || name === node.host.toLowerCase();
+}
+
+/**
+ * An allowed authority as `name` (lowercased, no brackets or final dot) and
+ * `port` (null for any): `data.example`, `data.example:8443`, `[::1]:18686`.
+ *
+ * @example
+ * ```ts
+ * import { splitAuthority } from "./host.ts";
+ * splitAuthority("[::1]:18686"); // { name: "::1", port: 18686 }
+ * splitAuthority("Data.Example"); // { name: "data.example", port: null }
+ * ```
+ */
+export function splitAuthority(authority: string): { name: string; port: number | null } {
+  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(authority);
+  const [host, port] = m ? [m[1], Number(m[2])] : [authority, null];
+  return { name: host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, ""), port };
 }

@@ -77,3 +77,38 @@ ${error}<form method="post" action="/ui/login" id="login">
 </html>
 `;
 }
+
+/** HTML's special characters as entities, for the one variable text of an error page. */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The page a browser gets instead of an error's JSON when it navigated to
+ * the address itself: the status, the message, and the way back to the
+ * node's front page.
+ *
+ * @example
+ * ```ts
+ * import { errorHtml } from "./pages.ts";
+ * errorHtml(404, "not found: GET /nope").includes('<a href="/">'); // true
+ * ```
+ */
+export function errorHtml(status: number, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+${HEAD}
+<title>svc node: ${status}</title>
+</head>
+<body>
+<header class="top"><a class="brand" href="/">svc node</a></header>
+<main id="main" class="login">
+<h1>${status}</h1>
+<p class="error" role="alert" id="error-message">${escapeHtml(message)}</p>
+<p><a href="/" id="home">Back to this node's datasets</a></p>
+</main>
+</body>
+</html>
+`;
+}

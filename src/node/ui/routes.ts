@@ -15,7 +15,7 @@ import { fromOwnPage } from "../guards/cross_site.ts";
 import { sameSecret } from "../guards/token.ts";
 import { loginCookie, logoutCookie } from "../guards/token_cookie.ts";
 import { HttpError } from "../response.ts";
-import { loginHtml, SHELL_HTML } from "./pages.ts";
+import { errorHtml, loginHtml, SHELL_HTML } from "./pages.ts";
 import { APP_JS } from "./script.ts";
 import { APP_CSS } from "./style.ts";
 
@@ -98,6 +98,40 @@ export function isAsset(name: string): boolean {
  */
 export function getShell(authed: boolean): Response {
   return html(authed ? SHELL_HTML : loginHtml(false));
+}
+
+/**
+ * Whether `req` is a browser opening the address itself (a top-level
+ * navigation, which wants a page), rather than a program or a page's own
+ * `fetch` (which want the API's JSON).
+ *
+ * @example
+ * ```ts
+ * import { isNavigation } from "./routes.ts";
+ * isNavigation(new Request("http://127.0.0.1:8686/nope", { headers: { "sec-fetch-dest": "document" } })); // true
+ * isNavigation(new Request("http://127.0.0.1:8686/nope")); // false
+ * ```
+ */
+export function isNavigation(req: { method: string; headers: Headers }): boolean {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const dest = req.headers.get("sec-fetch-dest");
+  if (dest !== null) return dest.toLowerCase() === "document";
+  return /^text\/html\b/i.test(req.headers.get("accept") ?? "");
+}
+
+/**
+ * An error as a page for a browser that navigated to the address (see
+ * {@linkcode isNavigation}), with the error's headers (`www-authenticate`,
+ * `allow`) and a link back to the front page.
+ *
+ * @example
+ * ```ts
+ * import { errorPage } from "./routes.ts";
+ * errorPage(404, "not found: GET /nope").headers.get("content-type"); // "text/html; charset=utf-8"
+ * ```
+ */
+export function errorPage(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return html(errorHtml(status, message), status, headers);
 }
 
 /**

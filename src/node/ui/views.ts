@@ -108,8 +108,10 @@ async function viewProject(view, slug, params) {
   view.appendChild(h("p", {}, [
     h("span", { class: "badge mono", text: p.slug }),
     h("span", { class: "badge", text: p.status }),
-    h("span", { class: "badge", text: p.visibility }),
-    p.local ? h("span", { class: "badge", text: "local" }) : null,
+    // Visibility is the origin's word: on a node, whoever may read the node reads its projects.
+    p.local
+      ? h("span", { class: "badge", title: p.visibility + " on the origin once promoted", text: "this node's own: readable by whoever reads this node" })
+      : h("span", { class: "badge", text: p.visibility + " on the origin" }),
     follow ? h("span", { class: "badge", text: "followed: " + follow.from }) : null,
   ]));
   const facts = [

@@ -99,11 +99,8 @@ function bodyHash(request: ContributionRequest): string {
 }
 
 function gateProblem(records: ExactJson[], schema: SchemaDef): ContributionView["verdict"] | null {
-  const { errors, count } = schemaErrors(records, schema);
-  if (errors.length > 0) {
-    const more = count > errors.length ? `; and ${count - errors.length} more` : "";
-    return { gate: "schema", reason: errors.join("; ") + more, errors };
-  }
+  const { errors, count, reason } = schemaErrors(records, schema);
+  if (count > 0) return { gate: "schema", reason, errors };
   for (const [i, record] of records.entries()) {
     const piiReason = piiProblem(record, i + 1);
     if (piiReason) return { gate: "pii", reason: piiReason };

@@ -5,7 +5,7 @@
  * marks `<main data-ready="<fragment>">` when a view is drawn), never sleeps.
  * Screenshots go to a temporary folder (or `SVC_UI_SCREENSHOTS`, kept).
  */
-import type { Page } from "puppeteer-core";
+import type { Page } from "../../support/puppeteer.ts";
 import { join } from "node:path";
 import { serveNode } from "../../../server.ts";
 import { assert, assertEquals, assertMatch, type Json } from "../../support/assert.ts";

@@ -209,8 +209,8 @@ Deno.test("the cookie stands for the token only from the node's own pages: not c
     assertEquals(otherPage.status, 401, "another loopback page (same site, other port) gets nothing from the cookie");
     assertEquals(otherPage.headers.get("access-control-allow-credentials"), null);
 
-    const rebound = await status("/projects", {}, {}, "http://rebind.example:8686");
-    assertEquals(rebound.status, 403, "a wrong Host with the cookie");
+    const rebound = await status("/projects", { "sec-fetch-site": "same-origin" }, {}, "http://rebind.example:8686");
+    assertEquals(rebound.status, 401, "another authority with the cookie: it was made for another origin");
     const bearerRebound = await ask(
       node,
       "/projects",
@@ -309,5 +309,26 @@ Deno.test("a login cookie is bound to its node: renamed for another node's port 
       assertEquals(moved.status, 401, "renamed for the other node's port");
       await moved.body?.cancel();
     });
+  });
+});
+
+Deno.test("a browser that opens an address the node refuses gets a page with a way back; programs get JSON", async () => {
+  await withHandler({ token: TOKEN }, async (node) => {
+    const opened = {
+      headers: { "sec-fetch-dest": "document", "sec-fetch-mode": "navigate", "sec-fetch-site": "none" },
+    };
+    const missing = await ask(node, "/nope", opened);
+    assertEquals([missing.status, missing.headers.get("content-type")], [404, "text/html; charset=utf-8"]);
+    assertEquals(missing.headers.get("content-security-policy"), UI_CSP);
+    const page = await missing.text();
+    assertMatch(page, /<p class="error" role="alert" id="error-message">not found: GET \/nope<\/p>/);
+    assertMatch(page, /<a href="\/" id="home">/);
+    const locked = await ask(node, "/projects", opened);
+    assertEquals([locked.status, locked.headers.get("www-authenticate")], [401, 'Bearer realm="svc-node"']);
+    assertMatch(await locked.text(), /needs its token[^]*<a href="\/" id="home">/);
+    const hostile = await ask(node, "/<script>alert(1)</script>", opened);
+    assert(!(await hostile.text()).includes("<script>alert"), "the message is text, not markup");
+    const program = await ask(node, "/nope");
+    assertEquals([program.status, await program.json()], [404, { error: "not found: GET /nope" }]);
   });
 });

@@ -1,0 +1,69 @@
+/**
+ * What `deno task test` checks before the suite runs, so that a fresh
+ * machine either gets what the tests need or hears at once what is missing
+ * (not after ten minutes of tests): Node.js (the npm package's test and the
+ * HTTP framing comparison run it), and a Chromium for the browser tests:
+ * `SVC_CHROMIUM`, else Debian's or Ubuntu's package, installed here with
+ * apt-get when this runs as root and it is missing. Prints how long the
+ * suite takes first.
+ *
+ * ```sh
+ * deno run -A scripts/test_prepare.ts
+ * ```
+ *
+ * @module
+ */
+import { existsSync } from "node:fs";
+import process from "node:process";
+
+/** Where the browser tests look for Chromium (`tests/support/browser.ts`), after `SVC_CHROMIUM`. */
+export const CHROMIUM_PATHS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+async function runs(cmd: string, args: string[]): Promise<boolean> {
+  try {
+    return (await new Deno.Command(cmd, { args, stdout: "null", stderr: "null", stdin: "null" }).output()).success;
+  } catch {
+    return false;
+  }
+}
+
+/** Installs Debian's chromium with apt-get (root only); true when it is there afterwards. */
+async function installChromium(): Promise<boolean> {
+  const root = Deno.uid?.() === 0;
+  if (!root || !(await runs("apt-get", ["--version"]))) return false;
+  say("test: no Chromium for the browser tests; installing Debian's chromium with apt-get (a minute or two)");
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  const update = await new Deno.Command("apt-get", { args: ["update", "-qq"], env, stdout: "null" }).output();
+  if (!update.success) return false;
+  const install = await new Deno.Command("apt-get", {
+    args: ["install", "-y", "-qq", "--no-install-recommends", "chromium"],
+    env,
+    stdout: "null",
+  }).output();
+  return install.success && CHROMIUM_PATHS.some((p) => existsSync(p));
+}
+
+async function main(): Promise<number> {
+  say("test: the whole suite takes about 8-10 minutes on 2 cores (files run in parallel)");
+  const problems: string[] = [];
+  if (!(await runs("node", ["--version"]))) {
+    problems.push("Node.js 20 or later is needed (the npm package's test and the HTTP framing comparison use it)");
+  }
+  const chosen = Deno.env.get("SVC_CHROMIUM");
+  if (chosen !== undefined) {
+    if (!existsSync(chosen)) problems.push(`SVC_CHROMIUM names ${chosen}, which does not exist`);
+  } else if (!CHROMIUM_PATHS.some((p) => existsSync(p)) && !(await installChromium())) {
+    problems.push(
+      "no Chromium for the browser tests, and it could not be installed here: " +
+        "`apt-get install -y chromium` as root, or set SVC_CHROMIUM to a Chromium or Chrome binary",
+    );
+  }
+  for (const problem of problems) say(`error: ${problem}`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+if (import.meta.main) Deno.exit(await main());

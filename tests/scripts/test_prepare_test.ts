@@ -1,0 +1,21 @@
+import { assertEquals, assertMatch } from "../support/assert.ts";
+import { ROOT } from "../support/cli_process.ts";
+
+async function prepare(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}scripts/test_prepare.ts`],
+    env,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("the test task's preflight says how long the suite takes, and fails at once, clearly, when a need is unmet", async () => {
+  const missing = await prepare({ SVC_CHROMIUM: "/nowhere/chromium" });
+  assertEquals(missing.code, 1);
+  assertMatch(missing.stderr, /^test: the whole suite takes about \d+-\d+ minutes on 2 cores/);
+  assertMatch(missing.stderr, /\nerror: SVC_CHROMIUM names \/nowhere\/chromium, which does not exist\n$/);
+  const ready = await prepare({ SVC_CHROMIUM: Deno.execPath() });
+  assertEquals([ready.code, ready.stderr.split("\n").length], [0, 2], ready.stderr);
+});
