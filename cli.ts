@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { main } from "./src/cli/main.ts";
+import { main } from "./src/cli/mod.ts";
 import { exit } from "./src/runtime/mod.ts";
 import process from "node:process";
 

@@ -17,7 +17,7 @@
  *
  * @module
  */
-export { Client, type ClientOptions, type ContributionAnswer, DEFAULT_BASE_URL } from "./src/client/client.ts";
+export { Client, type ClientOptions, type ContributionAnswer, DEFAULT_BASE_URL } from "./src/client/mod.ts";
 export {
   AuthError,
   BundleError,
@@ -34,19 +34,19 @@ export {
   ValidationError,
   ValueError,
   WaitTimeout,
-} from "./src/client/errors.ts";
-export { SvcDeprecationWarning } from "./src/client/deprecation.ts";
-export type { AccountCalls } from "./src/client/account.ts";
-export type { CommunityCalls, ReviewTarget } from "./src/client/community.ts";
-export type * from "./src/wire/account.ts";
-export { REPORT_KINDS, REPORT_REASONS } from "./src/wire/account.ts";
-export type * from "./src/wire/community.ts";
-export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/types.ts";
-export type { PushOptions, PushProgress, PushResult } from "./src/client/push.ts";
-export type { KnowledgeCalls, PriceChange, SearchOptions, UnitWaitOptions } from "./src/client/knowledge.ts";
-export type * from "./src/wire/knowledge.ts";
-export type { PaymentCalls, WalletProof } from "./src/client/payments.ts";
-export type * from "./src/wire/payments.ts";
-export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/slug.ts";
-export type * from "./src/wire/types.ts";
+} from "./src/client/mod.ts";
+export { SvcDeprecationWarning } from "./src/client/mod.ts";
+export type { AccountCalls } from "./src/client/mod.ts";
+export type { CommunityCalls, ReviewTarget } from "./src/client/mod.ts";
+export type * from "./src/wire/mod.ts";
+export { REPORT_KINDS, REPORT_REASONS } from "./src/wire/mod.ts";
+export type * from "./src/wire/mod.ts";
+export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/mod.ts";
+export type { PushOptions, PushProgress, PushResult } from "./src/client/mod.ts";
+export type { KnowledgeCalls, PriceChange, SearchOptions, UnitWaitOptions } from "./src/client/mod.ts";
+export type * from "./src/wire/mod.ts";
+export type { PaymentCalls, WalletProof } from "./src/client/mod.ts";
+export type * from "./src/wire/mod.ts";
+export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/mod.ts";
+export type * from "./src/wire/mod.ts";
 export { VERSION } from "./src/version.ts";

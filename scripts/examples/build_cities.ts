@@ -17,12 +17,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { saveBundle } from "../../src/local/bundle.ts";
 import { openReadEngine } from "../../src/parquet/mod.ts";
-import { writePart } from "../../src/parquet/write_part.ts";
+import { schemaHash, writePart } from "../../src/writes/mod.ts";
 import { writeFileAtomic } from "../../src/store/atomic.ts";
 import { commitVersion } from "../../src/store/commit_version.ts";
 import { projectDir, projectFile } from "../../src/store/layout.ts";
 import { MANIFEST_FORMAT } from "../../src/store/manifest.ts";
-import { schemaHash } from "../../src/store/merge.ts";
 import type { SchemaDef } from "../../src/wire/types.ts";
 
 const SLUG = "cities";

@@ -7,9 +7,9 @@
  * @module
  */
 import process from "node:process";
-import type { DatasetListing, Earnings, Listings, Quota, UnitListing } from "../wire/account.ts";
+import type { DatasetListing, Earnings, Listings, Quota, UnitListing } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { choice, day, ORIGIN_FLAGS, ORIGIN_OPTIONS_HELP, originClient, printJson, usd } from "./origin_flags.ts";
 

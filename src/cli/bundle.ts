@@ -6,17 +6,16 @@
  * @module
  */
 import process from "node:process";
-import { loadBundle, saveHeld } from "../local/bundle.ts";
-import { Client } from "../client/client.ts";
-import { pull } from "../local/pull.ts";
-import { DEFAULT_STORE } from "../store/layout.ts";
+import { loadBundle, pull, pushBundle, saveHeld } from "../local/mod.ts";
+import { Client } from "../client/mod.ts";
+import { DEFAULT_STORE } from "../store/mod.ts";
 import { commandArgs, eitherFlag, projectAt, versionFrom } from "./args.ts";
-import { endpointFrom, verifyRequired } from "./endpoint.ts";
-import { UsageError } from "./errors.ts";
+import { endpointFrom } from "./endpoint.ts";
+import { verifyRequired } from "../settings/mod.ts";
+import { UsageError } from "../errors/mod.ts";
 import { plural, progressOnReport } from "./progress.ts";
-import { trustFilePath } from "../trust/trust_file.ts";
-import { pushBundle } from "../local/push_bundle.ts";
-import { isSlug } from "../wire/slug.ts";
+import { trustFilePath } from "../trust/mod.ts";
+import { isSlug } from "../wire/mod.ts";
 import { writeOut } from "./formats.ts";
 import { loadPushLine, pushProgress, sourceFrom, workersFrom } from "./promote.ts";
 import { pullWithWallet } from "./pull_pay.ts";

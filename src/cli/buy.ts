@@ -7,10 +7,9 @@
  * @module
  */
 import process from "node:process";
-import { buy } from "../pay/buy.ts";
-import type { PaymentRequirements } from "../wire/x402.ts";
+import { buy, type PaymentRequirements } from "../pay/mod.ts";
 import { commandArgs } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { PAY_ENV_HELP, PAY_FLAG_HELP, PAY_FLAGS, payClient, printJson, usd } from "./pay_common.ts";
 

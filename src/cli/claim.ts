@@ -8,11 +8,11 @@
  * @module
  */
 import process from "node:process";
-import { WaitTimeout } from "../client/errors.ts";
-import type { ClaimAnswer, ClaimStatus } from "../wire/account.ts";
+import { WaitTimeout } from "../client/mod.ts";
+import type { ClaimAnswer, ClaimStatus } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { CliError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { keyFilePath, prepareKeyFile, readKeyFile } from "./key_file.ts";
 import { ORIGIN_FLAGS, originClient, printJson } from "./origin_flags.ts";

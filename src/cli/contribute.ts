@@ -14,15 +14,11 @@ import { constants, createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { Client } from "../client/client.ts";
-import { KeyRequiredError } from "../client/errors.ts";
-import { callJson, type Endpoint } from "../client/http.ts";
-import { parseExactJson } from "../wire/json_parse.ts";
-import { isSlug } from "../wire/slug.ts";
-import { stableStringify } from "../wire/stable_json.ts";
+import { callJson, Client, type Endpoint, KeyRequiredError } from "../client/mod.ts";
+import { isSlug, parseExactJson, stableStringify } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
-import { CliError, fileError, UsageError } from "./errors.ts";
+import { CliError, fileError, UsageError } from "../errors/mod.ts";
 import { noteOnInterrupt } from "./interrupt.ts";
 import { plural, progress } from "./progress.ts";
 import { sourceFrom } from "./promote.ts";
@@ -165,20 +161,7 @@ export async function contributeCommand(args: string[]): Promise<number> {
   const endpoint = endpointFrom(values, process.env);
   if (!endpoint.apiKey) throw new KeyRequiredError("contribute");
   const how: Sending = { endpoint, slug, source, waiter: values.wait ? new Client({ ...endpoint }) : null };
-  const file = values.file;
-  const fromStdin = file === "-";
-  const info = fromStdin ? null : await stat(file).catch((e) => {
-    throw fileError("read", file, e);
-  });
-  if (info?.isDirectory()) throw fileError("read", file, { code: "EISDIR" });
-  if (info) {
-    await access(file, constants.R_OK).catch((e) => {
-      throw fileError("read", file, e);
-    });
-  }
-  const input = fromStdin ? process.stdin : createReadStream(file);
-  // A file read as it is sent: its size is the total. Stdin has none to show.
-  const size = info?.size ?? 0;
+  const { input, size } = await openRecords(values.file);
   const bar = progress(`contribute ${slug}`, { enabled: !values["no-progress"], summary: false });
   const totals: Totals = {
     records: 0,
@@ -192,17 +175,6 @@ export async function contributeCommand(args: string[]): Promise<number> {
     reasons: [],
   };
   const answers: BatchAnswer[] = [];
-  let batch: string[] = [];
-  let batchBytes = 2;
-  let read = 0;
-  let line = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    answers.push(await send(how, batch, totals));
-    batch = [];
-    batchBytes = 2;
-    bar.update(read, size, `${plural(totals.records, "record")}, ${plural(totals.batches, "batch", "batches")}`);
-  };
   noteOnInterrupt(() =>
     totals.batches === 0
       ? "no batch was answered yet (send the same file again: a batch the node took meanwhile replays)"
@@ -210,27 +182,10 @@ export async function contributeCommand(args: string[]): Promise<number> {
         "(send the same file again: batches already answered replay instead of adding)"
   );
   try {
-    for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-      line++;
-      read += Buffer.byteLength(text) + 1;
-      if (text.trim() === "") continue;
-      let record;
-      try {
-        record = parseExactJson(text);
-      } catch (e) {
-        throw new CliError(`line ${line}: not JSON (${(e as Error).message})`);
-      }
-      if (!record || typeof record !== "object" || Array.isArray(record)) {
-        throw new CliError(`line ${line}: a record must be a JSON object`);
-      }
-      const stable = stableStringify(record);
-      const bytes = Buffer.byteLength(stable) + 1;
-      if (bytes > MAX_BYTES) throw new CliError(`line ${line}: one record is over 512 KiB`);
-      if (batch.length === MAX_RECORDS || batchBytes + bytes > MAX_BYTES) await flush();
-      batch.push(stable);
-      batchBytes += bytes;
-    }
-    await flush();
+    await sendBatches(input, async (batch, read) => {
+      answers.push(await send(how, batch, totals));
+      bar.update(read, size, `${plural(totals.records, "record")}, ${plural(totals.batches, "batch", "batches")}`);
+    });
   } finally {
     noteOnInterrupt(null);
     bar.finish();
@@ -240,4 +195,60 @@ export async function contributeCommand(args: string[]): Promise<number> {
   const refused = totals.reasons.length;
   if (refused > 0) throw new CliError(`${refused} of ${plural(totals.batches, "batch", "batches")} rejected`);
   return 0;
+}
+
+/** The records file (`-` for stdin) as a stream, and its size (0 for stdin: a file read as it is sent shows it). */
+async function openRecords(file: string): Promise<{ input: NodeJS.ReadableStream; size: number }> {
+  if (file === "-") return { input: process.stdin, size: 0 };
+  const info = await stat(file).catch((e) => {
+    throw fileError("read", file, e);
+  });
+  if (info.isDirectory()) throw fileError("read", file, { code: "EISDIR" });
+  await access(file, constants.R_OK).catch((e) => {
+    throw fileError("read", file, e);
+  });
+  return { input: createReadStream(file), size: info.size };
+}
+
+/**
+ * Reads JSON-lines records from `input` into batches of at most
+ * {@linkcode MAX_RECORDS} records and {@linkcode MAX_BYTES}, handing each to
+ * `flush` with the bytes read so far; a line that is not a JSON object, or
+ * one record over the limit, stops it with the line's number.
+ */
+async function sendBatches(
+  input: NodeJS.ReadableStream,
+  flush: (batch: string[], read: number) => Promise<void>,
+): Promise<void> {
+  let batch: string[] = [];
+  let batchBytes = 2;
+  let read = 0;
+  let line = 0;
+  const send = async () => {
+    if (batch.length === 0) return;
+    await flush(batch, read);
+    batch = [];
+    batchBytes = 2;
+  };
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    line++;
+    read += Buffer.byteLength(text) + 1;
+    if (text.trim() === "") continue;
+    let record;
+    try {
+      record = parseExactJson(text);
+    } catch (e) {
+      throw new CliError(`line ${line}: not JSON (${(e as Error).message})`);
+    }
+    if (!record || typeof record !== "object" || Array.isArray(record)) {
+      throw new CliError(`line ${line}: a record must be a JSON object`);
+    }
+    const stable = stableStringify(record);
+    const bytes = Buffer.byteLength(stable) + 1;
+    if (bytes > MAX_BYTES) throw new CliError(`line ${line}: one record is over 512 KiB`);
+    if (batch.length === MAX_RECORDS || batchBytes + bytes > MAX_BYTES) await send();
+    batch.push(stable);
+    batchBytes += bytes;
+  }
+  await send();
 }

@@ -7,12 +7,11 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { Client } from "../client/client.ts";
-import { checkNewProject } from "../wire/new_project.ts";
-import { isSlug } from "../wire/slug.ts";
+import { Client } from "../client/mod.ts";
+import { checkNewProject, isSlug } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
-import { fileError, UsageError } from "./errors.ts";
+import { fileError, UsageError } from "../errors/mod.ts";
 
 /** The help text of `svc create`. */
 export const CREATE_HELP =

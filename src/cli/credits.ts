@@ -8,10 +8,10 @@
  * @module
  */
 import process from "node:process";
-import { buyCredits } from "../pay/buy.ts";
-import type { CreditsView } from "../wire/payments.ts";
+import { buyCredits } from "../pay/mod.ts";
+import type { CreditsView } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { PAY_ENV_HELP, PAY_FLAG_HELP, PAY_FLAGS, payClient, printJson, usd } from "./pay_common.ts";
 

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Endpoint } from "../client/http.ts";
-import { UsageError } from "./errors.ts";
+import type { Endpoint } from "../client/mod.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** The node a client command talks to when nothing names another. */
 export const DEFAULT_NODE_URL = "http://127.0.0.1:8686";
@@ -36,18 +36,4 @@ export function endpointFrom(
   }
   const apiKey = flags["api-key"] ?? (env.SVC_API_KEY || env.SVC_NODE_TOKEN || null);
   return { baseUrl, apiKey };
-}
-
-/**
- * Whether signatures are required: `--verify`, else `SVC_VERIFY` (`1`,
- * `true` or `yes`).
- *
- * @example
- * ```ts
- * import { verifyRequired } from "./endpoint.ts";
- * verifyRequired(undefined, { SVC_VERIFY: "1" }); // true
- * ```
- */
-export function verifyRequired(flag: boolean | undefined, env: Record<string, string | undefined>): boolean {
-  return flag ?? /^(1|true|yes)$/i.test(env.SVC_VERIFY ?? "");
 }

@@ -6,11 +6,10 @@
  * @module
  */
 import process from "node:process";
-import { Client } from "../client/client.ts";
-import { exportFile, newestVersion } from "../client/export_file.ts";
+import { Client, exportFile, newestVersion } from "../client/mod.ts";
 import { commandArgs, intFlag, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { noteOnInterrupt } from "./interrupt.ts";
 import { humanBytes, plural, progress } from "./progress.ts";

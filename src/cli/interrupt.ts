@@ -6,8 +6,7 @@
  * @module
  */
 import process from "node:process";
-import { denoGlobal } from "../runtime/deno.ts";
-import { exit } from "../runtime/mod.ts";
+import { denoGlobal, exit } from "../runtime/mod.ts";
 import { endProgressLine } from "./progress.ts";
 
 let note: (() => string) | null = null;

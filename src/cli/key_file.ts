@@ -13,8 +13,8 @@ import { unlinkSync } from "node:fs";
 import { lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { syncDir } from "../store/atomic.ts";
-import { CliError, fileError } from "./errors.ts";
+import { syncDir } from "../store/mod.ts";
+import { CliError, fileError } from "../errors/mod.ts";
 import { cleanUpOnInterrupt } from "./interrupt.ts";
 
 /**

@@ -10,9 +10,8 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
-import type { Provenance } from "../wire/knowledge.ts";
-import { CliError, fileError, UsageError } from "./errors.ts";
+import { listedLicense, ORIGIN_LICENSES, type Provenance } from "../wire/mod.ts";
+import { CliError, fileError, UsageError } from "../errors/mod.ts";
 
 export { ORIGIN_FLAGS as CLIENT_FLAGS, originClient as clientFrom, printJson } from "./origin_flags.ts";
 

@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { PriceInput, PriceState, UnitStatus } from "../wire/knowledge.ts";
-import { isSlug } from "../wire/slug.ts";
+import { isSlug, type PriceInput, type PriceState, type UnitStatus } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { CliError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { CLIENT_FLAGS, CLIENT_HELP, clientFrom, helped, printJson } from "./knowledge_common.ts";
 

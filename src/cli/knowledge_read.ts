@@ -6,9 +6,9 @@
  * @module
  */
 import process from "node:process";
-import type { SearchHit, UnitFull } from "../wire/knowledge.ts";
+import type { SearchHit, UnitFull } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { CLIENT_FLAGS, CLIENT_HELP, clientFrom, helped, printJson } from "./knowledge_common.ts";
 

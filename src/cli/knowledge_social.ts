@@ -6,9 +6,9 @@
  * @module
  */
 import process from "node:process";
-import type { LeaderboardRow } from "../wire/knowledge.ts";
+import type { LeaderboardRow } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { CLIENT_FLAGS, CLIENT_HELP, clientFrom, helped, printJson } from "./knowledge_common.ts";
 

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Client } from "../client/client.ts";
-import type { UnitStatus } from "../wire/knowledge.ts";
+import type { Client } from "../client/mod.ts";
+import type { UnitStatus } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import {
   CLIENT_FLAGS,

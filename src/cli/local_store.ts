@@ -8,8 +8,8 @@
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { projectFile } from "../store/layout.ts";
-import { CliError } from "./errors.ts";
+import { projectFile } from "../store/mod.ts";
+import { CliError } from "../errors/mod.ts";
 
 /**
  * Throws a {@linkcode CliError} unless `store` holds project `slug`;

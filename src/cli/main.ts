@@ -4,9 +4,9 @@
  * @module
  */
 import process from "node:process";
-import { AuthError, KeyRequiredError, SvcError } from "../client/errors.ts";
+import { AuthError, KeyRequiredError, SvcError } from "../client/mod.ts";
 import { VERSION } from "../version.ts";
-import { CliError, fileReason, UsageError } from "./errors.ts";
+import { CliError, fileReason, UsageError } from "../errors/mod.ts";
 import { loadCommand, saveCommand } from "./bundle.ts";
 import { earningsCommand, listingsCommand, quotaCommand } from "./account.ts";
 import { claimCommand, claimStatusCommand } from "./claim.ts";

@@ -7,11 +7,11 @@
  * @module
  */
 import process from "node:process";
-import { Client } from "../client/client.ts";
-import { formatUsdc } from "../pay/cap.ts";
-import { stringifyExactJson } from "../wire/exact_json.ts";
+import { Client } from "../client/mod.ts";
+import { formatUsdc } from "../pay/mod.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 
 /** The flags every account and community command takes. */

@@ -6,11 +6,11 @@
  * @module
  */
 import process from "node:process";
-import { Client } from "../client/client.ts";
-import type { DataPage, ProjectDetail } from "../wire/types.ts";
+import { Client } from "../client/mod.ts";
+import type { DataPage, ProjectDetail } from "../wire/mod.ts";
 import { commandArgs, intFlag, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { exactJson, writeOut } from "./formats.ts";
 import { plural } from "./progress.ts";
 import { renderTable } from "./table.ts";

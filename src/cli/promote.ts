@@ -6,15 +6,14 @@
  * @module
  */
 import process from "node:process";
-import type { PushProgress } from "../client/push.ts";
-import { Client } from "../client/client.ts";
-import { promote, type PromoteResult, type PushBundleResult } from "../local/push_bundle.ts";
-import { DEFAULT_STORE } from "../store/layout.ts";
+import { Client, type PushProgress } from "../client/mod.ts";
+import { promote, type PromoteResult, type PushBundleResult } from "../local/mod.ts";
+import { DEFAULT_STORE } from "../store/mod.ts";
 import { requireLocalProject } from "./local_store.ts";
-import { isSlug } from "../wire/slug.ts";
+import { isSlug } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { type Progress, progress } from "./progress.ts";
 

@@ -7,14 +7,14 @@
  * @module
  */
 import process from "node:process";
-import { Client } from "../client/client.ts";
-import { pull, type PullResult } from "../local/pull.ts";
-import { DEFAULT_PAGE, MAX_PAGE, pullJsonLines } from "../local/pull_jsonl.ts";
-import { DEFAULT_STORE } from "../store/layout.ts";
-import { trustFilePath } from "../trust/trust_file.ts";
+import { Client } from "../client/mod.ts";
+import { DEFAULT_PAGE, MAX_PAGE, pull, pullJsonLines, type PullResult } from "../local/mod.ts";
+import { DEFAULT_STORE } from "../store/mod.ts";
+import { trustFilePath } from "../trust/mod.ts";
 import { commandArgs, eitherFlag, projectAt, versionFrom } from "./args.ts";
-import { endpointFrom, verifyRequired } from "./endpoint.ts";
-import { UsageError } from "./errors.ts";
+import { endpointFrom } from "./endpoint.ts";
+import { verifyRequired } from "../settings/mod.ts";
+import { UsageError } from "../errors/mod.ts";
 import { plural, progressOnReport } from "./progress.ts";
 import { buyWithCredits, checkPayFlags, PULL_PAY_FLAGS, pullWithWallet } from "./pull_pay.ts";
 

@@ -7,11 +7,15 @@
  * @module
  */
 import process from "node:process";
-import type { Client } from "../client/client.ts";
-import { formatUsdc } from "../pay/cap.ts";
-import { pullPaid, type PullPaidOptions, type PullPaidResult } from "../pay/pull_paid.ts";
-import type { PaymentRequirements } from "../wire/x402.ts";
-import { UsageError } from "./errors.ts";
+import type { Client } from "../client/mod.ts";
+import {
+  formatUsdc,
+  type PaymentRequirements,
+  pullPaid,
+  type PullPaidOptions,
+  type PullPaidResult,
+} from "../pay/mod.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** The flags `pull` and `save` take for paying. */
 export const PULL_PAY_FLAGS = {

@@ -7,10 +7,10 @@
  * @module
  */
 import process from "node:process";
-import { disputeStatus, openDispute, purchases } from "../pay/history.ts";
-import type { Dispute, Purchase } from "../wire/payments.ts";
+import { disputeStatus, openDispute, purchases } from "../pay/mod.ts";
+import type { Dispute, Purchase } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { CliError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { PAY_ENV_HELP, PAY_FLAG_HELP, PAY_FLAGS, payClient, printJson, usd } from "./pay_common.ts";
 

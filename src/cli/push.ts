@@ -9,12 +9,19 @@
 import { constants, readFileSync } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import process from "node:process";
-import { MAX_PART_BYTES, MIB, MIN_PART_BYTES, uploadPaths } from "../client/_upload_state.ts";
-import { pushFile, type PushProgress, type PushResult } from "../client/push.ts";
-import { isSlug } from "../wire/slug.ts";
+import {
+  MAX_PART_BYTES,
+  MIB,
+  MIN_PART_BYTES,
+  pushFile,
+  type PushProgress,
+  type PushResult,
+  uploadPaths,
+} from "../client/mod.ts";
+import { isSlug } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { fileError, UsageError } from "./errors.ts";
+import { fileError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { noteOnInterrupt } from "./interrupt.ts";
 import { type Progress, progress } from "./progress.ts";
@@ -82,6 +89,43 @@ function partSizeBytes(raw: string | undefined): number | undefined {
   return bytes;
 }
 
+/** The progress bars of a push (gzip, then upload) and the last progress seen. */
+function pushBars(file: string, slug: string, shown: boolean) {
+  const bars: Record<PushProgress["phase"], Progress | null> = { gzip: null, upload: null };
+  let last: PushProgress | null = null;
+  return {
+    onProgress(p: PushProgress) {
+      if (p.phase === "upload" && bars.gzip) {
+        bars.gzip.finish();
+        bars.gzip = null;
+      }
+      const bar = bars[p.phase] ??= progress(p.phase === "gzip" ? `gzip ${file}` : `push ${slug}`, { enabled: shown });
+      bar.update(p.done, p.total, p.phase === "upload" ? `${p.partsDone}/${p.parts} parts` : "");
+      last = p;
+    },
+    last: () => last,
+    finish() {
+      bars.gzip?.finish();
+      bars.upload?.finish();
+    },
+  };
+}
+
+/** What an interrupted push leaves: read from the state file the next run resumes from, as it is right now. */
+function interruptNote(file: string, last: PushProgress | null): string {
+  const path = uploadPaths(file).state;
+  let state: { parts?: number; uploadId?: string; etags?: Record<string, string> } | null = null;
+  try {
+    state = JSON.parse(readFileSync(path, "utf8"));
+  } catch { /* no upload open yet */ }
+  if (state?.uploadId) {
+    return `${Object.keys(state.etags ?? {}).length} of ${state.parts} parts are stored (upload ${state.uploadId}, ` +
+      `state in ${path}); run the same command to resume`;
+  }
+  if (state) return "nothing was sent yet";
+  return last?.phase === "gzip" ? `the gzip copy of ${file} was not finished; the next push starts it again` : "";
+}
+
 /**
  * Runs `svc push` with `args`; resolves with the exit code.
  *
@@ -128,33 +172,8 @@ export async function pushCommand(args: string[]): Promise<number> {
   await access(file, constants.R_OK).catch((e) => {
     throw fileError("read", file, e);
   });
-  const shown = !values["no-progress"];
-  const bars: Record<PushProgress["phase"], Progress | null> = { gzip: null, upload: null };
-  let last: PushProgress | null = null;
-  const onProgress = (p: PushProgress) => {
-    if (p.phase === "upload" && bars.gzip) {
-      bars.gzip.finish();
-      bars.gzip = null;
-    }
-    const bar = bars[p.phase] ??= progress(p.phase === "gzip" ? `gzip ${file}` : `push ${slug}`, { enabled: shown });
-    bar.update(p.done, p.total, p.phase === "upload" ? `${p.partsDone}/${p.parts} parts` : "");
-    last = p;
-  };
-  noteOnInterrupt(() => {
-    // The state file is what the next run resumes from: say what it holds right now.
-    const path = uploadPaths(file).state;
-    let state: { parts?: number; uploadId?: string; etags?: Record<string, string> } | null = null;
-    try {
-      state = JSON.parse(readFileSync(path, "utf8"));
-    } catch { /* no upload open yet */ }
-    if (state?.uploadId) {
-      return `${Object.keys(state.etags ?? {}).length} of ${state.parts} parts are stored (upload ${state.uploadId}, ` +
-        `state in ${path}); run the same command to resume`;
-    }
-    if (state) return "nothing was sent yet";
-    const at = last as PushProgress | null;
-    return at?.phase === "gzip" ? `the gzip copy of ${file} was not finished; the next push starts it again` : "";
-  });
+  const bars = pushBars(file, slug, !values["no-progress"]);
+  noteOnInterrupt(() => interruptNote(file, bars.last()));
   let result: PushResult;
   try {
     result = await pushFile(endpoint, slug, file, {
@@ -163,13 +182,12 @@ export async function pushCommand(args: string[]): Promise<number> {
       partSize,
       workers: values.workers === undefined ? undefined : Number(values.workers),
       wait: values.wait,
-      onProgress,
+      onProgress: bars.onProgress,
     });
   } finally {
     noteOnInterrupt(null);
   }
-  bars.gzip?.finish();
-  bars.upload?.finish();
+  bars.finish();
   await writeOut(values.json ? JSON.stringify(result) + "\n" : pushLine(slug, result, values.wait === true) + "\n");
   return 0;
 }

@@ -8,12 +8,12 @@
  */
 import { readFile } from "node:fs/promises";
 import process from "node:process";
-import { Client } from "../client/client.ts";
-import { queryLocal } from "../local/query.ts";
-import { DEFAULT_STORE } from "../store/layout.ts";
+import { Client } from "../client/mod.ts";
+import { queryLocal } from "../local/mod.ts";
+import { DEFAULT_STORE } from "../store/mod.ts";
 import { commandArgs, eitherFlag, intFlag, projectAt, versionFrom } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { fileError, UsageError } from "./errors.ts";
+import { fileError, UsageError } from "../errors/mod.ts";
 import { csv, jsonLines, writeOut } from "./formats.ts";
 import { plural } from "./progress.ts";
 import { renderTable } from "./table.ts";

@@ -7,9 +7,9 @@
  * @module
  */
 import process from "node:process";
-import { REPORT_KINDS, REPORT_REASONS } from "../wire/account.ts";
+import { REPORT_KINDS, REPORT_REASONS } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { ORIGIN_FLAGS, ORIGIN_OPTIONS_HELP, originClient, printJson } from "./origin_flags.ts";
 

@@ -8,9 +8,9 @@
  * @module
  */
 import process from "node:process";
-import type { ItemReviews, RequestDetail, RequestList, RequestSummary } from "../wire/community.ts";
+import type { ItemReviews, RequestDetail, RequestList, RequestSummary } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { choice, day, ORIGIN_FLAGS, ORIGIN_OPTIONS_HELP, originClient, printJson } from "./origin_flags.ts";
 import { REQUEST_WRITES, reviewTarget, TARGET_FLAGS } from "./requests_write.ts";

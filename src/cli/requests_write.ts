@@ -5,9 +5,9 @@
  * @module
  */
 import process from "node:process";
-import type { BoardId, RequestField } from "../wire/community.ts";
+import type { BoardId, RequestField } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { choice, ORIGIN_FLAGS, ORIGIN_OPTIONS_HELP, originClient, printJson } from "./origin_flags.ts";
 

@@ -5,14 +5,14 @@
  * @module
  */
 import process from "node:process";
-import { serveNode } from "../../server.ts";
+import { serveNode } from "../node/mod.ts";
 import { exit, onParentGone, onShutdownSignal, outliveOutputReaders, surviveStrayErrors } from "../runtime/mod.ts";
-import { Client } from "../client/client.ts";
+import { Client } from "../client/mod.ts";
 import { type Follower, startFollower } from "../follow/mod.ts";
-import { readProjectMeta } from "../store/project_file.ts";
-import { trustFilePath } from "../trust/trust_file.ts";
-import { CliError } from "./errors.ts";
-import { checkServeSettings, parseServeArgs, SERVE_HELP, type ServeSettings } from "./serve_args.ts";
+import { readProjectMeta } from "../store/mod.ts";
+import { trustFilePath } from "../trust/mod.ts";
+import { CliError } from "../errors/mod.ts";
+import { checkServeSettings, parseServeArgs, SERVE_HELP, type ServeSettings } from "../settings/mod.ts";
 
 /**
  * Runs `svc serve` with `args`; resolves when the node has stopped, with the

@@ -6,11 +6,11 @@
  * @module
  */
 import process from "node:process";
-import { callJson } from "../client/http.ts";
-import { type KeysDocument, pinKeys, readTrustFile, trustFilePath, writeTrustFile } from "../trust/trust_file.ts";
+import { callJson } from "../client/mod.ts";
+import { type KeysDocument, pinKeys, readTrustFile, trustFilePath, writeTrustFile } from "../trust/mod.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { CliError, UsageError } from "../errors/mod.ts";
 
 /** The help text of `svc trust`. */
 export const TRUST_HELP = `Usage: svc trust add [ORIGIN] [--origin URL] [--force]

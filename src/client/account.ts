@@ -5,15 +5,7 @@
  *
  * @module
  */
-import type {
-  ClaimAnswer,
-  ClaimOptions,
-  ClaimStatus,
-  Earnings,
-  Listings,
-  ListingsQuery,
-  Quota,
-} from "../wire/account.ts";
+import type { ClaimAnswer, ClaimOptions, ClaimStatus, Earnings, Listings, ListingsQuery, Quota } from "../wire/mod.ts";
 import type { CallContext } from "./context.ts";
 import { AuthError, SvcError } from "./errors.ts";
 import { callJson } from "./http.ts";

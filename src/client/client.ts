@@ -7,10 +7,19 @@
  *
  * @module
  */
-import type { ContributionView, DataPage, Manifest, ProjectDetail, ProjectEntry } from "../wire/types.ts";
-import type { ProjectChanges, ProjectEdited } from "../wire/knowledge.ts";
-import { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
-import type { Report, ReportAnswer } from "../wire/account.ts";
+import {
+  type ContributionView,
+  type DataPage,
+  listedLicense,
+  type Manifest,
+  ORIGIN_LICENSES,
+  type ProjectChanges,
+  type ProjectDetail,
+  type ProjectEdited,
+  type ProjectEntry,
+  type Report,
+  type ReportAnswer,
+} from "../wire/mod.ts";
 import { type AccountCalls, accountCalls } from "./account.ts";
 import { type CommunityCalls, communityCalls } from "./community.ts";
 import { sendReport } from "./reports.ts";
@@ -26,7 +35,7 @@ import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
 export type { QueryAnswer } from "./types.ts";
-export { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
+export { listedLicense, ORIGIN_LICENSES } from "../wire/mod.ts";
 
 /** The local node, where a client goes when nothing names another base URL. */
 export const DEFAULT_BASE_URL = "http://127.0.0.1:8686";

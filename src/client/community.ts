@@ -20,7 +20,7 @@ import type {
   RequestList,
   RequestQuery,
   TopicComment,
-} from "../wire/community.ts";
+} from "../wire/mod.ts";
 import type { CallContext } from "./context.ts";
 import { SvcDeprecationWarning } from "./deprecation.ts";
 import { ValueError } from "./errors.ts";

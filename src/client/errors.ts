@@ -137,7 +137,7 @@ export class ValueError extends Error {
    * @example
    * ```ts
    * import { ValueError } from "./errors.ts";
-   * throw new ValueError("records must hold 1-500 records");
+   * new ValueError("records must hold 1-500 records").name; // "ValueError"
    * ```
    */
   constructor(message: string) {

@@ -14,10 +14,19 @@ import { type FileHandle, open, readFile, rename, rm, stat, writeFile } from "no
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { isSlug } from "../wire/slug.ts";
-import type { Client } from "./client.ts";
+import { isSlug, type ProjectDetail } from "../wire/mod.ts";
 import { SvcError, ValueError } from "./errors.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./types.ts";
+
+/** What an export download needs of the client (the `Client` is one). */
+export interface ExportClient {
+  /** The base URL, for messages. */
+  readonly baseUrl: string;
+  /** A project's detail, for its newest version. */
+  project(slug: string): Promise<ProjectDetail>;
+  /** One request for the export of a version, from a byte offset when resuming. */
+  export(slug: string, options: { version?: number; from?: { offset: number; etag: string } }): Promise<ExportAnswer>;
+}
 
 /**
  * The newest version of `slug` the base URL serves: the newest one a node
@@ -28,7 +37,7 @@ import type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./types.
  * await newestVersion(client, "cities"); // 2
  * ```
  */
-export async function newestVersion(client: Client, slug: string): Promise<number> {
+export async function newestVersion(client: ExportClient, slug: string): Promise<number> {
   const detail = await client.project(slug);
   const held = Array.isArray(detail.localVersions) ? detail.localVersions[0] : undefined;
   const newest = held ?? detail.latestVersion;
@@ -70,7 +79,7 @@ async function heldPart(part: string, tagFile: string): Promise<{ offset: number
  * ```
  */
 export async function exportFile(
-  client: Client,
+  client: ExportClient,
   slug: string,
   options: ExportFileOptions = {},
 ): Promise<ExportFileResult> {

@@ -6,7 +6,7 @@
  * @module
  */
 import { VERSION } from "../version.ts";
-import { parseExactJson } from "../wire/json_parse.ts";
+import { parseExactJson } from "../wire/mod.ts";
 import { deprecationOf, type SvcDeprecationWarning } from "./deprecation.ts";
 import { errorForStatus, readErrorAnswer, SvcError } from "./errors.ts";
 import { backoffMs, DEFAULT_RETRIES, MAX_RETRY_AFTER_S, retryableStatus, retryAfterMs } from "./retry.ts";

@@ -23,7 +23,7 @@ import type {
   UnitRevision,
   UnitStatus,
   UnitSubmission,
-} from "../wire/knowledge.ts";
+} from "../wire/mod.ts";
 import type { CallContext } from "./context.ts";
 import { ValueError, WaitTimeout } from "./errors.ts";
 import { callJson } from "./http.ts";
@@ -112,12 +112,30 @@ export interface KnowledgeCalls {
  */
 export function knowledgeCalls(context: CallContext): KnowledgeCalls {
   const { endpoint } = context;
-  const get = async <T>(path: string, route: string): Promise<T> =>
-    (await callJson(endpoint, "GET", path, null, {}, { route })).body as T;
-  const write = async <T>(method: string, path: string, body: string, route: string): Promise<T> =>
-    (await callJson(endpoint, method, path, body, {}, { retry: false, route })).body as T;
-  const unit = (id: string, rest = "") => `/knowledge/${idPath(id)}${rest}`;
+  const io: KnowledgeIo = {
+    get: async <T>(path: string, route: string): Promise<T> =>
+      (await callJson(endpoint, "GET", path, null, {}, { route })).body as T,
+    write: async <T>(method: string, path: string, body: string, route: string): Promise<T> =>
+      (await callJson(endpoint, method, path, body, {}, { retry: false, route })).body as T,
+    unit: (id: string, rest = "") => `/knowledge/${idPath(id)}${rest}`,
+  };
+  return { ...unitCalls(context, io), ...socialCalls(context, io) };
+}
 
+/** How the knowledge calls reach the origin. */
+interface KnowledgeIo {
+  get<T>(path: string, route: string): Promise<T>;
+  write<T>(method: string, path: string, body: string, route: string): Promise<T>;
+  unit(id: string, rest?: string): string;
+}
+
+type UnitCalls = Pick<
+  KnowledgeCalls,
+  "search" | "read" | "submit" | "status" | "wait" | "revise" | "retire" | "setPrice"
+>;
+
+/** The calls on units: search, read, submit, status, wait, revise, retire, price. */
+function unitCalls(context: CallContext, { get, write, unit }: KnowledgeIo): UnitCalls {
   async function search(q: string, options: SearchOptions = {}): Promise<SearchHit[] | SearchAnswer> {
     const query = queryOf({ q, category: options.category, limit: options.limit, mode: options.mode });
     const answer = await get<SearchAnswer>(`/search${query}`, "GET /search");
@@ -175,6 +193,14 @@ export function knowledgeCalls(context: CallContext): KnowledgeCalls {
       }
       return await write("PUT", unit(id, "/price"), JSON.stringify(body), "PUT /knowledge/{id}/price");
     },
+  };
+}
+
+type SocialCalls = Omit<KnowledgeCalls, keyof UnitCalls>;
+
+/** The calls around units: reviews, comments, points, the leaderboard. */
+function socialCalls(context: CallContext, { get, write, unit }: KnowledgeIo): SocialCalls {
+  return {
     reviews: (id) => get(unit(id, "/reviews"), "GET /knowledge/{id}/reviews"),
     async review(id, rating, comment) {
       context.needKey("review");

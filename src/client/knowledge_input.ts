@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { listedLicense, ORIGIN_LICENSES } from "../wire/licenses.ts";
+import { listedLicense, ORIGIN_LICENSES } from "../wire/mod.ts";
 import { ValueError } from "./errors.ts";
 
 /**

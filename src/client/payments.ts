@@ -17,7 +17,7 @@ import type {
   PurchasePage,
   StatementAnswer,
   UnitCreditPurchase,
-} from "../wire/payments.ts";
+} from "../wire/mod.ts";
 import type { CallContext } from "./context.ts";
 import { callJson, type Endpoint } from "./http.ts";
 

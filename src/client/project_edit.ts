@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ProjectChanges, ProjectEdited } from "../wire/knowledge.ts";
+import type { ProjectChanges, ProjectEdited } from "../wire/mod.ts";
 import type { CallContext } from "./context.ts";
 import { ValueError } from "./errors.ts";
 import { callJson } from "./http.ts";

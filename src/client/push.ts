@@ -17,7 +17,7 @@
  * @module
  */
 import { rm, stat } from "node:fs/promises";
-import { isSlug } from "../wire/slug.ts";
+import { isSlug } from "../wire/mod.ts";
 import { errorForStatus, KeyRequiredError, SvcError, ValueError, WaitTimeout } from "./errors.ts";
 import { callJson, type Endpoint } from "./http.ts";
 import { gzipCopy, readRange } from "./_upload_file.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Report, ReportAnswer } from "../wire/account.ts";
+import type { Report, ReportAnswer } from "../wire/mod.ts";
 import type { CallContext } from "./context.ts";
 import { callJson } from "./http.ts";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export type { QueryAnswer } from "../wire/types.ts";
+export type { QueryAnswer } from "../wire/mod.ts";
 
 /** One answer of `GET /projects/{slug}/export`, its body unread. */
 export interface ExportAnswer {

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import process from "node:process";
-import { readTrustFile } from "../trust/trust_file.ts";
+import { readTrustFile } from "../trust/mod.ts";
 import { VERSION } from "../version.ts";
 import { type ContainerLayout, findDuckdbBinding, IMAGE_LAYOUT } from "./layout.ts";
 import { type ContainerPlan, EXIT_NO_KEYS, planContainer, type PlannedProcess } from "./plan.ts";

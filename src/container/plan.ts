@@ -6,8 +6,8 @@
  * @module
  */
 import { join } from "node:path";
-import { checkServeSettings, parseServeArgs, type ServeSettings } from "../cli/serve_args.ts";
-import { CliError, UsageError } from "../cli/errors.ts";
+import { CliError, UsageError } from "../errors/mod.ts";
+import { checkServeSettings, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { CONTAINER_PORT, type ContainerLayout } from "./layout.ts";
 import { commandPermissions, nodePermissions } from "./permissions.ts";
 

@@ -6,11 +6,10 @@
  *
  * @module
  */
-import type { FollowStatus } from "../wire/types.ts";
+import type { FollowStatus } from "../wire/mod.ts";
 import { initialStatus, syncProject, type SyncSource } from "./sync.ts";
-import { openStore } from "../store/store.ts";
+import { openStore, pruneReported } from "../store/mod.ts";
 import { refreshPinnedKeys } from "./keys.ts";
-import { pruneReported } from "../store/retention.ts";
 
 /** What to follow. */
 export interface FollowerOptions extends SyncSource {

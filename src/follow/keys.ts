@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { callJson } from "../client/http.ts";
-import type { TrustOptions } from "../local/version_trust.ts";
-import { type KeysDocument, pinKeys, readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
+import { callJson } from "../client/mod.ts";
+import type { TrustOptions } from "../local/mod.ts";
+import { type KeysDocument, pinKeys, readTrustFile, writeTrustFile } from "../trust/mod.ts";
 
 /**
  * Applies the origin's current keys document to the trust file; returns what

@@ -8,13 +8,10 @@
  *
  * @module
  */
-import type { Client } from "../client/client.ts";
-import { SvcError } from "../client/errors.ts";
-import { pull } from "../local/pull.ts";
-import type { TrustOptions } from "../local/version_trust.ts";
-import { readProjectMeta } from "../store/project_file.ts";
-import { openStore } from "../store/store.ts";
-import type { FollowStatus } from "../wire/types.ts";
+import { type Client, SvcError } from "../client/mod.ts";
+import { pull, type TrustOptions } from "../local/mod.ts";
+import { openStore, readProjectMeta } from "../store/mod.ts";
+import type { FollowStatus } from "../wire/mod.ts";
 
 /** Where one project is followed from, and how. */
 export interface SyncSource {

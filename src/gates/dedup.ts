@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { parseExactJson } from "../wire/json_parse.ts";
+import { parseExactJson } from "../wire/mod.ts";
 import { recordIdentity, type StoredRecord } from "./identity.ts";
 
 const BIG_DIGITS = /\d{16}/;

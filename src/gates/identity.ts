@@ -6,9 +6,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
-import type { ExactJson } from "../wire/json_parse.ts";
-import { stableStringify } from "../wire/stable_json.ts";
-import type { SchemaDef } from "../wire/types.ts";
+import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
 
 /** A record as a merge stores it. */
 export type StoredRecord = Record<string, ExactJson>;

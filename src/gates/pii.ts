@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ExactJson } from "../wire/json_parse.ts";
+import type { ExactJson } from "../wire/mod.ts";
 
 const CANDIDATE = /(?<!\d)(\d{2})(\d{2})(\d{2})([- ]?)([1-8]\d{6})(?!\d)/g;
 const WEIGHTS = [2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5];

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import type { ExactJson } from "../wire/json_parse.ts";
-import type { SchemaDef } from "../wire/types.ts";
+import type { ExactJson, SchemaDef } from "../wire/mod.ts";
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

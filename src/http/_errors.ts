@@ -14,7 +14,7 @@ export class ProtocolError extends Error {
    * @example
    * ```ts
    * import { ProtocolError } from "./_errors.ts";
-   * throw new ProtocolError(400, "malformed request line");
+   * new ProtocolError(400, "malformed request line").status; // 400
    * ```
    */
   constructor(status: number, message: string) {
@@ -36,7 +36,7 @@ export class PeerGone extends Error {
    * @example
    * ```ts
    * import { PeerGone } from "./_errors.ts";
-   * throw new PeerGone("the request body came slower than 1024 bytes a second", 408);
+   * new PeerGone("the request body came slower than 1024 bytes a second", 408).status; // 408
    * ```
    */
   constructor(message: string, status = 400) {

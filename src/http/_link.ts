@@ -93,136 +93,182 @@ export interface Link {
  * ```
  */
 export function createLink(conn: Conn, limits: HttpLimits, deadline: Deadline, errorAnswer: ErrorAnswer): Link {
-  const input = createInput(conn);
   const opened = performance.now();
-  const standing: Standing = { phase: "idle", requestStarted: opened, requestBytes: 0, waitingSince: opened };
-  let timedOut = false;
-  let closed = false;
   let onClosed: () => void = () => {};
   const closedNow = new Promise<void>((r) => (onClosed = r));
-
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    deadline.drop();
-    link.inFlight?.abort();
-    conn.close();
-    onClosed();
+  const state: LinkState = {
+    conn,
+    limits,
+    deadline,
+    errorAnswer,
+    input: createInput(conn),
+    standing: { phase: "idle", requestStarted: opened, requestBytes: 0, waitingSince: opened },
+    timedOut: false,
+    closed: false,
+    onClosed,
+    inFlight: null,
   };
-  /** Closes the connection unless disarmed within `ms`; `last` writes a final answer before. */
-  // Once a deadline has fired, the connection is on its way out: nothing re-arms or lifts its last deadline.
-  const arm = (ms: number, last: (() => Promise<unknown>) | null = null) => {
-    if (timedOut) return;
-    deadline.arm(ms, () => {
-      timedOut = true;
-      standing.phase = "closing";
-      if (!last) return close();
-      deadline.arm(1000, close);
-      last().then(() => conn.closeWrite(), close);
-    });
-  };
-  const disarm = () => {
-    if (!timedOut) deadline.disarm();
-  };
-  const rawAnswer = (status: number, message: string) =>
-    writeResponse((b) => conn.write(b), errorAnswer(status, message), LAST_ANSWER);
-  const counted = async (): Promise<boolean> => {
-    const before = input.pending;
-    const more = await input.fill();
-    if (more) standing.requestBytes += input.pending - before;
-    return more;
-  };
-  // A connection a deadline is letting go stays "closing" whatever it is still doing.
-  const enter = (phase: Phase) => {
-    if (!timedOut) standing.phase = phase;
-  };
-  const wait = (phase: Phase) => {
-    enter(phase);
-    standing.waitingSince = performance.now();
-  };
-
   const link: Link = {
-    input,
-    standing,
+    input: state.input,
+    standing: state.standing,
     get timedOut() {
-      return timedOut;
+      return state.timedOut;
     },
     get closed() {
-      return closed;
+      return state.closed;
     },
     closedNow,
     remoteAddr: conn.remoteAddr,
-    inFlight: null,
-    async awaitRequest(first) {
-      const headTimeout = () =>
-        rawAnswer(408, `the request head was not complete within ${limits.headerTimeoutMs / 1000} s`);
-      if (input.pending === 0) {
-        // A fresh connection is receiving its first request; a kept-alive one is idle until the next.
-        wait(first ? "receiving" : "idle");
-        arm(first ? limits.headerTimeoutMs : limits.idleTimeoutMs, first ? headTimeout : null);
-        if (!(await counted())) return false;
-      }
-      wait("receiving");
-      if (!first) {
-        standing.requestStarted = performance.now();
-        standing.requestBytes = input.pending;
-        arm(limits.headerTimeoutMs, headTimeout);
-      }
-      return true;
+    get inFlight() {
+      return state.inFlight;
     },
-    async fillHead() {
-      wait("receiving");
-      return await counted() && !timedOut;
+    set inFlight(controller) {
+      state.inFlight = controller;
+    },
+    awaitRequest: (first) => awaitRequest(state, first),
+    fillHead: async () => {
+      wait(state, "receiving");
+      return await countedFill(state) && !state.timedOut;
     },
     headRead() {
-      disarm();
-      enter("handling");
+      disarm(state);
+      enter(state, "handling");
     },
-    async fillBody() {
-      wait("receiving");
-      const now = performance.now();
-      const byRate = standing.requestStarted + limits.bodyGraceMs +
-        (standing.requestBytes / limits.minBodyRate) * 1000;
-      const byWhole = standing.requestStarted + limits.requestTimeoutMs;
-      const message = byRate < byWhole
-        ? `the request body came slower than ${limits.minBodyRate} bytes a second`
-        : `the request was not whole within ${limits.requestTimeoutMs / 1000} s`;
-      arm(Math.max(0, Math.min(byRate, byWhole) - now), () => rawAnswer(408, message));
-      try {
-        const more = await counted();
-        if (timedOut) throw new PeerGone(message, 408);
-        return more;
-      } finally {
-        disarm();
-        enter("handling");
-      }
-    },
-    async write(bytes) {
-      const was = standing.phase;
-      wait(was === "closing" ? "closing" : "sending");
-      arm(limits.stallTimeoutMs);
-      try {
-        await conn.write(bytes);
-      } finally {
-        disarm();
-        enter(was === "closing" ? "closing" : "handling");
-      }
-    },
+    fillBody: () => fillBody(state),
+    write: (bytes) => write(state, bytes),
     answer: (status, message) => writeResponse(link.write, errorAnswer(status, message), LAST_ANSWER),
-    refuse: (e) => link.answer(e.status, e.message).then(() => link.linger(), close),
-    async linger(bytes = LINGER_BYTES) {
-      wait("closing");
-      conn.closeWrite();
-      arm(LINGER_MS);
-      let dropped = 0;
-      while (dropped <= bytes && await input.fill()) {
-        dropped += input.pending;
-        input.skip(input.pending);
-      }
-      close();
-    },
-    close,
-    disarm,
+    refuse: (e) => link.answer(e.status, e.message).then(() => linger(state), () => close(state)),
+    linger: (bytes) => linger(state, bytes),
+    close: () => close(state),
+    disarm: () => disarm(state),
   };
   return link;
+}
+
+/** A connection's transport and where it stands, as the functions below share them. */
+interface LinkState {
+  readonly conn: Conn;
+  readonly limits: HttpLimits;
+  readonly deadline: Deadline;
+  readonly errorAnswer: ErrorAnswer;
+  readonly input: Input;
+  readonly standing: Standing;
+  timedOut: boolean;
+  closed: boolean;
+  readonly onClosed: () => void;
+  inFlight: AbortController | null;
+}
+
+function close(s: LinkState): void {
+  if (s.closed) return;
+  s.closed = true;
+  s.deadline.drop();
+  s.inFlight?.abort();
+  s.conn.close();
+  s.onClosed();
+}
+
+/**
+ * Closes the connection unless disarmed within `ms`; `last` writes a final
+ * answer before. Once a deadline has fired, the connection is on its way
+ * out: nothing re-arms or lifts its last deadline.
+ */
+function arm(s: LinkState, ms: number, last: (() => Promise<unknown>) | null = null): void {
+  if (s.timedOut) return;
+  s.deadline.arm(ms, () => {
+    s.timedOut = true;
+    s.standing.phase = "closing";
+    if (!last) return close(s);
+    s.deadline.arm(1000, () => close(s));
+    last().then(() => s.conn.closeWrite(), () => close(s));
+  });
+}
+
+function disarm(s: LinkState): void {
+  if (!s.timedOut) s.deadline.disarm();
+}
+
+/** One of the connection's own answers, written past the stall timer (its deadline is already up). */
+function rawAnswer(s: LinkState, status: number, message: string): Promise<boolean> {
+  return writeResponse((b) => s.conn.write(b), s.errorAnswer(status, message), LAST_ANSWER);
+}
+
+/** Reads once more, counting what arrived as the request's. */
+async function countedFill(s: LinkState): Promise<boolean> {
+  const before = s.input.pending;
+  const more = await s.input.fill();
+  if (more) s.standing.requestBytes += s.input.pending - before;
+  return more;
+}
+
+/** Marks what the connection does; one a deadline is letting go stays "closing" whatever it still does. */
+function enter(s: LinkState, phase: Phase): void {
+  if (!s.timedOut) s.standing.phase = phase;
+}
+
+function wait(s: LinkState, phase: Phase): void {
+  enter(s, phase);
+  s.standing.waitingSince = performance.now();
+}
+
+async function awaitRequest(s: LinkState, first: boolean): Promise<boolean> {
+  const headTimeout = () =>
+    rawAnswer(s, 408, `the request head was not complete within ${s.limits.headerTimeoutMs / 1000} s`);
+  if (s.input.pending === 0) {
+    // A fresh connection is receiving its first request; a kept-alive one is idle until the next.
+    wait(s, first ? "receiving" : "idle");
+    arm(s, first ? s.limits.headerTimeoutMs : s.limits.idleTimeoutMs, first ? headTimeout : null);
+    if (!(await countedFill(s))) return false;
+  }
+  wait(s, "receiving");
+  if (!first) {
+    s.standing.requestStarted = performance.now();
+    s.standing.requestBytes = s.input.pending;
+    arm(s, s.limits.headerTimeoutMs, headTimeout);
+  }
+  return true;
+}
+
+async function fillBody(s: LinkState): Promise<boolean> {
+  wait(s, "receiving");
+  const { limits, standing } = s;
+  const now = performance.now();
+  const byRate = standing.requestStarted + limits.bodyGraceMs + (standing.requestBytes / limits.minBodyRate) * 1000;
+  const byWhole = standing.requestStarted + limits.requestTimeoutMs;
+  const message = byRate < byWhole
+    ? `the request body came slower than ${limits.minBodyRate} bytes a second`
+    : `the request was not whole within ${limits.requestTimeoutMs / 1000} s`;
+  arm(s, Math.max(0, Math.min(byRate, byWhole) - now), () => rawAnswer(s, 408, message));
+  try {
+    const more = await countedFill(s);
+    if (s.timedOut) throw new PeerGone(message, 408);
+    return more;
+  } finally {
+    disarm(s);
+    enter(s, "handling");
+  }
+}
+
+async function write(s: LinkState, bytes: Uint8Array): Promise<void> {
+  const was = s.standing.phase;
+  wait(s, was === "closing" ? "closing" : "sending");
+  arm(s, s.limits.stallTimeoutMs);
+  try {
+    await s.conn.write(bytes);
+  } finally {
+    disarm(s);
+    enter(s, was === "closing" ? "closing" : "handling");
+  }
+}
+
+async function linger(s: LinkState, bytes = LINGER_BYTES): Promise<void> {
+  wait(s, "closing");
+  s.conn.closeWrite();
+  arm(s, LINGER_MS);
+  let dropped = 0;
+  while (dropped <= bytes && await s.input.fill()) {
+    dropped += s.input.pending;
+    s.input.skip(s.input.pending);
+  }
+  close(s);
 }

@@ -15,6 +15,8 @@
 export { type HttpServer, type HttpServerOptions, serveHttp } from "./server.ts";
 export type { ErrorAnswer } from "./connection.ts";
 export { requestFault } from "./_errors.ts";
+export { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES, readJsonBody } from "./request_body.ts";
+export { publicOrigin } from "./public_origin.ts";
 export {
   type Conn,
   DEFAULT_LIMITS,
@@ -27,3 +29,4 @@ export {
   type ServeHandler,
   type ServeInfo,
 } from "./types.ts";
+export { isLoopback, splitAuthority, urlHostName } from "./authority.ts";

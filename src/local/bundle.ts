@@ -12,17 +12,20 @@ import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { syncDir, writeFileAtomic } from "../store/atomic.ts";
-import { projectDir, projectFile } from "../store/layout.ts";
-import { withProjectLock } from "../store/lock.ts";
-import { parseStoredManifest, publishManifest } from "../store/manifest.ts";
-import { readProjectMeta } from "../store/project_file.ts";
-import { openStore } from "../store/store.ts";
-import { parseJsonExact, stringifyExactJson } from "../wire/exact_json.ts";
-import { isSlug } from "../wire/slug.ts";
+import {
+  openStore,
+  parseStoredManifest,
+  projectDir,
+  projectFile,
+  publishManifest,
+  readProjectMeta,
+  syncDir,
+  withProjectLock,
+  writeFileAtomic,
+} from "../store/mod.ts";
+import { isSlug, parseDocumentJson, stringifyExactJson } from "../wire/mod.ts";
 import { VERSION } from "../version.ts";
-import { BundleError } from "../client/errors.ts";
-import type { Client } from "../client/client.ts";
+import { BundleError, type Client } from "../client/mod.ts";
 import { pull, refuseLocal } from "./pull.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
 import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
@@ -307,7 +310,7 @@ export async function loadBundle(
     }
     const slug = header.project;
     await refuseLocal(root, slug);
-    const raw = parseJsonExact(manifestText) as Record<string, unknown>;
+    const raw = parseDocumentJson(manifestText) as Record<string, unknown>;
     const named = (raw.signature as { origin?: unknown } | undefined)?.origin;
     const verdict = options.trust
       ? await checkVersion({

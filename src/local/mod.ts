@@ -44,4 +44,7 @@ export {
   readBundleHeader,
 } from "./push_bundle.ts";
 export type { BundleHeader, LoadResult, PullOptions, PullResult, TrustOptions } from "./types.ts";
-export type { QueryAnswer } from "../wire/types.ts";
+export type { QueryAnswer } from "../wire/mod.ts";
+export { saveHeld } from "./bundle.ts";
+export { DEFAULT_PAGE } from "./pull_jsonl.ts";
+export { MAX_PAGE } from "./pull_jsonl.ts";

@@ -12,19 +12,29 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type FileHandle, lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { syncDir, writeFileAtomic } from "../store/atomic.ts";
-import { partFile, projectDir, projectFile } from "../store/layout.ts";
-import { withProjectLock } from "../store/lock.ts";
-import { parseStoredManifest } from "../store/manifest.ts";
-import { readProjectMeta } from "../store/project_file.ts";
+import {
+  parseStoredManifest,
+  partFile,
+  projectDir,
+  projectFile,
+  readProjectMeta,
+  type StoredPart,
+  syncDir,
+  withProjectLock,
+  writeFileAtomic,
+} from "../store/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { stringifyExactJson } from "../wire/exact_json.ts";
-import { isSlug } from "../wire/slug.ts";
-import type { Manifest } from "../wire/types.ts";
-import type { Client } from "../client/client.ts";
-import { BundleError, SvcError, ValueError } from "../client/errors.ts";
-import { backoffMs, DEFAULT_RETRIES, retryableStatus } from "../client/retry.ts";
+import { isSlug, type Manifest, stringifyExactJson } from "../wire/mod.ts";
+import {
+  backoffMs,
+  BundleError,
+  type Client,
+  DEFAULT_RETRIES,
+  retryableStatus,
+  SvcError,
+  ValueError,
+} from "../client/mod.ts";
 import type { PullOptions, PullResult } from "./types.ts";
 export type { PullOptions, PullResult } from "./types.ts";
 
@@ -209,40 +219,8 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     }
     const unique = [...new Map(missing.map((p) => [p.sha256, p])).values()];
     const total = unique.reduce((a, p) => a + p.bytes, 0);
-    let done = 0;
     const urls = new Map(manifest.parts.map((p) => [p.sha256, p.url]));
-    const queue = [...unique];
-    // The first failure stops every other transfer, and the pull answers only once they have all
-    // ended and removed their temporary files: nothing may land in the store after the lock is released.
-    const stop = new AbortController();
-    const settle = (landing: Promise<void>) =>
-      landing.catch((e) => {
-        if (!stop.signal.aborted) stop.abort(e);
-      });
-    const workers = Array.from({ length: Math.max(1, Math.min(options.workers ?? 4, queue.length)) }, async () => {
-      // At most one part per worker is being flushed while its next part downloads.
-      let landing: Promise<void> = Promise.resolve();
-      try {
-        for (let part = queue.shift(); part && !stop.signal.aborted; part = queue.shift()) {
-          const url = urls.get(part.sha256);
-          if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
-          const next = settle(
-            (await fetchPart(url, dir, part, (n) => {
-              done += n;
-              options.onProgress?.(done, total);
-            }, stop.signal)).landing,
-          );
-          await landing;
-          landing = next;
-        }
-      } catch (e) {
-        if (!stop.signal.aborted) stop.abort(e);
-      } finally {
-        await landing;
-      }
-    });
-    await Promise.all(workers);
-    if (stop.signal.aborted) throw stop.signal.reason;
+    await fetchParts(unique, urls, dir, options, total);
     await syncDir(dir);
     const verified = verdict?.status === "verified";
     const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
@@ -272,4 +250,50 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       signature: verdict?.status ?? null,
     };
   });
+}
+
+/**
+ * Downloads `parts` into `dir` with up to `options.workers` transfers at once.
+ * The first failure stops every other transfer, and this answers only once
+ * they have all ended and removed their temporary files: nothing may land in
+ * the store after the project's lock is released.
+ */
+async function fetchParts(
+  parts: StoredPart[],
+  urls: Map<string, string | undefined>,
+  dir: string,
+  options: PullOptions,
+  total: number,
+): Promise<void> {
+  let done = 0;
+  const queue = [...parts];
+  const stop = new AbortController();
+  const settle = (landing: Promise<void>) =>
+    landing.catch((e) => {
+      if (!stop.signal.aborted) stop.abort(e);
+    });
+  const workers = Array.from({ length: Math.max(1, Math.min(options.workers ?? 4, queue.length)) }, async () => {
+    // At most one part per worker is being flushed while its next part downloads.
+    let landing: Promise<void> = Promise.resolve();
+    try {
+      for (let part = queue.shift(); part && !stop.signal.aborted; part = queue.shift()) {
+        const url = urls.get(part.sha256);
+        if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
+        const next = settle(
+          (await fetchPart(url, dir, part, (n) => {
+            done += n;
+            options.onProgress?.(done, total);
+          }, stop.signal)).landing,
+        );
+        await landing;
+        landing = next;
+      }
+    } catch (e) {
+      if (!stop.signal.aborted) stop.abort(e);
+    } finally {
+      await landing;
+    }
+  });
+  await Promise.all(workers);
+  if (stop.signal.aborted) throw stop.signal.reason;
 }

@@ -11,11 +11,9 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { projectDir } from "../store/layout.ts";
-import { stringifyExactJson } from "../wire/exact_json.ts";
-import { isSlug } from "../wire/slug.ts";
-import type { Client } from "../client/client.ts";
-import { SignatureError, ValueError } from "../client/errors.ts";
+import { projectDir } from "../store/mod.ts";
+import { isSlug, stringifyExactJson } from "../wire/mod.ts";
+import { type Client, SignatureError, ValueError } from "../client/mod.ts";
 import { refuseLocal } from "./pull.ts";
 
 /** What a JSON-lines pull wrote. */

@@ -1,14 +1,17 @@
 /**
- * SQL over a version in a local store, through the handler of a node opened
- * on it for the call: the same engine, limits and messages as a node's
- * `POST /projects/{slug}/query`. This is the one local operation that loads
- * the node and DuckDB.
+ * SQL over a version in a local store, with the service a node's `POST
+ * /projects/{slug}/query` runs: the same engine, limits and messages, on a
+ * store and one SQL worker opened for the call (no node, no HTTP).
  *
  * @module
  */
-import { errorForStatus } from "../client/errors.ts";
-import { createNode } from "../node/mod.ts";
-import type { QueryAnswer } from "../wire/types.ts";
+import { realpath } from "node:fs/promises";
+import { errorForStatus } from "../client/mod.ts";
+import { NodeError } from "../errors/mod.ts";
+import { queryVersion } from "../service/mod.ts";
+import { createSqlPool } from "../sql/mod.ts";
+import { openStore } from "../store/mod.ts";
+import type { QueryAnswer } from "../wire/mod.ts";
 
 /**
  * Runs `request.sql` over `slug` in the store at `store`. Unlike a node's
@@ -25,26 +28,16 @@ export async function queryLocal(
   slug: string,
   request: { sql: string; version?: number; limit?: number },
 ): Promise<QueryAnswer> {
-  const node = await createNode({
-    store,
-    host: "127.0.0.1",
-    token: null,
-    readOnly: true,
-    sql: { size: 1, maxRows: Number.MAX_SAFE_INTEGER },
-  });
-  const limit = request.limit === 0 ? Number.MAX_SAFE_INTEGER : request.limit;
+  const realRoot = await realpath(store);
+  const sql = createSqlPool({ storeRoot: realRoot, size: 1, maxRows: Number.MAX_SAFE_INTEGER });
+  const limit = request.limit === 0 ? Number.MAX_SAFE_INTEGER : request.limit ?? null;
   try {
-    const res = await node.handler(
-      new Request(`http://127.0.0.1:8686/projects/${encodeURIComponent(slug)}/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ ...request, limit }),
-      }),
-    );
-    const body = await res.json();
-    if (!res.ok) throw errorForStatus(res.status, body.error ?? `query failed with status ${res.status}`, body);
-    return body;
+    const state = { store: openStore(store), sql, storeRealPath: realRoot };
+    return JSON.parse(await queryVersion(state, slug, { sql: request.sql, version: request.version ?? null, limit }));
+  } catch (e) {
+    if (e instanceof NodeError) throw errorForStatus(e.status, e.message, { error: e.message });
+    throw e;
   } finally {
-    await node.close();
+    await sql.close();
   }
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { BundleError } from "../client/errors.ts";
+import { BundleError } from "../client/mod.ts";
 
 const BLOCK = 512;
 

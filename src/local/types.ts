@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { Manifest, SignatureStatus } from "../wire/types.ts";
+import type { Manifest, SignatureStatus } from "../wire/mod.ts";
 
 /** Whose keys to check against. */
 export interface TrustOptions {

@@ -13,14 +13,10 @@
  * @module
  */
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "../store/atomic.ts";
-import { commitVersion } from "../store/commit_version.ts";
-import { manifestFile } from "../store/layout.ts";
-import { openStore } from "../store/store.ts";
-import { readTrustFile, writeTrustFile } from "../trust/trust_file.ts";
-import { type Verdict, verifyManifest } from "../trust/verify.ts";
-import { stringifyExactJson } from "../wire/exact_json.ts";
-import { BundleError, SignatureError } from "../client/errors.ts";
+import { commitVersion, manifestFile, openStore, writeFileAtomic } from "../store/mod.ts";
+import { readTrustFile, type Verdict, verifyManifest, writeTrustFile } from "../trust/mod.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
+import { BundleError, SignatureError } from "../client/mod.ts";
 import type { TrustOptions } from "./types.ts";
 export type { TrustOptions } from "./types.ts";
 

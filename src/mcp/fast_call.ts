@@ -9,21 +9,20 @@
  *
  * @module
  */
-import type { NodeContext } from "../node/context.ts";
-import { HttpError } from "../node/response.ts";
+import type { NodeState } from "../service/mod.ts";
+import { NodeError } from "../errors/mod.ts";
 import { type NodeTool, nodeTools } from "./tools.ts";
 
-const readTools = new WeakMap<NodeContext, Map<string, Map<string, NodeTool>>>();
+/** A node's read tools by public origin, built on first use (the tools name the origin in their links). */
+export type ReadToolTable = Map<string, Map<string, NodeTool>>;
 
-function readToolsOf(ctx: NodeContext, base: string): Map<string, NodeTool> {
-  const byBase = readTools.get(ctx) ?? new Map<string, Map<string, NodeTool>>();
-  readTools.set(ctx, byBase);
-  let tools = byBase.get(base);
+function readToolsOf(ctx: NodeState, table: ReadToolTable, base: string): Map<string, NodeTool> {
+  let tools = table.get(base);
   if (!tools) {
     tools = new Map(
       nodeTools(ctx, base).filter((t) => t.annotations.readOnlyHint && !t.writeSide).map((t) => [t.name, t]),
     );
-    byBase.set(base, tools);
+    table.set(base, tools);
   }
   return tools;
 }
@@ -41,10 +40,15 @@ function rpcAnswer(id: string | number, inner: string): Response {
  *
  * @example
  * ```ts ignore
- * const res = await fastToolCall(ctx, "http://127.0.0.1:8686", message) ?? await viaSdk(message);
+ * const res = await fastToolCall(ctx, new Map(), "http://127.0.0.1:8686", message) ?? await viaSdk(message);
  * ```
  */
-export async function fastToolCall(ctx: NodeContext, base: string, body: unknown): Promise<Response | null> {
+export async function fastToolCall(
+  ctx: NodeState,
+  table: ReadToolTable,
+  base: string,
+  body: unknown,
+): Promise<Response | null> {
   if (!body || typeof body !== "object" || Array.isArray(body)) return null;
   const { jsonrpc, id, method, params, ...rest } = body as Record<string, unknown>;
   if (jsonrpc !== "2.0" || method !== "tools/call" || Object.keys(rest).length > 0) return null;
@@ -52,16 +56,16 @@ export async function fastToolCall(ctx: NodeContext, base: string, body: unknown
   if (!params || typeof params !== "object" || Array.isArray(params)) return null;
   const { name, arguments: args = {}, ...more } = params as Record<string, unknown>;
   if (typeof name !== "string" || Object.keys(more).length > 0) return null;
-  const tool = readToolsOf(ctx, base).get(name);
+  const tool = readToolsOf(ctx, table, base).get(name);
   if (!tool || !args || typeof args !== "object" || Array.isArray(args)) return null;
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) return null;
   let text: string;
   try {
-    text = await (await tool.run(parsed.data)).text();
+    text = await tool.run(parsed.data);
   } catch (e) {
     // Anything but a route's refusal is the SDK's to answer (a read tool may run again).
-    if (!(e instanceof HttpError)) return null;
+    if (!(e instanceof NodeError)) return null;
     const said = JSON.stringify(`${e.status}: ${e.message}`);
     return rpcAnswer(id, `"result":{"isError":true,"content":[{"type":"text","text":${said}}]}`);
   }

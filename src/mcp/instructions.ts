@@ -6,7 +6,7 @@
  * @module
  */
 import { DEFAULT_ROWS, MAX_ROWS, MAX_SQL_CHARS, QUERY_TIMEOUT_MS } from "../sql/mod.ts";
-import { MAX_BATCH_BYTES, MAX_RECORDS } from "../node/routes/writes.ts";
+import { MAX_BATCH_BYTES, MAX_RECORDS } from "../service/mod.ts";
 import { MCP_PAGE_DEFAULT, MCP_PAGE_MAX } from "./tools.ts";
 
 /** What the instructions depend on. */

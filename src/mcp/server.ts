@@ -23,8 +23,7 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { NodeContext } from "../node/context.ts";
-import { failureOf } from "../node/failure.ts";
+import { failureOf, type NodeState } from "../service/mod.ts";
 import { VERSION } from "../version.ts";
 import { mcpInstructions } from "./instructions.ts";
 import { describeIssues, type ZodIssueLike } from "./issues.ts";
@@ -34,13 +33,13 @@ import { type NodeTool, nodeTools } from "./tools.ts";
 /** The server's name in `initialize`. */
 export const SERVER_NAME = "svc-node";
 
-async function answer(tool: NodeTool, args: Record<string, unknown>): Promise<CallToolResult> {
+async function answer(ctx: NodeState, tool: NodeTool, args: Record<string, unknown>): Promise<CallToolResult> {
   try {
-    const text = await (await tool.run(args)).text();
+    const text = await tool.run(args);
     return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
   } catch (e) {
     // The same status and message HTTP gives (507 for a full disk, 500 without detail), never a path.
-    const { status, message } = failureOf(e, `MCP ${tool.name}`);
+    const { status, message } = failureOf(e, `MCP ${tool.name}`, ctx.log);
     return { isError: true, content: [{ type: "text", text: `${status}: ${message}` }] };
   }
 }
@@ -77,7 +76,7 @@ function unknownTool(name: string, all: NodeTool[], listed: NodeTool[]): RpcErro
  * await server.connect(transport);
  * ```
  */
-export function mcpServer(ctx: NodeContext, base: string): Server {
+export function mcpServer(ctx: NodeState, base: string): Server {
   const all = nodeTools(ctx, base);
   const listed = ctx.readOnly ? all.filter((t) => !t.writeSide) : all;
   const byName = new Map(listed.map((t) => [t.name, t]));
@@ -107,7 +106,7 @@ export function mcpServer(ctx: NodeContext, base: string): Server {
         : "";
       throw new RpcError(RPC.invalidParams, `${name}: ${describeIssues(issues, args, "argument")}${takes}`);
     }
-    return answer(tool, parsed.data);
+    return answer(ctx, tool, parsed.data);
   });
   return server;
 }

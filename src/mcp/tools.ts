@@ -1,7 +1,7 @@
 /**
- * The node's MCP tools. Each one calls the function that answers the same
- * HTTP route, so HTTP and MCP cannot drift: a tool's answer is the route's
- * JSON. Input schemas are strict (an unknown argument is refused, and the
+ * The node's MCP tools. Each one calls the service that answers the same
+ * HTTP route (`src/service/`), so HTTP and MCP cannot drift: a tool's answer
+ * is the route's JSON. Input schemas are strict (an unknown argument is refused, and the
  * listed JSON schema says `additionalProperties: false`); every tool has a
  * title and annotations that say what it does to the node.
  *
@@ -9,12 +9,19 @@
  */
 import { z } from "zod";
 import { MAX_ROWS, MAX_SQL_CHARS, QUERY_TIMEOUT_MS } from "../sql/mod.ts";
-import type { NodeContext } from "../node/context.ts";
-import { getData } from "../node/routes/data.ts";
-import { getManifest } from "../node/routes/manifest.ts";
-import { getProject, listProjects } from "../node/routes/projects.ts";
-import { postQuery } from "../node/routes/query.ts";
-import { getContribution, MAX_RECORDS, postContribution, postProject } from "../node/routes/writes.ts";
+import {
+  contributeRecords,
+  contributionStatus,
+  createProject,
+  MAX_RECORDS,
+  type NodeState,
+  projectDetail,
+  projectList,
+  queryVersion,
+  readPage,
+  versionManifest,
+} from "../service/mod.ts";
+import type { ExactJson } from "../wire/mod.ts";
 
 /** What a tool does to the node, as MCP tool annotations say it. */
 export interface ToolHints {
@@ -44,8 +51,8 @@ export interface NodeTool {
   input: z.AnyZodObject;
   /** Part of the write side, which a `--read-only` node leaves out (`contribution_status` too, though it only reads). */
   writeSide: boolean;
-  /** Answers arguments that passed `input`, with the HTTP route's response (or its `HttpError`). */
-  run(args: Record<string, unknown>): Promise<Response>;
+  /** Answers arguments that passed `input` with the HTTP route's JSON text, or throws its `NodeError`. */
+  run(args: Record<string, unknown>): Promise<string>;
 }
 
 /** Most records on one `read_dataset` page. */
@@ -58,7 +65,7 @@ const READ: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotent
 function tool<S extends z.ZodRawShape>(
   meta: Omit<NodeTool, "input" | "run" | "writeSide"> & { writeSide?: boolean },
   shape: S,
-  run: (args: z.infer<z.ZodObject<S>>) => Promise<Response>,
+  run: (args: z.infer<z.ZodObject<S>>) => Promise<string>,
 ): NodeTool {
   return {
     ...meta,
@@ -69,19 +76,8 @@ function tool<S extends z.ZodRawShape>(
   };
 }
 
-function jsonPost(base: string, body: unknown, headers: Record<string, string> = {}): Request {
-  return new Request(`${base}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-}
-
-function query(base: string, params: Record<string, number | undefined>): URL {
-  const url = new URL(`${base}/mcp`);
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v));
-  return url;
-}
+const decoder = new TextDecoder();
+const text = (value: unknown) => JSON.stringify(value);
 
 const slug = z.string().describe("Project slug, as `list_datasets` gives it (e.g. `world-cities`).");
 const version = z.number().int().min(1).optional().describe("Version number; the newest whole version when left out.");
@@ -93,7 +89,7 @@ const field = z.object({
 }).strict();
 
 /** The read tools, which every node lists. */
-function readTools(ctx: NodeContext, base: string): NodeTool[] {
+function readTools(ctx: NodeState, base: string): NodeTool[] {
   return [
     tool(
       {
@@ -105,11 +101,10 @@ function readTools(ctx: NodeContext, base: string): NodeTool[] {
       },
       { query: z.string().max(200).optional().describe("Substring of the slug or title (any case).") },
       async (args) => {
-        const res = await listProjects(ctx);
-        const { projects } = await res.json() as { projects: { slug: string; title: string }[] };
+        const { projects } = await projectList(ctx);
         const q = args.query?.toLowerCase();
         const kept = q ? projects.filter((p) => `${p.slug}\n${p.title}`.toLowerCase().includes(q)) : projects;
-        return Response.json({ projects: kept });
+        return text({ projects: kept });
       },
     ),
     tool(
@@ -121,7 +116,7 @@ function readTools(ctx: NodeContext, base: string): NodeTool[] {
         annotations: READ,
       },
       { slug },
-      (args) => getProject(ctx, args.slug),
+      async (args) => text(await projectDetail(ctx, args.slug)),
     ),
     tool({
       name: "read_dataset",
@@ -135,9 +130,9 @@ function readTools(ctx: NodeContext, base: string): NodeTool[] {
       limit: z.number().int().min(1).max(MCP_PAGE_MAX).optional()
         .describe(`Records in the page, 1-${MCP_PAGE_MAX} (default ${MCP_PAGE_DEFAULT}).`),
       offset: z.number().int().min(0).optional().describe("Records to skip (default 0)."),
-    }, (args) => {
-      const params = { version: args.version, limit: args.limit ?? MCP_PAGE_DEFAULT, offset: args.offset };
-      return getData(ctx, args.slug, query(base, params));
+    }, async (args) => {
+      const page = { version: args.version ?? null, limit: args.limit ?? MCP_PAGE_DEFAULT, offset: args.offset ?? 0 };
+      return decoder.decode(await readPage(ctx, args.slug, page));
     }),
     tool(
       {
@@ -148,30 +143,34 @@ function readTools(ctx: NodeContext, base: string): NodeTool[] {
         annotations: READ,
       },
       { slug, version },
-      (args) => getManifest(ctx, args.slug, query(base, { version: args.version }), base),
+      async (args) => text(await versionManifest(ctx, args.slug, { version: args.version ?? null, origin: base })),
     ),
-    tool({
-      name: "query_dataset",
-      title: "Query with SQL",
-      description: "One read-only SQL statement (DuckDB dialect: SELECT, WITH, FROM, VALUES, DESCRIBE, SUMMARIZE) " +
-        `over one version, seen as the table \`records\`. At most ${MAX_ROWS} rows; \`truncated\` says when more ` +
-        `existed. Stops after ${QUERY_TIMEOUT_MS / 1000} seconds.`,
-      annotations: READ,
-    }, {
-      slug,
-      sql: z.string().min(1).max(MAX_SQL_CHARS)
-        .describe("The statement, e.g. `SELECT country, count(*) FROM records GROUP BY 1`."),
-      version,
-      limit: z.number().int().min(1).max(MAX_ROWS).optional().describe(`Rows to return, 1-${MAX_ROWS} (default 200).`),
-    }, (args) => {
-      const body = { sql: args.sql, version: args.version, limit: args.limit };
-      return postQuery(ctx, jsonPost(base, body), args.slug);
-    }),
+    tool(
+      {
+        name: "query_dataset",
+        title: "Query with SQL",
+        description: "One read-only SQL statement (DuckDB dialect: SELECT, WITH, FROM, VALUES, DESCRIBE, SUMMARIZE) " +
+          `over one version, seen as the table \`records\`. At most ${MAX_ROWS} rows; \`truncated\` says when more ` +
+          `existed. Stops after ${QUERY_TIMEOUT_MS / 1000} seconds.`,
+        annotations: READ,
+      },
+      {
+        slug,
+        sql: z.string().min(1).max(MAX_SQL_CHARS)
+          .describe("The statement, e.g. `SELECT country, count(*) FROM records GROUP BY 1`."),
+        version,
+        limit: z.number().int().min(1).max(MAX_ROWS).optional().describe(
+          `Rows to return, 1-${MAX_ROWS} (default 200).`,
+        ),
+      },
+      (args) =>
+        queryVersion(ctx, args.slug, { sql: args.sql, version: args.version ?? null, limit: args.limit ?? null }),
+    ),
   ];
 }
 
 /** The write tools, which a `--read-only` node leaves out. */
-function writeTools(ctx: NodeContext, base: string): NodeTool[] {
+function writeTools(ctx: NodeState): NodeTool[] {
   return [
     tool({
       name: "create_dataset",
@@ -193,7 +192,7 @@ function writeTools(ctx: NodeContext, base: string): NodeTool[] {
       license: z.string().optional().describe("License, up to 60 characters (default `platform-standard`)."),
       tags: z.array(z.string()).max(8).optional().describe("Up to 8 tags of 2-30 of a-z, 0-9 and `-`."),
       visibility: z.enum(["public", "private"]).optional().describe("Listed publicly or not (default `private`)."),
-    }, (args) => postProject(ctx, jsonPost(base, args))),
+    }, async (args) => text(await createProject(ctx, JSON.parse(JSON.stringify(args))))),
     tool({
       name: "contribute_records",
       title: "Contribute records",
@@ -218,11 +217,11 @@ function writeTools(ctx: NodeContext, base: string): NodeTool[] {
         .describe("The same key with the same records within 24 hours replays the first answer."),
       wait: z.boolean().optional().describe("Accepted for the origin's clients; a node's answer is always final."),
     }, async (args) => {
-      const headers: Record<string, string> = args.idempotencyKey ? { "idempotency-key": args.idempotencyKey } : {};
-      const body = { records: args.records, sourceDeclaration: args.sourceDeclaration };
-      const res = await postContribution(ctx, jsonPost(base, body, headers), args.slug);
-      const replayed = res.headers.get("idempotent-replayed") === "true";
-      return Response.json({ ...(await res.json()), replayed });
+      // As the HTTP route reads them: exact integers, what a JSON body would carry.
+      const body = { records: args.records, sourceDeclaration: args.sourceDeclaration } as ExactJson;
+      const sender = { idempotencyKey: args.idempotencyKey ?? null, agentId: "anonymous" };
+      const outcome = await contributeRecords(ctx, args.slug, () => Promise.resolve(body), sender);
+      return text({ ...outcome.view, replayed: outcome.replayed });
     }),
     tool(
       {
@@ -233,7 +232,7 @@ function writeTools(ctx: NodeContext, base: string): NodeTool[] {
         writeSide: true,
       },
       { slug, id: z.string().max(100).describe("The contribution id (a UUID).") },
-      (args) => getContribution(ctx, args.slug, args.id),
+      async (args) => text(await contributionStatus(ctx, args.slug, args.id)),
     ),
   ];
 }
@@ -248,6 +247,6 @@ function writeTools(ctx: NodeContext, base: string): NodeTool[] {
  * const names = nodeTools(ctx, "http://127.0.0.1:8686").filter((t) => !t.writeSide).map((t) => t.name);
  * ```
  */
-export function nodeTools(ctx: NodeContext, base: string): NodeTool[] {
-  return [...readTools(ctx, base), ...writeTools(ctx, base)];
+export function nodeTools(ctx: NodeState, base: string): NodeTool[] {
+  return [...readTools(ctx, base), ...writeTools(ctx)];
 }

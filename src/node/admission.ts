@@ -16,7 +16,8 @@ import { fromNodePage, isCrossSite, opensFrontPage, originTrusted } from "./guar
 import { hostAllowed } from "./guards/host.ts";
 import { hasToken } from "./guards/token.ts";
 import { hasSessionCookie } from "./guards/token_cookie.ts";
-import { HttpError } from "./response.ts";
+
+import { NodeError } from "../errors/mod.ts";
 import { type Match, match } from "./router.ts";
 
 /** What the guards establish about a request once. */
@@ -68,7 +69,7 @@ export function routedPath(url: URL, target: string | undefined): string {
  *
  * @example
  * ```ts ignore
- * const known = factsOf(ctx, new Request("http://127.0.0.1:8686/healthz"));
+ * const facts = factsOf(ctx, new Request("http://127.0.0.1:8686/healthz"));
  * ```
  */
 export function factsOf(
@@ -89,29 +90,32 @@ export function factsOf(
 
 /**
  * Runs the guards over `req`: its route and whether it is authed, or the
- * preflight answer; throws {@linkcode HttpError} with the refusal.
+ * preflight answer; throws {@linkcode NodeError} with the refusal.
  *
  * @example
  * ```ts ignore
  * const admitted = admit(ctx, req, factsOf(ctx, req));
  * ```
  */
-export function admit(ctx: NodeContext, req: RequestHeadView, known: Facts): Admission {
-  const { url, path, route, withToken, withCookie, loopbackNode } = known;
+export function admit(ctx: NodeContext, req: RequestHeadView, facts: Facts): Admission {
+  const { url, path, route, withToken, withCookie, loopbackNode } = facts;
   // DNS rebinding matters only to a node without a token: with one, a request without it gets only what is public
   // (401 otherwise), whatever authority it names, so the node works through proxies and remapped ports.
   if (ctx.token === null && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
-    throw new HttpError(403, "this node answers only to its own address: the Host header names another");
+    throw new NodeError("forbidden", "this node answers only to its own address: the Host header names another");
   }
   const origin = req.headers.get("origin");
   if (req.method === "OPTIONS" && origin !== null && req.headers.has("access-control-request-method")) {
     if (ctx.token !== null || originTrusted(origin, url, loopbackNode)) return { preflight: preflight(origin) };
   }
   if (!withToken && isCrossSite(req, loopbackNode, url) && !opensFrontPage(req)) {
-    throw new HttpError(403, "cross-site requests are refused: a web page of another origin needs the node token");
+    throw new NodeError(
+      "forbidden",
+      "cross-site requests are refused: a web page of another origin needs the node token",
+    );
   }
-  if (!route) throw new HttpError(404, `not found: ${req.method} ${path.slice(0, 200)}`);
+  if (!route) throw new NodeError("not-found", `not found: ${req.method} ${path.slice(0, 200)}`);
   const authed = ctx.token === null || withToken || withCookie;
-  if (!authed && !route.public) throw new HttpError(401, UNAUTHORIZED, CHALLENGE);
+  if (!authed && !route.public) throw new NodeError("unauthorized", UNAUTHORIZED, CHALLENGE);
   return { route, authed };
 }

@@ -6,7 +6,7 @@
  */
 import type { FileHandle } from "node:fs/promises";
 
-export { openRegularFile } from "../store/regular_file.ts";
+export { openRegularFile } from "../store/mod.ts";
 
 const STEP = 256 * 1024;
 

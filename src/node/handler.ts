@@ -8,11 +8,12 @@
  */
 import { admit, type Facts, factsOf, routedPath } from "./admission.ts";
 import type { NodeContext } from "./context.ts";
-import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "./guards/body.ts";
+import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "../http/mod.ts";
 import { allowOrigin } from "./guards/cors.ts";
-import { failureOf } from "./failure.ts";
+import { failureOf } from "../service/mod.ts";
 import { errorPage, isNavigation } from "./ui/routes.ts";
-import { errorResponse, HttpError } from "./response.ts";
+import { errorResponse } from "./response.ts";
+import { NodeError } from "../errors/mod.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
 export interface ConnInfo {
@@ -24,9 +25,6 @@ export interface ConnInfo {
 
 /** A request handler in Web-standard terms. */
 export type Handler = (req: Request, info?: ConnInfo) => Promise<Response>;
-
-/** Where log lines go; null for none (`--quiet`). */
-export type LogSink = ((line: string) => void) | null;
 
 /** The request's path as sent, else its URL's, or "?" when its URL cannot be parsed (a malformed Host). */
 function pathOf(req: { url: string }, target?: string): string {
@@ -56,50 +54,55 @@ export function logLine(
   return `${new Date().toISOString()} ${info?.remoteAddr ?? "-"} ${req.method} ${path} ${status} ${ms.toFixed(1)}ms`;
 }
 
-async function answer(ctx: NodeContext, req: Request, known: Facts): Promise<Response> {
-  const admitted = admit(ctx, req, known);
+async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Response> {
+  const admitted = admit(ctx, req, facts);
   if ("preflight" in admitted) return admitted.preflight;
   const { route, authed } = admitted;
-  const url = known.url;
+  const url = facts.url;
   if (route.methods.length === 0) return await route.run(ctx, req, url, authed);
   if (!route.methods.includes(req.method)) {
     const allow = route.methods.join(", ");
-    throw new HttpError(405, `method ${req.method} is not allowed on ${url.pathname}`, allow ? { allow } : {});
+    throw new NodeError(
+      "method-not-allowed",
+      `method ${req.method} is not allowed on ${url.pathname}`,
+      allow ? { allow } : {},
+    );
   }
   checkBodyHeaders(req, MAX_BODY_BYTES, route.form ? FORM_TYPE : "application/json");
   return await route.run(ctx, req, url, authed);
 }
 
 /**
- * The handler of a node over `ctx`, logging one line per request to `log`.
+ * The handler of a node over `ctx`, logging one line per request to the
+ * node's log.
  *
  * @example
  * ```ts ignore
- * const handler = createHandler(ctx, console.error);
+ * const handler = createHandler(ctx);
  * const res = await handler(new Request("http://127.0.0.1:8686/healthz"));
  * ```
  */
-export function createHandler(ctx: NodeContext, log: LogSink): Handler {
+export function createHandler(ctx: NodeContext): Handler {
   return async (req, info) => {
     const started = performance.now();
     let res: Response;
-    let known: Facts | null = null;
+    let facts: Facts | null = null;
     try {
-      known = factsOf(ctx, req, undefined, info?.target);
-      res = await answer(ctx, req, known);
+      facts = factsOf(ctx, req, undefined, info?.target);
+      res = await answer(ctx, req, facts);
     } catch (e) {
-      const failure = failureOf(e, `${req.method} ${pathOf(req, info?.target)}`);
+      const failure = failureOf(e, `${req.method} ${pathOf(req, info?.target)}`, ctx.log);
       // A browser that opened the address itself gets a page with a way back; programs get the JSON.
       res = isNavigation(req)
         ? errorPage(failure.status, failure.message, failure.headers)
         : errorResponse(failure.status, failure.message, failure.headers);
     }
-    if (known?.corsOrigin) res = allowOrigin(res, known.corsOrigin);
+    if (facts?.corsOrigin) res = allowOrigin(res, facts.corsOrigin);
     if (req.method === "HEAD" && res.body) {
       await res.body.cancel();
       res = new Response(null, { status: res.status, headers: res.headers });
     }
-    log?.(logLine(req, info, res.status, performance.now() - started));
+    ctx.log.request(logLine(req, info, res.status, performance.now() - started));
     return res;
   };
 }

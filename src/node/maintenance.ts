@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { pruneReported, recoverProject, type Store, sweepProject, withProjectLock } from "../store/mod.ts";
+import { pruneReported, type Store, sweepProject, withProjectLock } from "../store/mod.ts";
+import { recoverProject } from "../writes/mod.ts";
 
 /** How the node's store is kept. */
 export interface Upkeep {
@@ -17,6 +18,8 @@ export interface Upkeep {
   readOnly: boolean;
   /** Where what was pruned is told (the node's log). */
   report(line: string): void;
+  /** Where a project that could not be tidied is told. */
+  warn(message: string): void;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface Upkeep {
  *
  * @example
  * ```ts ignore
- * await tidyStore(openStore("svc-data"), { keepVersions: 3, readOnly: false, report: console.error });
+ * await tidyStore(openStore("svc-data"), { keepVersions: 3, readOnly: false, report: console.error, warn: console.error });
  * ```
  */
 export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
@@ -38,7 +41,7 @@ export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
       }
       if (upkeep.keepVersions !== null) await pruneReported(store.root, slug, upkeep.keepVersions, upkeep.report);
     } catch (e) {
-      console.error(`warning: could not tidy ${slug} at start: ${(e as Error).message}`);
+      upkeep.warn(`could not tidy ${slug} at start: ${(e as Error).message}`);
     }
   }
 }

@@ -4,8 +4,9 @@
  * @module
  */
 export type { FollowView, NodeContext } from "./context.ts";
-export { type ConnInfo, createHandler, type Handler, type LogSink } from "./handler.ts";
-export { hostAllowed, isLoopback, type NodeAddress } from "./guards/host.ts";
+export { type ConnInfo, createHandler, type Handler } from "./handler.ts";
+export type { LogSink } from "../service/mod.ts";
+export { hostAllowed, type NodeAddress } from "./guards/host.ts";
 export { createNode, type NodeOptions, type SvcNode } from "./node.ts";
-export { PART_URL_LIFETIME_S, partSignature } from "./part_url.ts";
+export { serveNode, type ServeNodeOptions, type ServingNode } from "./serve.ts";
 export { errorResponse } from "./response.ts";

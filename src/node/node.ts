@@ -5,15 +5,18 @@
  */
 import { mkdir, realpath } from "node:fs/promises";
 import { resolve } from "node:path";
-import { defaultPageCacheBytes, openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
+import { openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
+import { defaultPageCacheBytes } from "../settings/mod.ts";
+import { mcpEndpoint } from "../mcp/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
-import { createHandler, type Handler, type LogSink } from "./handler.ts";
+import { createHandler, type Handler } from "./handler.ts";
+import { type LogSink, nodeLog } from "../service/mod.ts";
+import { createWriteCache } from "../writes/mod.ts";
 import { tidyStore } from "./maintenance.ts";
-import { isLoopback } from "./guards/host.ts";
+import { isLoopback, type QuickHandler } from "../http/mod.ts";
 import { createQuickHandler } from "./quick.ts";
-import type { QuickHandler } from "../http/mod.ts";
 
 /** How to run a node. */
 export interface NodeOptions {
@@ -78,19 +81,20 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   const root = resolve(options.store);
   await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
-  const log = options.log ?? null;
+  const logs = nodeLog(options.log ?? null);
   const store = openStore(root);
   await tidyStore(store, {
     keepVersions: options.keepVersions ?? null,
     readOnly: options.readOnly ?? false,
-    report: (line) => log?.(line),
+    report: (line) => logs.info(line),
+    warn: (message) => logs.warn(message),
   });
   const swept = await sweepStaleWorkerFolders();
-  if (swept > 0) log?.(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
+  if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
   const engine = await openReadEngine(root);
   const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? defaultPageCacheBytes()) });
-  const sql = createSqlPool({ ...options.sql, storeRoot: realRoot });
-  const context: NodeContext = {
+  const sql = createSqlPool({ ...options.sql, storeRoot: realRoot, warn: (message) => logs.warn(message) });
+  const state: Omit<NodeContext, "mcp"> = {
     store,
     exports: createExportCache(root, {
       maxBytes: options.exportCache ?? DEFAULT_EXPORT_CACHE_BYTES,
@@ -99,20 +103,23 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     engine,
     pages,
     sql,
-    realRoot,
+    storeRealPath: realRoot,
     token: options.token,
     readOnly: options.readOnly ?? false,
     keepVersions: options.keepVersions ?? null,
-    storeLabel: options.store,
+    storeAsNamed: options.store,
     since: new Date(),
     address: { host: options.host, port: options.port ?? 8686, allowedHosts: options.allowedHosts ?? [] },
     loopbackNode: isLoopback(options.host),
     now: options.now ?? Date.now,
     follow: options.follow ?? null,
+    log: logs,
+    writes: createWriteCache(),
   };
+  const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state) });
   return {
-    handler: createHandler(context, log),
-    quick: createQuickHandler(context, log),
+    handler: createHandler(context),
+    quick: createQuickHandler(context),
     bound(port) {
       context.address.port = port;
     },

@@ -8,12 +8,12 @@
  * @module
  */
 import type { QuickAnswer, QuickHandler } from "../http/mod.ts";
-import { stringifyExactJson } from "../wire/exact_json.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 import { admit, factsOf } from "./admission.ts";
 import type { NodeContext } from "./context.ts";
-import { logLine, type LogSink } from "./handler.ts";
+import { logLine } from "./handler.ts";
 import { JSON_HEADERS } from "./response.ts";
-import { healthOf } from "./routes/healthz.ts";
+import { healthOf } from "../service/mod.ts";
 
 const HEADERS = Object.entries(JSON_HEADERS);
 const encoder = new TextEncoder();
@@ -23,21 +23,21 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts ignore
- * const server = await serve(createHandler(ctx, log), { hostname, port, quick: createQuickHandler(ctx, log) });
+ * const server = await serve(createHandler(ctx), { hostname, port, quick: createQuickHandler(ctx) });
  * ```
  */
-export function createQuickHandler(ctx: NodeContext, log: LogSink): QuickHandler {
+export function createQuickHandler(ctx: NodeContext): QuickHandler {
   return async (head, info) => {
     const started = performance.now();
     // Asked of every bodiless GET: anything else is passed on before any guard's work is done twice.
     const url = new URL(head.url);
     if (url.pathname !== "/healthz" || (info.target !== undefined && !info.target.startsWith("/healthz"))) return null;
-    const known = factsOf(ctx, head, url, info.target);
-    if (known.route === null) return null;
-    if (known.corsOrigin !== null) return null;
+    const facts = factsOf(ctx, head, url, info.target);
+    if (facts.route === null) return null;
+    if (facts.corsOrigin !== null) return null;
     let authed: boolean;
     try {
-      const admitted = admit(ctx, head, known);
+      const admitted = admit(ctx, head, facts);
       if ("preflight" in admitted) return null;
       authed = admitted.authed;
     } catch {
@@ -48,7 +48,7 @@ export function createQuickHandler(ctx: NodeContext, log: LogSink): QuickHandler
       headers: HEADERS,
       body: encoder.encode(stringifyExactJson(await healthOf(ctx, authed))),
     };
-    log?.(logLine(head, info, 200, performance.now() - started));
+    ctx.log.request(logLine(head, info, 200, performance.now() - started));
     return answer;
   };
 }

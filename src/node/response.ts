@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { stringifyExactJson } from "../wire/exact_json.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 
 /** Headers every JSON answer carries. */
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
@@ -11,28 +11,6 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
   "x-svc-node": "1",
 };
-
-/** An error that becomes an answer with its status and message. */
-export class HttpError extends Error {
-  /** HTTP status. */
-  readonly status: number;
-  /** Extra headers for the answer (`allow`, `retry-after`, ...). */
-  readonly headers: Record<string, string>;
-
-  /**
-   * @example
-   * ```ts
-   * import { HttpError } from "./response.ts";
-   * throw new HttpError(404, "project \"x\" is not on this node");
-   * ```
-   */
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.name = "HttpError";
-    this.status = status;
-    this.headers = headers;
-  }
-}
 
 /**
  * A JSON answer from prebuilt JSON text.

@@ -6,17 +6,17 @@
  *
  * @module
  */
-import { isSlug } from "../wire/slug.ts";
+import { isSlug } from "../wire/mod.ts";
 import type { NodeContext } from "./context.ts";
-import { publicOrigin } from "./public_url.ts";
-import { HttpError } from "./response.ts";
+import { publicOrigin } from "../http/mod.ts";
+
+import { type ErrorKind, NodeError } from "../errors/mod.ts";
 import { getData } from "./routes/data.ts";
 import { getExport } from "./routes/export.ts";
-import { getHealth } from "./routes/healthz.ts";
+
 import { getManifest } from "./routes/manifest.ts";
 import { getPart, partUrlSigned } from "./routes/parts.ts";
-import { getProject, listProjects } from "./routes/projects.ts";
-import { postMcp } from "./routes/mcp.ts";
+import { getHealth, getProject, listProjects } from "./routes/projects.ts";
 import { postQuery } from "./routes/query.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
 import { getAsset, getShell, isAsset, postLogin, postLogout } from "./ui/routes.ts";
@@ -38,8 +38,8 @@ export interface Match {
 const READ = ["GET", "HEAD"];
 const READ_OR_CREATE = ["GET", "HEAD", "POST"];
 
-function refuse(status: number, message: string): Match["run"] {
-  return () => Promise.reject(new HttpError(status, message));
+function refuse(kind: ErrorKind, message: string): Match["run"] {
+  return () => Promise.reject(new NodeError(kind, message));
 }
 
 /** The browser interface's routes under `/ui/`. */
@@ -79,7 +79,7 @@ export function match(pathname: string): Match | null {
     return {
       methods: ["POST"],
       public: false,
-      run: (ctx, req) => postMcp(ctx, req),
+      run: (ctx, req) => ctx.mcp.post(req),
     };
   }
   if (s[0] === "parts" && s.length === 3 && isSlug(s[1])) {
@@ -101,7 +101,9 @@ export function match(pathname: string): Match | null {
   const slug = s[1];
   if (!isSlug(slug)) return null;
   if (s.length === 2) return { methods: READ, public: false, run: (ctx) => getProject(ctx, slug) };
-  if (s[2] === "push" || s[2] === "uploads") return { methods: [], public: false, run: refuse(405, PUSH_REFUSED) };
+  if (s[2] === "push" || s[2] === "uploads") {
+    return { methods: [], public: false, run: refuse("method-not-allowed", PUSH_REFUSED) };
+  }
   if (s[2] === "contributions" && s.length === 4) {
     return { methods: READ, public: false, run: (ctx) => getContribution(ctx, slug, s[3]) };
   }
@@ -118,9 +120,9 @@ export function match(pathname: string): Match | null {
     case "contribute":
       return { methods: ["POST"], public: false, run: (ctx, req) => postContribution(ctx, req, slug) };
     case "diff":
-      return { methods: [], public: false, run: refuse(404, DIFF_REFUSED) };
+      return { methods: [], public: false, run: refuse("not-found", DIFF_REFUSED) };
     case "buy":
-      return { methods: [], public: false, run: refuse(405, BUY_REFUSED) };
+      return { methods: [], public: false, run: refuse("method-not-allowed", BUY_REFUSED) };
   }
   return null;
 }

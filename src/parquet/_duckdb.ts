@@ -6,7 +6,7 @@
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { tempRoot } from "../runtime/paths.ts";
+import { tempRoot } from "../runtime/mod.ts";
 import { join, sep } from "node:path";
 
 /**
@@ -43,12 +43,20 @@ export function sqlIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
 
-/**
- * Opens an engine that can read files under `root` and nothing else.
- */
-export async function openReadEngine(root: string, size = 4): Promise<ReadEngine> {
+/** The engine's parts: the instance, its pooled connections, the calls and sessions under way. */
+interface EngineState {
+  db: DuckDBInstance;
+  temp: string;
+  idle: DuckDBConnection[];
+  waiting: ((c: DuckDBConnection) => void)[];
+  running: Set<Promise<unknown>>;
+  sessions: Set<Session>;
+  closed: boolean;
+}
+
+/** An instance that reads files under `root` (and its real path) only, spilling to `temp`, its settings locked. */
+async function lockedInstance(root: string, temp: string): Promise<{ db: DuckDBInstance; setup: DuckDBConnection }> {
   const realRoot = await realpath(root).catch(() => root);
-  const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
   const db = await DuckDBInstance.create(":memory:", {
     threads: "2",
     memory_limit: "512MB",
@@ -62,77 +70,92 @@ export async function openReadEngine(root: string, size = 4): Promise<ReadEngine
   await setup.run(`SET allowed_directories = [${sqlString(realRoot + sep)}, ${sqlString(root + sep)}]`);
   await setup.run(`SET enable_external_access = false`);
   await setup.run(`SET lock_configuration = true`);
-  const idle: DuckDBConnection[] = [setup];
-  for (let i = 1; i < size; i++) idle.push(await db.connect());
-  const waiting: ((c: DuckDBConnection) => void)[] = [];
-  let closed = false;
+  return { db, setup };
+}
 
-  function release(c: DuckDBConnection) {
-    const next = waiting.shift();
-    if (next) next(c);
-    else idle.push(c);
-  }
-
-  const running = new Set<Promise<unknown>>();
-  const sessions = new Set<Session>();
-
-  function openSession(c: DuckDBConnection): Session {
-    let chain: Promise<unknown> = Promise.resolve();
-    let ended = false;
-    const session: Session = {
-      run(fn) {
-        const call = chain.then(() => ended ? Promise.reject(new Error(SESSION_CLOSED)) : fn(c));
-        chain = call.catch(() => {});
-        return call;
-      },
-      close() {
-        if (!ended) {
-          ended = true;
-          chain = chain.then(() => {
-            c.closeSync();
-            sessions.delete(session);
-          });
-        }
-        return chain.then(() => {});
-      },
-    };
-    sessions.add(session);
-    return session;
-  }
-
+/**
+ * Opens an engine that can read files under `root` and nothing else, with
+ * `size` pooled connections.
+ */
+export async function openReadEngine(root: string, size = 4): Promise<ReadEngine> {
+  const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
+  const { db, setup } = await lockedInstance(root, temp);
+  const state: EngineState = {
+    db,
+    temp,
+    idle: [setup],
+    waiting: [],
+    running: new Set(),
+    sessions: new Set(),
+    closed: false,
+  };
+  for (let i = 1; i < size; i++) state.idle.push(await db.connect());
   return {
-    use(fn) {
-      if (closed) return Promise.reject(new Error("the read engine is closed"));
-      const call = (async () => {
-        const c = idle.pop() ?? await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve));
-        try {
-          return await fn(c);
-        } finally {
-          release(c);
-        }
-      })();
-      running.add(call);
-      call.catch(() => {}).finally(() => running.delete(call));
+    use: (fn) => useConnection(state, fn),
+    session: () => newSession(state),
+    close: () => closeEngine(state),
+  };
+}
+
+function useConnection<T>(state: EngineState, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+  if (state.closed) return Promise.reject(new Error("the read engine is closed"));
+  const call = (async () => {
+    const c = state.idle.pop() ?? await new Promise<DuckDBConnection>((resolve) => state.waiting.push(resolve));
+    try {
+      return await fn(c);
+    } finally {
+      const next = state.waiting.shift();
+      if (next) next(c);
+      else state.idle.push(c);
+    }
+  })();
+  state.running.add(call);
+  call.catch(() => {}).finally(() => state.running.delete(call));
+  return call;
+}
+
+async function newSession(state: EngineState): Promise<Session> {
+  if (state.closed) throw new Error("the read engine is closed");
+  const connecting = state.db.connect();
+  state.running.add(connecting);
+  try {
+    return sessionOver(state, await connecting);
+  } finally {
+    state.running.delete(connecting);
+  }
+}
+
+/** A session on its own connection, whose calls run one at a time and whose close waits for the call under way. */
+function sessionOver(state: EngineState, c: DuckDBConnection): Session {
+  let chain: Promise<unknown> = Promise.resolve();
+  let ended = false;
+  const session: Session = {
+    run(fn) {
+      const call = chain.then(() => ended ? Promise.reject(new Error(SESSION_CLOSED)) : fn(c));
+      chain = call.catch(() => {});
       return call;
     },
-    async session() {
-      if (closed) throw new Error("the read engine is closed");
-      const connecting = db.connect();
-      running.add(connecting);
-      try {
-        return openSession(await connecting);
-      } finally {
-        running.delete(connecting);
+    close() {
+      if (!ended) {
+        ended = true;
+        chain = chain.then(() => {
+          c.closeSync();
+          state.sessions.delete(session);
+        });
       }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await Promise.allSettled([...running]);
-      await Promise.all([...sessions].map((s) => s.close()));
-      for (const c of idle) c.closeSync();
-      db.closeSync();
-      await rm(temp, { recursive: true, force: true });
+      return chain.then(() => {});
     },
   };
+  state.sessions.add(session);
+  return session;
+}
+
+async function closeEngine(state: EngineState): Promise<void> {
+  if (state.closed) return;
+  state.closed = true;
+  await Promise.allSettled([...state.running]);
+  await Promise.all([...state.sessions].map((s) => s.close()));
+  for (const c of state.idle) c.closeSync();
+  state.db.closeSync();
+  await rm(state.temp, { recursive: true, force: true });
 }

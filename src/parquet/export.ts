@@ -15,8 +15,7 @@
  */
 import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
 import { createGzip } from "node:zlib";
-import type { StoredVersion } from "../store/mod.ts";
-import { EXPORT_GZIP_LEVEL } from "../store/export_cache.ts";
+import { EXPORT_GZIP_LEVEL, type StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, type Session, sqlIdent, sqlString } from "./_duckdb.ts";
 import { EXTRA_COLUMN, type RecordEncoder, recordEncoder } from "./rows.ts";
 

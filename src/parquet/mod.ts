@@ -7,6 +7,6 @@
 export { openReadEngine, type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
 export { gzipJsonLines, jsonLines } from "./export.ts";
 export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_text.ts";
-export { cachedGroup, defaultPageCacheBytes, type PageCache, pageCache, type PageCacheStats } from "./page_cache.ts";
+export { cachedGroup, type PageCache, pageCache, type PageCacheStats } from "./page_cache.ts";
 export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";

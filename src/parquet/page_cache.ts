@@ -11,7 +11,6 @@
  *
  * @module
  */
-import { totalmem } from "node:os";
 
 /** One block's records: their JSON texts joined by commas, as UTF-8, and where each starts. */
 export interface CachedGroup {
@@ -45,20 +44,6 @@ export interface PageCache {
   count(hit: boolean): void;
   /** What the cache holds. */
   stats(): PageCacheStats;
-}
-
-/**
- * The default size: a sixteenth of the machine's memory, within 64 MiB and
- * 256 MiB (a million records of about 90 characters of JSON fit in 110 MiB).
- *
- * @example
- * ```ts
- * import { defaultPageCacheBytes } from "./page_cache.ts";
- * defaultPageCacheBytes(24 * 1024 ** 3); // 268435456
- * ```
- */
-export function defaultPageCacheBytes(memory: number = totalmem()): number {
-  return Math.min(256 * 1024 ** 2, Math.max(64 * 1024 ** 2, Math.floor(memory / 16)));
 }
 
 const encoder = new TextEncoder();

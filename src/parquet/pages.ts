@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { StoredVersion } from "../store/store.ts";
+import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
 import { type CachedGroup, cachedGroup, type PageCache, type PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
@@ -110,6 +110,24 @@ const ADMIT_AFTER = 2;
 /** Blocks whose misses are remembered, at most (the count starts over past it). */
 const MAX_TOUCHED = 10_000;
 
+/** What a page reader keeps: part row counts and block bounds by digest, and the cache's admissions. */
+interface ReaderState {
+  engine: ReadEngine;
+  cache: PageCache | null;
+  /** Rows of each part, by digest (parts are immutable). */
+  counts: Map<string, number>;
+  /** Where each block of a part starts, and its rows last, by digest. */
+  bounds: Map<string, number[]>;
+  /** Misses of blocks not yet cached, by `<sha256>:<start>`. */
+  touched: Map<string, number>;
+  /** Blocks being decoded into the cache. */
+  filling: Set<string>;
+  /** The decodes under way, one after another. */
+  fills: Promise<void>;
+  /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
+  ownRowNumber: Set<string>;
+}
+
 /**
  * A page reader over `engine`. Row-group bounds (and so row counts) are read
  * from the parts' Parquet footers once, every part of a version in one
@@ -126,147 +144,149 @@ const MAX_TOUCHED = 10_000;
  * ```
  */
 export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}): PageReader {
-  const cache = options.cache && options.cache.stats().maxBytes > 0 ? options.cache : null;
-  const counts = new Map<string, number>();
-  const bounds = new Map<string, number[]>();
-  const touched = new Map<string, number>();
-  const filling = new Set<string>();
-  let fills: Promise<void> = Promise.resolve();
-  /** Reads the row-group bounds (and so the row counts) of `parts` from their footers, all in one query. */
-  async function learnBounds(parts: readonly { path: string; sha256: string }[]): Promise<void> {
-    const list = parts.map((p) => sqlString(p.path)).join(", ");
-    const rows = await engine.use(async (c) =>
-      (await c.runAndReadAll(
-        `SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata([${list}]) ` +
-          "ORDER BY file_name, row_group_id",
-      )).getRows()
-    );
-    const byPath = new Map<string, number[]>();
-    for (const [file, , n] of rows) {
-      const starts = byPath.get(String(file)) ?? [0];
-      const from = starts[starts.length - 1];
-      const end = from + Number(n);
-      // Large row groups are decoded (and kept) in blocks: one decode's transient memory stays small.
-      for (let at = from + BLOCK_ROWS; at < end; at += BLOCK_ROWS) starts.push(at);
-      if (end > from) starts.push(end);
-      byPath.set(String(file), starts);
-    }
-    for (const p of parts) {
-      const starts = byPath.get(p.path) ?? [0];
-      bounds.set(p.sha256, starts);
-      counts.set(p.sha256, starts[starts.length - 1]);
-    }
-  }
-
-  async function partRecords(version: StoredVersion): Promise<number[]> {
-    const missing = version.parts.filter((p) => !counts.has(p.sha256));
-    if (missing.length > 0) await learnBounds(missing);
-    return version.parts.map((p) => counts.get(p.sha256) ?? 0);
-  }
-
-  /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
-  const ownRowNumber = new Set<string>();
-
-  async function slice(path: string, sha256: string, from: number, want: number): Promise<string[]> {
-    const byRowNumber = partSliceSql(path, from, want);
-    const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
-    return await engine.use(async (c) => {
-      let result;
-      if (ownRowNumber.has(sha256)) {
-        result = await c.run(byOffset);
-      } else {
-        try {
-          result = await c.run(byRowNumber);
-        } catch (e) {
-          if (!/file_row_number/i.test(String((e as Error)?.message))) throw e;
-          ownRowNumber.add(sha256);
-          result = await c.run(byOffset);
-        }
-      }
-      const encode = recordEncoder(result);
-      const texts: string[] = [];
-      for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
-      return texts;
-    });
-  }
-
-  /** Where each block of a part starts, and the part's rows last. */
-  async function groupStarts(path: string, sha256: string): Promise<number[]> {
-    if (!bounds.has(sha256)) await learnBounds([{ path, sha256 }]);
-    return bounds.get(sha256)!;
-  }
-
-  /** Decodes a block into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
-  function admit(path: string, sha256: string, start: number, rows: number): void {
-    const key = `${sha256}:${start}`;
-    if (filling.has(key)) return;
-    const misses = (touched.get(key) ?? 0) + 1;
-    if (misses < ADMIT_AFTER) {
-      if (touched.size >= MAX_TOUCHED) touched.clear();
-      touched.set(key, misses);
-      return;
-    }
-    touched.delete(key);
-    filling.add(key);
-    fills = fills.then(async () => {
-      try {
-        cache!.set(sha256, start, cachedGroup(await slice(path, sha256, start, rows)));
-      } catch {
-        // A part pruned meanwhile, or the engine closing: the block stays out of the cache.
-      } finally {
-        filling.delete(key);
-      }
-    });
-  }
-
-  async function piece(path: string, sha256: string, from: number, want: number): Promise<Piece> {
-    if (!cache) return pieceOf(await slice(path, sha256, from, want));
-    const starts = await groupStarts(path, sha256);
-    const slices: { group: CachedGroup; a: number; b: number }[] = [];
-    const missing: number[] = [];
-    for (let g = 0; g < starts.length - 1; g++) {
-      const [gs, ge] = [starts[g], starts[g + 1]];
-      if (ge <= from || gs >= from + want) continue;
-      const group = cache.get(sha256, gs);
-      if (group) slices.push({ group, a: Math.max(from, gs) - gs, b: Math.min(from + want, ge) - gs });
-      else missing.push(g);
-    }
-    if (missing.length === 0) return cachedPiece(slices);
-    for (const g of missing) admit(path, sha256, starts[g], starts[g + 1] - starts[g]);
-    return pieceOf(await slice(path, sha256, from, want));
-  }
-
-  async function pieces(version: StoredVersion, offset: number, limit: number): Promise<Piece[]> {
-    const sizes = await partRecords(version);
-    const out: Piece[] = [];
-    let taken = 0;
-    let start = 0;
-    for (let i = 0; i < sizes.length && taken < limit; i++) {
-      const end = start + sizes[i];
-      if (offset < end) {
-        const from = Math.max(0, offset - start);
-        const want = Math.min(limit - taken, sizes[i] - from);
-        const part = version.parts[i];
-        const got = await piece(part.path, part.sha256, from, want);
-        out.push(got);
-        taken += got.count;
-      }
-      start = end;
-    }
-    cache?.count(out.every((p) => p.cached));
-    return out;
-  }
-
+  const state: ReaderState = {
+    engine,
+    cache: options.cache && options.cache.stats().maxBytes > 0 ? options.cache : null,
+    counts: new Map(),
+    bounds: new Map(),
+    touched: new Map(),
+    filling: new Set(),
+    fills: Promise.resolve(),
+    ownRowNumber: new Set(),
+  };
   return {
-    partRecords,
+    partRecords: (version) => partRecords(state, version),
     async page(version, offset, limit) {
-      return (await pieces(version, offset, limit)).flatMap((p) => p.records());
+      return (await pieces(state, version, offset, limit)).flatMap((p) => p.records());
     },
     async pageBytes(version, offset, limit) {
-      const got = (await pieces(version, offset, limit)).filter((p) => p.count > 0);
+      const got = (await pieces(state, version, offset, limit)).filter((p) => p.count > 0);
       return { bytes: joinBytes(got.map((p) => p.bytes())), count: got.reduce((n, p) => n + p.count, 0) };
     },
-    cacheStats: () => cache?.stats() ?? null,
-    settle: () => fills,
+    cacheStats: () => state.cache?.stats() ?? null,
+    settle: () => state.fills,
   };
+}
+
+/** Reads the row-group bounds (and so the row counts) of `parts` from their footers, all in one query. */
+async function learnBounds(state: ReaderState, parts: readonly { path: string; sha256: string }[]): Promise<void> {
+  const list = parts.map((p) => sqlString(p.path)).join(", ");
+  const rows = await state.engine.use(async (c) =>
+    (await c.runAndReadAll(
+      `SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata([${list}]) ` +
+        "ORDER BY file_name, row_group_id",
+    )).getRows()
+  );
+  const byPath = new Map<string, number[]>();
+  for (const [file, , n] of rows) {
+    const starts = byPath.get(String(file)) ?? [0];
+    const from = starts[starts.length - 1];
+    const end = from + Number(n);
+    // Large row groups are decoded (and kept) in blocks: one decode's transient memory stays small.
+    for (let at = from + BLOCK_ROWS; at < end; at += BLOCK_ROWS) starts.push(at);
+    if (end > from) starts.push(end);
+    byPath.set(String(file), starts);
+  }
+  for (const p of parts) {
+    const starts = byPath.get(p.path) ?? [0];
+    state.bounds.set(p.sha256, starts);
+    state.counts.set(p.sha256, starts[starts.length - 1]);
+  }
+}
+
+async function partRecords(state: ReaderState, version: StoredVersion): Promise<number[]> {
+  const missing = version.parts.filter((p) => !state.counts.has(p.sha256));
+  if (missing.length > 0) await learnBounds(state, missing);
+  return version.parts.map((p) => state.counts.get(p.sha256) ?? 0);
+}
+
+async function slice(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<string[]> {
+  const byRowNumber = partSliceSql(path, from, want);
+  const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
+  return await state.engine.use(async (c) => {
+    let result;
+    if (state.ownRowNumber.has(sha256)) {
+      result = await c.run(byOffset);
+    } else {
+      try {
+        result = await c.run(byRowNumber);
+      } catch (e) {
+        if (!/file_row_number/i.test(String((e as Error)?.message))) throw e;
+        state.ownRowNumber.add(sha256);
+        result = await c.run(byOffset);
+      }
+    }
+    const encode = recordEncoder(result);
+    const texts: string[] = [];
+    for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
+    return texts;
+  });
+}
+
+/** Where each block of a part starts, and the part's rows last. */
+async function groupStarts(state: ReaderState, path: string, sha256: string): Promise<number[]> {
+  if (!state.bounds.has(sha256)) await learnBounds(state, [{ path, sha256 }]);
+  return state.bounds.get(sha256)!;
+}
+
+/** Decodes a block into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
+function admit(state: ReaderState, path: string, sha256: string, start: number, rows: number): void {
+  const key = `${sha256}:${start}`;
+  if (state.filling.has(key)) return;
+  const misses = (state.touched.get(key) ?? 0) + 1;
+  if (misses < ADMIT_AFTER) {
+    if (state.touched.size >= MAX_TOUCHED) state.touched.clear();
+    state.touched.set(key, misses);
+    return;
+  }
+  state.touched.delete(key);
+  state.filling.add(key);
+  state.fills = state.fills.then(async () => {
+    try {
+      state.cache!.set(sha256, start, cachedGroup(await slice(state, path, sha256, start, rows)));
+    } catch {
+      // A part pruned meanwhile, or the engine closing: the block stays out of the cache.
+    } finally {
+      state.filling.delete(key);
+    }
+  });
+}
+
+async function piece(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<Piece> {
+  const cache = state.cache;
+  if (!cache) return pieceOf(await slice(state, path, sha256, from, want));
+  const starts = await groupStarts(state, path, sha256);
+  const slices: { group: CachedGroup; a: number; b: number }[] = [];
+  const missing: number[] = [];
+  for (let g = 0; g < starts.length - 1; g++) {
+    const [gs, ge] = [starts[g], starts[g + 1]];
+    if (ge <= from || gs >= from + want) continue;
+    const group = cache.get(sha256, gs);
+    if (group) slices.push({ group, a: Math.max(from, gs) - gs, b: Math.min(from + want, ge) - gs });
+    else missing.push(g);
+  }
+  if (missing.length === 0) return cachedPiece(slices);
+  for (const g of missing) admit(state, path, sha256, starts[g], starts[g + 1] - starts[g]);
+  return pieceOf(await slice(state, path, sha256, from, want));
+}
+
+async function pieces(state: ReaderState, version: StoredVersion, offset: number, limit: number): Promise<Piece[]> {
+  const sizes = await partRecords(state, version);
+  const out: Piece[] = [];
+  let taken = 0;
+  let start = 0;
+  for (let i = 0; i < sizes.length && taken < limit; i++) {
+    const end = start + sizes[i];
+    if (offset < end) {
+      const from = Math.max(0, offset - start);
+      const want = Math.min(limit - taken, sizes[i] - from);
+      const part = version.parts[i];
+      const got = await piece(state, part.path, part.sha256, from, want);
+      out.push(got);
+      taken += got.count;
+    }
+    start = end;
+  }
+  state.cache?.count(out.every((p) => p.cached));
+  return out;
 }

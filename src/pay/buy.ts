@@ -5,11 +5,8 @@
  *
  * @module
  */
-import type { Client } from "../client/client.ts";
-import { SvcError } from "../client/errors.ts";
-import { isSlug } from "../wire/slug.ts";
-import type { CreditPackPurchase, PaymentReceipt } from "../wire/payments.ts";
-import type { Manifest } from "../wire/types.ts";
+import { type Client, SvcError } from "../client/mod.ts";
+import { type CreditPackPurchase, isSlug, type Manifest, type PaymentReceipt } from "../wire/mod.ts";
 import { type PayOptions, withReceipt, x402Get } from "./purchase.ts";
 
 /** A dataset version bought with x402: the manifest with 15-minute part URLs. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PaymentRequiredError } from "../client/errors.ts";
+import { PaymentRequiredError } from "../client/mod.ts";
 
 /** The cap when nothing names one, in USD. */
 export const DEFAULT_MAX_PRICE = "1.00";

@@ -6,9 +6,8 @@
  *
  * @module
  */
-import type { Client } from "../client/client.ts";
-import { SvcError } from "../client/errors.ts";
-import type { Dispute, DisputeOpened, PurchasePage } from "../wire/payments.ts";
+import { type Client, SvcError } from "../client/mod.ts";
+import type { Dispute, DisputeOpened, PurchasePage } from "../wire/mod.ts";
 import {
   checkStatement,
   disputeStatement,

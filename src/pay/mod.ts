@@ -53,5 +53,18 @@ export {
   transactionHash,
 } from "./statements.ts";
 export { openWallet, type TypedData, type Wallet, walletKey } from "./wallet.ts";
-export type * from "../wire/x402.ts";
-export type * from "../wire/payments.ts";
+export type * from "./x402.ts";
+export type {
+  CreditGrant,
+  CreditLedgerEntry,
+  CreditPackPurchase,
+  CreditsView,
+  DatasetCreditPurchase,
+  Dispute,
+  DisputeOpened,
+  PaymentReceipt,
+  Purchase,
+  PurchasePage,
+  StatementAnswer,
+  UnitCreditPurchase,
+} from "../wire/mod.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PaymentRequiredError } from "../client/errors.ts";
+import { PaymentRequiredError } from "../client/mod.ts";
 
 /** A network's USDC: the EIP-712 domain an authorization is signed over. */
 export interface UsdcNetwork {

@@ -7,12 +7,7 @@
  *
  * @module
  */
-import {
-  decodeHeaderJson,
-  type PaymentRequired,
-  type PaymentRequiredV1,
-  type PaymentRequirements,
-} from "../wire/x402.ts";
+import { decodeHeaderJson, type PaymentRequired, type PaymentRequiredV1, type PaymentRequirements } from "./x402.ts";
 import { formatUsdc } from "./cap.ts";
 import { USDC_NETWORKS } from "./networks.ts";
 

@@ -7,14 +7,10 @@
  *
  * @module
  */
-import type { Client } from "../client/client.ts";
-import { SignatureError, SvcError } from "../client/errors.ts";
-import { pull } from "../local/pull.ts";
-import type { PullOptions, PullResult } from "../local/types.ts";
-import { openStore } from "../store/store.ts";
-import type { PaymentReceipt } from "../wire/payments.ts";
-import type { Manifest } from "../wire/types.ts";
-import { isSlug } from "../wire/slug.ts";
+import { type Client, SignatureError, SvcError } from "../client/mod.ts";
+import { pull, type PullOptions, type PullResult } from "../local/mod.ts";
+import { openStore } from "../store/mod.ts";
+import { isSlug, type Manifest, type PaymentReceipt } from "../wire/mod.ts";
 import { buyDataset } from "./buy.ts";
 import type { PayOptions } from "./purchase.ts";
 

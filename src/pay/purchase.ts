@@ -10,11 +10,9 @@
  *
  * @module
  */
-import type { Client } from "../client/client.ts";
-import { PaymentRequiredError, readErrorAnswer, SvcError } from "../client/errors.ts";
-import { parseExactJson } from "../wire/json_parse.ts";
-import type { PaymentReceipt } from "../wire/payments.ts";
-import { decodeHeaderJson, type PaymentRequired, type PaymentRequirements } from "../wire/x402.ts";
+import { type Client, PaymentRequiredError, readErrorAnswer, SvcError } from "../client/mod.ts";
+import { parseExactJson, type PaymentReceipt } from "../wire/mod.ts";
+import { decodeHeaderJson, type PaymentRequired, type PaymentRequirements } from "./x402.ts";
 import { capAtomic } from "./cap.ts";
 import { allowedNetworks, USDC_NETWORKS } from "./networks.ts";
 import { applyPolicy, type PayPolicy, readPaymentRequired } from "./policy.ts";

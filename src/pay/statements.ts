@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { SvcError } from "../client/errors.ts";
-import type { StatementAnswer } from "../wire/payments.ts";
+import { SvcError } from "../client/mod.ts";
+import type { StatementAnswer } from "../wire/mod.ts";
 
 /** The most a statement's time may differ from this machine's clock, in seconds. */
 export const STATEMENT_WINDOW_S = 300;

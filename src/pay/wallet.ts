@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { PaymentRequiredError } from "../client/errors.ts";
+import { PaymentRequiredError } from "../client/mod.ts";
 
 /** EIP-712 typed data as viem signs it. */
 export interface TypedData {

@@ -14,7 +14,7 @@ export { onParentGone } from "./parent.ts";
 export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
-export { prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
+export { keptTmpFolders, prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 
 /**
  * The runtime's name.
@@ -131,3 +131,6 @@ export function exit(code: number): never {
   if (deno) deno.exit(code);
   process.exit(code);
 }
+export { denoGlobal } from "./deno.ts";
+export { tempRoot } from "./paths.ts";
+export { homeOrNull } from "./paths.ts";

@@ -4,9 +4,11 @@
  * `/tmp` is a fresh folder holding the host folders it is given under
  * neutral names (`/tmp/store`, `/tmp/spill`), bound in. Paths the child
  * works out (DuckDB canonicalises every path it is given) then name those
- * folders, never where the host keeps them. Mounts stay inside the
- * namespace (private propagation, `unshare`'s default); the host sees only
- * an empty folder.
+ * folders, never where the host keeps them. Folders directly in `/tmp`
+ * that hold the runtime or the child's code (a checkout in `/tmp/ci`, say)
+ * are bound back at their own place, so the child still finds its files.
+ * Mounts stay inside the namespace (private propagation, `unshare`'s
+ * default); the host sees only an empty folder.
  *
  * @module
  */
@@ -25,6 +27,8 @@ export interface PrivateView {
   base: string;
   /** Folders the child sees at `/tmp/<name>`. */
   mounts: Record<string, string>;
+  /** Names of host folders directly in `/tmp` the child still sees there (see {@linkcode keptTmpFolders}). */
+  keep?: string[];
 }
 
 // In the namespace the child is root (mapped to the caller's user): it mounts a tmpfs as the view's root, binds
@@ -51,7 +55,8 @@ exec "$@"`;
  * ```
  */
 export function inPrivateView(command: string[], view: PrivateView): string[] {
-  const pairs = Object.entries(view.mounts).flat();
+  const pairs = [...Object.entries(view.mounts), ...(view.keep ?? []).map((name) => [name, `${VIEW_ROOT}/${name}`])]
+    .flat();
   return [
     "unshare",
     "--user",
@@ -96,8 +101,8 @@ function succeeds(command: string[]): Promise<boolean> {
   });
 }
 
-/** Whether this process runs from somewhere a view over /tmp would hide (the runtime, its cache, its modules). */
-function runsFromTmp(paths: string[]): boolean {
+/** Where this process runs from: the runtime, its working folder, its caches and modules. */
+function ownPaths(): string[] {
   const own = [process.execPath, process.cwd()];
   for (const name of ["DENO_DIR", "HOME", "XDG_CACHE_HOME", "NODE_PATH"]) {
     try {
@@ -105,14 +110,36 @@ function runsFromTmp(paths: string[]): boolean {
       if (value) own.push(value);
     } catch { /* the environment may not be readable: nothing to add */ }
   }
-  return [...own, ...paths].some((p) => p === VIEW_ROOT || p.startsWith(`${VIEW_ROOT}/`));
+  return own;
+}
+
+/**
+ * The names of the folders directly in `/tmp` that hold `paths` (the files
+ * the child runs) or this process's runtime, which a view must bind back at
+ * their place; null when one cannot be (`/tmp` itself, a file directly in
+ * it, or a name the view's own mounts take).
+ *
+ * @example
+ * ```ts ignore
+ * keptTmpFolders(["/tmp/ci/src/sql/worker_main.ts"]); // ["ci"] (when the runtime lives outside /tmp)
+ * ```
+ */
+export function keptTmpFolders(paths: string[], taken: string[] = ["store", "spill"]): string[] | null {
+  const names = new Set<string>();
+  for (const p of [...ownPaths(), ...paths]) {
+    if (p === VIEW_ROOT || p === `${VIEW_ROOT}/`) return null;
+    if (!p.startsWith(`${VIEW_ROOT}/`)) continue;
+    const [name, ...rest] = p.slice(VIEW_ROOT.length + 1).split("/");
+    if (rest.length === 0 || name === "" || name === "." || name === ".." || taken.includes(name)) return null;
+    names.add(name);
+  }
+  return [...names].sort();
 }
 
 /**
  * Whether children can be given a private view here: Linux, `unshare` and
- * unprivileged user namespaces, tried once for real; and none of `paths`
- * (the files the child runs) nor the runtime lives under `/tmp`, which the
- * view replaces.
+ * unprivileged user namespaces, tried once for real, and what the child
+ * runs from can be kept in view ({@linkcode keptTmpFolders}).
  *
  * @example
  * ```ts ignore
@@ -120,7 +147,8 @@ function runsFromTmp(paths: string[]): boolean {
  * ```
  */
 export async function privateViewsWork(paths: string[]): Promise<boolean> {
-  if (process.platform !== "linux" || runsFromTmp(paths)) return false;
+  const keep = keptTmpFolders(paths);
+  if (process.platform !== "linux" || keep === null) return false;
   available ??= (async () => {
     let base: string;
     try {
@@ -134,6 +162,7 @@ export async function privateViewsWork(paths: string[]): Promise<boolean> {
       return await succeeds(inPrivateView(["/bin/sh", "-c", "test -d /tmp/probe"], {
         base,
         mounts: { probe: join(base, "probe") },
+        keep,
       }));
     } finally {
       await rm(base, { recursive: true, force: true }).catch(() => {});

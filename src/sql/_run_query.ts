@@ -6,7 +6,7 @@
  * @module
  */
 import { type DuckDBConnection, type DuckDBPreparedStatement, StatementType } from "@duckdb/node-api";
-import { columnWriter } from "../parquet/json_text.ts";
+import { columnWriter } from "../parquet/mod.ts";
 import { MAX_ANSWER_BYTES, READ_ONLY_MESSAGE } from "./limits.ts";
 import type { Scrubber } from "./scrub.ts";
 import { nodeInternal, startsAsRead } from "./statement.ts";

@@ -10,7 +10,7 @@
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { sqlString } from "../parquet/_duckdb.ts";
+import { sqlString } from "../parquet/mod.ts";
 
 /** Resource limits of one sandbox. */
 export interface SandboxLimits {

@@ -17,9 +17,15 @@ import { join } from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { spawnModule } from "../runtime/subprocess.ts";
-import { homeOrNull, tempRoot } from "../runtime/paths.ts";
-import { prepareView, privateViewsWork, VIEW_ROOT } from "../runtime/private_view.ts";
+import {
+  homeOrNull,
+  keptTmpFolders,
+  prepareView,
+  privateViewsWork,
+  spawnModule,
+  tempRoot,
+  VIEW_ROOT,
+} from "../runtime/mod.ts";
 import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
@@ -59,6 +65,8 @@ export interface WorkerSettings {
   threads: number;
   /** Spill space. */
   tempLimit: string;
+  /** Where trouble with a worker is told (the node's log). */
+  warn(message: string): void;
 }
 
 /**
@@ -72,34 +80,7 @@ export interface WorkerSettings {
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
   const home = await mkdtemp(join(tempRoot(), `${WORKER_FOLDER_PREFIX}${process.pid}-`));
-  const spill = join(home, "spill");
-  await mkdir(spill);
-  const viewed = await privateViewsWork([fileURLToPath(WORKER_URL)]);
-  if (viewed) await prepareView(home);
-  const seen = viewed
-    ? { store: `${VIEW_ROOT}/store`, spill: `${VIEW_ROOT}/spill`, home: homeOrNull() ?? "" }
-    : { store: settings.storeRoot, spill, home: homeOrNull() ?? "" };
-  const child = spawnModule(WORKER_URL, {
-    args: [
-      "--store",
-      seen.store,
-      "--temp",
-      seen.spill,
-      "--home",
-      seen.home,
-      "--memory",
-      `${Math.floor(settings.memory.duckdb / (1024 * 1024))}MiB`,
-      "--threads",
-      String(settings.threads),
-      "--temp-limit",
-      settings.tempLimit,
-      ...(viewed ? ["--viewed", "--host-store", settings.storeRoot] : []),
-    ],
-    cwd: settings.storeRoot,
-    dataLimitBytes: settings.memory.ceiling,
-    denoPermissions: ["--allow-read", `--allow-write=${seen.spill}`, "--allow-ffi"],
-    view: viewed ? { base: home, mounts: { store: settings.storeRoot, spill } } : undefined,
-  });
+  const { child, viewed } = await spawnWorker(settings, home);
   let dead = false;
   const waiting = new Map<number, (arrived: Arrived) => void>();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -110,30 +91,7 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     failStart = reject;
   });
   ready.catch(() => {});
-  let awaitingRows: { head: QueryAnswerHead; deliver: (arrived: Arrived) => void } | null = null;
-  const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
-  lines.on("line", (line) => {
-    if (awaitingRows) {
-      const { head, deliver } = awaitingRows;
-      awaitingRows = null;
-      deliver({ message: head, rows: line });
-      return;
-    }
-    let message: WorkerMessage;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      console.error(`svc sql worker ${child.pid} wrote a line that is not a message; stopping it`);
-      child.kill("SIGKILL");
-      return;
-    }
-    if ("type" in message) return readyNow();
-    const deliver = waiting.get(message.id);
-    if (!deliver) return;
-    waiting.delete(message.id);
-    if (message.ok) awaitingRows = { head: message, deliver };
-    else deliver({ message });
-  });
+  readAnswers(child, waiting, () => readyNow(), settings.warn);
   exited.then(() => {
     dead = true;
     failStart(new Error("the SQL worker exited while starting"));
@@ -159,6 +117,82 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     answer: (id) => new Promise((resolve) => waiting.set(id, resolve)),
     viewed,
   };
+}
+
+/** Starts the worker process with `home` as its temp folder, in a private view where one can be made. */
+async function spawnWorker(
+  settings: WorkerSettings,
+  home: string,
+): Promise<{ child: ChildProcess; viewed: boolean }> {
+  const spill = join(home, "spill");
+  await mkdir(spill);
+  const code = [fileURLToPath(WORKER_URL)];
+  const viewed = await privateViewsWork(code);
+  if (viewed) await prepareView(home);
+  const seen = viewed
+    ? { store: `${VIEW_ROOT}/store`, spill: `${VIEW_ROOT}/spill`, home: homeOrNull() ?? "" }
+    : { store: settings.storeRoot, spill, home: homeOrNull() ?? "" };
+  const child = spawnModule(WORKER_URL, {
+    args: [
+      "--store",
+      seen.store,
+      "--temp",
+      seen.spill,
+      "--home",
+      seen.home,
+      "--memory",
+      `${Math.floor(settings.memory.duckdb / (1024 * 1024))}MiB`,
+      "--threads",
+      String(settings.threads),
+      "--temp-limit",
+      settings.tempLimit,
+      ...(viewed ? ["--viewed", "--host-store", settings.storeRoot] : []),
+    ],
+    cwd: settings.storeRoot,
+    dataLimitBytes: settings.memory.ceiling,
+    denoPermissions: ["--allow-read", `--allow-write=${seen.spill}`, "--allow-ffi"],
+    view: viewed
+      ? { base: home, mounts: { store: settings.storeRoot, spill }, keep: keptTmpFolders(code)! }
+      : undefined,
+  });
+  return { child, viewed };
+}
+
+/**
+ * Reads the worker's lines: its ready line, then answers, each delivered to
+ * the request waiting for it (a successful answer's rows come on the line
+ * after its head). A line that is not a message stops the worker.
+ */
+function readAnswers(
+  child: ChildProcess,
+  waiting: Map<number, (arrived: Arrived) => void>,
+  onReady: () => void,
+  warn: (message: string) => void,
+): void {
+  let awaitingRows: { head: QueryAnswerHead; deliver: (arrived: Arrived) => void } | null = null;
+  const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    if (awaitingRows) {
+      const { head, deliver } = awaitingRows;
+      awaitingRows = null;
+      deliver({ message: head, rows: line });
+      return;
+    }
+    let message: WorkerMessage;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      warn(`SQL worker ${child.pid} wrote a line that is not a message; stopping it`);
+      child.kill("SIGKILL");
+      return;
+    }
+    if ("type" in message) return onReady();
+    const deliver = waiting.get(message.id);
+    if (!deliver) return;
+    waiting.delete(message.id);
+    if (message.ok) awaitingRows = { head: message, deliver };
+    else deliver({ message });
+  });
 }
 
 /** Whether process `pid` is alive here; true when that cannot be told (a folder in use is never swept). */

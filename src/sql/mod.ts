@@ -5,8 +5,11 @@
  * @module
  */
 export * from "./limits.ts";
-export { createSqlPool, type SqlAnswer, SqlError, type SqlPool, type SqlPoolOptions, type SqlSource } from "./pool.ts";
+export { createSqlPool, type SqlAnswer, type SqlPool, type SqlPoolOptions, type SqlSource } from "./pool.ts";
 export { scrubber } from "./scrub.ts";
 export { sweepStaleWorkerFolders } from "./_worker_process.ts";
 export { sqlSource } from "./source.ts";
 export { DYNAMIC_SQL_CALLS, leadingKeyword, NODE_INTERNALS, nodeInternal, startsAsRead } from "./statement.ts";
+export { defaultSqlMemory } from "./memory.ts";
+export { formatBytes } from "./memory.ts";
+export { parseBytes } from "./memory.ts";

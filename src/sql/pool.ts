@@ -10,8 +10,9 @@ import { CONCURRENCY, INTERRUPT_GRACE_MS, MAX_ROWS, QUERY_TIMEOUT_MS, QUEUE_WAIT
 import { defaultSqlMemory, formatBytes, workerMemory } from "./memory.ts";
 import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
-import { startWorker, type WorkerProcess } from "./_worker_process.ts";
-import { unrefTimer } from "../runtime/timers.ts";
+import { startWorker, type WorkerProcess, type WorkerSettings } from "./_worker_process.ts";
+import { unrefTimer } from "../runtime/mod.ts";
+import { kindOfStatus, NodeError } from "../errors/mod.ts";
 import { relative, sep } from "node:path";
 
 /** Settings of a pool; every field has the spec's default. */
@@ -45,6 +46,8 @@ export interface SqlPoolOptions {
    * workers for good).
    */
   idleMs?: number;
+  /** Where trouble with a worker is told (default standard error). */
+  warn?: (message: string) => void;
 }
 
 /** How long a worker may sit without a query before it is stopped: ten minutes. */
@@ -62,22 +65,6 @@ export interface SqlSource {
 export interface SqlAnswer extends Omit<QueryAnswerHead, "id" | "ok" | "rss"> {
   /** JSON array of row arrays. */
   rows: string;
-}
-
-/** A query that failed, with the status and headers for the client. */
-export class SqlError extends Error {
-  /** HTTP status. */
-  readonly status: number;
-  /** Extra headers (`retry-after`). */
-  readonly headers: Record<string, string>;
-
-  /** @param status HTTP status @param message for the client @param headers extra headers */
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    super(message);
-    this.name = "SqlError";
-    this.status = status;
-    this.headers = headers;
-  }
 }
 
 /** Runs user SQL on worker processes. */
@@ -114,204 +101,237 @@ export interface SqlPool {
  * ```
  */
 export function createSqlPool(options: SqlPoolOptions): SqlPool {
-  const size = options.size ?? CONCURRENCY;
-  const timeoutMs = options.timeoutMs ?? QUERY_TIMEOUT_MS;
-  const queueWaitMs = options.queueWaitMs ?? QUEUE_WAIT_MS;
-  const graceMs = options.interruptGraceMs ?? INTERRUPT_GRACE_MS;
-  const slots: (WorkerProcess | null)[] = Array(size).fill(null);
-  const starting: (Promise<WorkerProcess> | null)[] = Array(size).fill(null);
-  const busy: boolean[] = Array(size).fill(false);
-  const idleTimers: (ReturnType<typeof setTimeout> | undefined)[] = Array(size).fill(undefined);
-  const idleMs = options.idleMs ?? IDLE_STOP_MS;
-  const waiters: { grant: (slot: number) => void }[] = [];
-  let nextId = 0;
-  let closed = false;
-
   const memory = { ...workerMemory(options.memory ?? defaultSqlMemory()) };
   if (options.recycleAbove !== undefined) memory.recycleAbove = options.recycleAbove;
-  const settings = {
+  const pool: PoolState = {
+    slots: Array.from({ length: options.size ?? CONCURRENCY }, () => ({
+      worker: null,
+      starting: null,
+      busy: false,
+      idleTimer: undefined,
+    })),
+    waiters: [],
+    nextId: 0,
+    closed: false,
     storeRoot: options.storeRoot,
-    memory,
-    threads: options.threads ?? 2,
-    tempLimit: options.tempLimit ?? "2GB",
+    timeoutMs: options.timeoutMs ?? QUERY_TIMEOUT_MS,
+    queueWaitMs: options.queueWaitMs ?? QUEUE_WAIT_MS,
+    graceMs: options.interruptGraceMs ?? INTERRUPT_GRACE_MS,
+    idleMs: options.idleMs ?? IDLE_STOP_MS,
+    settings: {
+      storeRoot: options.storeRoot,
+      memory,
+      threads: options.threads ?? 2,
+      tempLimit: options.tempLimit ?? "2GB",
+      warn: options.warn ?? ((message: string) => console.error(`warning: ${message}`)),
+    },
   };
-
-  /** Part paths relative to the store: a worker may see the store elsewhere (`_worker_process.ts`). */
-  const inStore = (parts: string[]) => parts.map((p) => relative(options.storeRoot, p).split(sep).join("/"));
-
-  /** Starts the worker of `slot` and keeps its replacement coming when it exits, unless the pool closed. */
-  function start(slot: number): Promise<WorkerProcess> {
-    const started = startWorker(settings);
-    starting[slot] = started;
-    started.then((w) => {
-      slots[slot] = w;
-      let served = false;
-      w.ready.then(() => (served = true), () => {});
-      w.exited.then(() => {
-        if (slots[slot] !== w) return;
-        slots[slot] = null;
-        // A worker that died after serving is replaced at once, so the next query does not wait for one;
-        // one that could not start is retried by the next query only.
-        if (served && !closed && !starting[slot]) start(slot).catch(() => {});
-      });
-    }, () => {}).finally(() => {
-      if (starting[slot] === started) starting[slot] = null;
-    });
-    return started;
-  }
-
-  function acquire(): Promise<number> {
-    if (closed) return Promise.reject(new SqlError(503, "the node is shutting down"));
-    const free = busy.indexOf(false);
-    if (free >= 0) {
-      busy[free] = true;
-      return Promise.resolve(free);
-    }
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        grant: (slot: number) => {
-          clearTimeout(timer);
-          resolve(slot);
-        },
-      };
-      const timer = setTimeout(() => {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        reject(
-          new SqlError(
-            429,
-            `too many queries at once: ${size} are running and this one waited ${
-              Math.round(queueWaitMs / 1000)
-            } s; try again shortly`,
-            { "retry-after": "2" },
-          ),
-        );
-      }, queueWaitMs);
-      waiters.push(waiter);
-    });
-  }
-
-  function release(slot: number): void {
-    const next = waiters.shift();
-    if (next) return next.grant(slot);
-    busy[slot] = false;
-    clearTimeout(idleTimers[slot]);
-    if (idleMs > 0 && !closed) idleTimers[slot] = unrefTimer(setTimeout(() => stopIdle(slot), idleMs));
-  }
-
-  /** Stops the worker of a slot that sat idle (not replaced: the next query starts one). */
-  function stopIdle(slot: number): void {
-    const w = slots[slot];
-    if (busy[slot] || closed || !w || w.dead() || starting[slot]) return;
-    slots[slot] = null;
-    w.child.stdin!.end();
-    within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
-  }
-
-  async function worker(slot: number): Promise<WorkerProcess> {
-    let w = slots[slot];
-    if (!w || w.dead()) w = await (starting[slot] ?? start(slot));
-    const started = await within(w.ready.then(() => true, () => false), 60_000);
-    if (started !== true) {
-      await kill(w);
-      throw new SqlError(503, "the SQL engine could not start; the node's log has the details");
-    }
-    return w;
-  }
-
-  async function kill(w: WorkerProcess): Promise<void> {
-    w.child.kill("SIGKILL");
-    await w.exited;
-  }
-
-  /** Lets the worker of `slot` go (its answer is out) and starts its replacement now. */
-  function retire(slot: number, w: WorkerProcess): void {
-    if (slots[slot] === w) slots[slot] = null;
-    w.child.stdin!.end();
-    within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
-    if (!closed && !starting[slot]) start(slot).catch(() => {});
-  }
-
-  async function run(
-    slot: number,
-    source: SqlSource,
-    sql: string | null,
-    limit: number,
-    seen: (w: WorkerProcess) => void = () => {},
-  ): Promise<SqlAnswer> {
-    const w = await worker(slot);
-    seen(w);
-    const id = ++nextId;
-    const answer = w.answer(id);
-    const version = { key: source.key, parts: inStore(source.parts) };
-    w.send(sql === null ? { id, type: "settings", ...version } : { id, type: "query", sql, limit, ...version });
-    const first = await within(answer, timeoutMs);
-    if (first === LATE) {
-      w.send({ id, type: "interrupt" });
-      if (await within(answer, graceMs) === LATE) await kill(w);
-      const seconds = Math.round(timeoutMs / 100) / 10;
-      throw new SqlError(408, `the query ran longer than ${seconds} seconds and was stopped`);
-    }
-    const { message, rows } = first;
-    if ((message.rss ?? 0) > memory.recycleAbove && !w.dead()) retire(slot, w);
-    if (!message.ok) {
-      if (message.status === 500 && !w.dead()) await kill(w);
-      if (/out of memory/i.test(message.error)) {
-        throw new SqlError(
-          400,
-          `the query needed more memory than this node gives one query (${formatBytes(memory.ceiling)}): ` +
-            message.error,
-        );
-      }
-      throw new SqlError(message.status, message.error);
-    }
-    const { id: _id, ok: _ok, rss: _rss, ...head } = message;
-    return { ...head, rows: rows ?? "[]" };
-  }
-
   return {
     maxRows: options.maxRows ?? MAX_ROWS,
-    async query(source, sql, limit) {
-      const slot = await acquire();
-      try {
-        return await run(slot, source, sql, limit);
-      } finally {
-        release(slot);
-      }
-    },
+    query: (source, sql, limit) => withSlot(pool, (slot) => run(pool, slot, source, sql, limit)),
     async warm() {
-      await Promise.all(slots.map(async (_, slot) => {
-        if (busy[slot]) return;
-        busy[slot] = true;
+      await Promise.all(pool.slots.map(async (slot) => {
+        if (slot.busy) return;
+        slot.busy = true;
         try {
-          await worker(slot);
+          await worker(pool, slot);
         } finally {
-          release(slot);
+          release(pool, slot);
         }
       }));
     },
-    async confinement(source) {
-      const slot = await acquire();
-      let privateView = false;
-      try {
-        const answer = await run(slot, source, null, 0, (w) => (privateView = w.viewed));
+    confinement: (source) =>
+      withSlot(pool, async (slot) => {
+        let privateView = false;
+        const answer = await run(pool, slot, source, null, 0, (w) => (privateView = w.viewed));
         return { privateView, settings: JSON.parse(answer.rows) };
-      } finally {
-        release(slot);
-      }
-    },
+      }),
     pids() {
-      return slots.flatMap((w) => (w && !w.dead() && w.child.pid ? [w.child.pid] : []));
+      return pool.slots.flatMap(({ worker: w }) => (w && !w.dead() && w.child.pid ? [w.child.pid] : []));
     },
-    async close() {
-      closed = true;
-      for (const timer of idleTimers) clearTimeout(timer);
-      await Promise.all(starting.map((s) => s?.catch(() => null)));
-      await Promise.all(slots.map(async (w) => {
-        if (!w || w.dead()) return;
-        w.child.stdin!.end();
-        if (await within(w.exited, 2000) === LATE) w.child.kill("SIGKILL");
-        await w.exited;
-      }));
-    },
+    close: () => closePool(pool),
   };
+}
+
+/** One worker's place in the pool: the worker, its start under way, whether a query holds it, its idle timer. */
+interface Slot {
+  worker: WorkerProcess | null;
+  starting: Promise<WorkerProcess> | null;
+  busy: boolean;
+  idleTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/** A pool: its slots, the queries waiting for one, and its settings. */
+interface PoolState {
+  slots: Slot[];
+  waiters: { grant: (slot: Slot) => void }[];
+  nextId: number;
+  closed: boolean;
+  storeRoot: string;
+  timeoutMs: number;
+  queueWaitMs: number;
+  graceMs: number;
+  idleMs: number;
+  settings: WorkerSettings;
+}
+
+/** Part paths relative to the store: a worker may see the store elsewhere (`_worker_process.ts`). */
+function inStore(pool: PoolState, parts: string[]): string[] {
+  return parts.map((p) => relative(pool.storeRoot, p).split(sep).join("/"));
+}
+
+/** Starts the worker of `slot` and keeps its replacement coming when it exits, unless the pool closed. */
+function start(pool: PoolState, slot: Slot): Promise<WorkerProcess> {
+  const started = startWorker(pool.settings);
+  slot.starting = started;
+  started.then((w) => {
+    slot.worker = w;
+    let served = false;
+    w.ready.then(() => (served = true), () => {});
+    w.exited.then(() => {
+      if (slot.worker !== w) return;
+      slot.worker = null;
+      // A worker that died after serving is replaced at once, so the next query does not wait for one;
+      // one that could not start is retried by the next query only.
+      if (served && !pool.closed && !slot.starting) start(pool, slot).catch(() => {});
+    });
+  }, () => {}).finally(() => {
+    if (slot.starting === started) slot.starting = null;
+  });
+  return started;
+}
+
+/** Runs `fn` on a free slot, waiting for one within the queue wait (then busy). */
+async function withSlot<T>(pool: PoolState, fn: (slot: Slot) => Promise<T>): Promise<T> {
+  const slot = await acquire(pool);
+  try {
+    return await fn(slot);
+  } finally {
+    release(pool, slot);
+  }
+}
+
+function acquire(pool: PoolState): Promise<Slot> {
+  if (pool.closed) return Promise.reject(new NodeError("unavailable", "the node is shutting down"));
+  const free = pool.slots.find((slot) => !slot.busy);
+  if (free) {
+    free.busy = true;
+    return Promise.resolve(free);
+  }
+  return new Promise((resolve, reject) => {
+    const waiter = {
+      grant: (slot: Slot) => {
+        clearTimeout(timer);
+        resolve(slot);
+      },
+    };
+    const timer = setTimeout(() => {
+      pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
+      const waited = Math.round(pool.queueWaitMs / 1000);
+      reject(
+        new NodeError(
+          "busy",
+          `too many queries at once: ${pool.slots.length} are running and this one waited ${waited} s; ` +
+            "try again shortly",
+          { "retry-after": "2" },
+        ),
+      );
+    }, pool.queueWaitMs);
+    pool.waiters.push(waiter);
+  });
+}
+
+function release(pool: PoolState, slot: Slot): void {
+  const next = pool.waiters.shift();
+  if (next) return next.grant(slot);
+  slot.busy = false;
+  clearTimeout(slot.idleTimer);
+  if (pool.idleMs > 0 && !pool.closed) {
+    slot.idleTimer = unrefTimer(setTimeout(() => stopIdle(pool, slot), pool.idleMs));
+  }
+}
+
+/** Stops the worker of a slot that sat idle (not replaced: the next query starts one). */
+function stopIdle(pool: PoolState, slot: Slot): void {
+  const w = slot.worker;
+  if (slot.busy || pool.closed || !w || w.dead() || slot.starting) return;
+  slot.worker = null;
+  w.child.stdin!.end();
+  within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
+}
+
+async function worker(pool: PoolState, slot: Slot): Promise<WorkerProcess> {
+  let w = slot.worker;
+  if (!w || w.dead()) w = await (slot.starting ?? start(pool, slot));
+  const started = await within(w.ready.then(() => true, () => false), 60_000);
+  if (started !== true) {
+    await kill(w);
+    throw new NodeError("unavailable", "the SQL engine could not start; the node's log has the details");
+  }
+  return w;
+}
+
+async function kill(w: WorkerProcess): Promise<void> {
+  w.child.kill("SIGKILL");
+  await w.exited;
+}
+
+/** Lets the worker of `slot` go (its answer is out) and starts its replacement now. */
+function retire(pool: PoolState, slot: Slot, w: WorkerProcess): void {
+  if (slot.worker === w) slot.worker = null;
+  w.child.stdin!.end();
+  within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
+  if (!pool.closed && !slot.starting) start(pool, slot).catch(() => {});
+}
+
+/** Runs a query (or, with `sql` null, the settings request) on the worker of `slot`. */
+async function run(
+  pool: PoolState,
+  slot: Slot,
+  source: SqlSource,
+  sql: string | null,
+  limit: number,
+  seen: (w: WorkerProcess) => void = () => {},
+): Promise<SqlAnswer> {
+  const w = await worker(pool, slot);
+  seen(w);
+  const id = ++pool.nextId;
+  const answer = w.answer(id);
+  const version = { key: source.key, parts: inStore(pool, source.parts) };
+  w.send(sql === null ? { id, type: "settings", ...version } : { id, type: "query", sql, limit, ...version });
+  const first = await within(answer, pool.timeoutMs);
+  if (first === LATE) {
+    w.send({ id, type: "interrupt" });
+    if (await within(answer, pool.graceMs) === LATE) await kill(w);
+    const seconds = Math.round(pool.timeoutMs / 100) / 10;
+    throw new NodeError("timeout", `the query ran longer than ${seconds} seconds and was stopped`);
+  }
+  const { message, rows } = first;
+  const memory = pool.settings.memory;
+  if ((message.rss ?? 0) > memory.recycleAbove && !w.dead()) retire(pool, slot, w);
+  if (!message.ok) {
+    if (message.status === 500 && !w.dead()) await kill(w);
+    if (/out of memory/i.test(message.error)) {
+      throw new NodeError(
+        "bad-request",
+        `the query needed more memory than this node gives one query (${formatBytes(memory.ceiling)}): ` +
+          message.error,
+      );
+    }
+    throw new NodeError(kindOfStatus(message.status), message.error);
+  }
+  const { id: _id, ok: _ok, rss: _rss, ...head } = message;
+  return { ...head, rows: rows ?? "[]" };
+}
+
+async function closePool(pool: PoolState): Promise<void> {
+  pool.closed = true;
+  for (const slot of pool.slots) clearTimeout(slot.idleTimer);
+  await Promise.all(pool.slots.map((slot) => slot.starting?.catch(() => null)));
+  await Promise.all(pool.slots.map(async ({ worker: w }) => {
+    if (!w || w.dead()) return;
+    w.child.stdin!.end();
+    if (await within(w.exited, 2000) === LATE) w.child.kill("SIGKILL");
+    await w.exited;
+  }));
 }

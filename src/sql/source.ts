@@ -12,13 +12,14 @@ import { createHash } from "node:crypto";
 import { lstat, realpath } from "node:fs/promises";
 import { basename, join, sep } from "node:path";
 import type { StoredVersion } from "../store/mod.ts";
-import { SqlError, type SqlSource } from "./pool.ts";
+import type { SqlSource } from "./pool.ts";
+import { NodeError } from "../errors/mod.ts";
 
 const sources = new WeakMap<StoredVersion, Promise<SqlSource>>();
 
 async function resolve(realRoot: string, version: StoredVersion): Promise<SqlSource> {
   const notWhole = () =>
-    new SqlError(404, `version ${version.version} of ${version.slug} is not whole on this node any more`);
+    new NodeError("not-found", `version ${version.version} of ${version.slug} is not whole on this node any more`);
   const folder = await realpath(join(realRoot, version.slug, "parts")).catch(() => null);
   if (!folder || !folder.startsWith(realRoot + sep)) throw notWhole();
   const parts = await Promise.all(version.parts.map(async (part) => {

@@ -24,7 +24,7 @@ import { parseArgs } from "node:util";
 import { closeSandbox, openSandbox, type Sandbox, type SandboxLimits } from "./_sandbox.ts";
 import { plainMessage, QueryRefused, runQuery } from "./_run_query.ts";
 import type { QueryRequest, SettingsRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
-import { scrubber } from "./scrub.ts";
+import { type Scrubber, scrubber } from "./scrub.ts";
 
 /** Sandboxes kept open, most recently used last. */
 const KEEP = 2;
@@ -41,9 +41,21 @@ function send(message: WorkerMessage, rows?: string): void {
   process.stdout.write(JSON.stringify(message) + "\n" + (rows === undefined ? "" : rows + "\n"));
 }
 
-function main(): void {
+/** What a worker keeps: its paths and limits, the sandboxes it holds open, and the query under way. */
+interface WorkerState {
+  store: string;
+  temp: string;
+  limits: SandboxLimits;
+  scrub: Scrubber;
+  sandboxes: Map<string, Sandbox>;
+  opened: number;
+  current: { id: number; sandbox: Sandbox } | null;
+}
+
+/** The worker's state from its arguments (see the module's comment). */
+function workerState(args: string[]): WorkerState {
   const { values } = parseArgs({
-    args: process.argv.slice(2),
+    args,
     options: {
       store: { type: "string" },
       home: { type: "string", default: "" },
@@ -56,11 +68,6 @@ function main(): void {
     },
   });
   if (!values.store || !values.temp) throw new Error("worker needs --store and --temp");
-  const limits: SandboxLimits = {
-    memoryLimit: values.memory!,
-    threads: Number(values.threads),
-    tempLimit: values["temp-limit"]!,
-  };
   // In a private view the worker's own paths are neutral ("/tmp" may well be in the data); a client may still
   // have typed the host's paths into a query, which DuckDB's errors repeat.
   const scrub = scrubber(
@@ -71,73 +78,83 @@ function main(): void {
       [process.cwd()]: "<cwd>",
     },
   );
-  const sandboxes = new Map<string, Sandbox>();
-  let opened = 0;
-  let current: { id: number; sandbox: Sandbox } | null = null;
+  return {
+    store: values.store,
+    temp: values.temp,
+    limits: { memoryLimit: values.memory!, threads: Number(values.threads), tempLimit: values["temp-limit"]! },
+    scrub,
+    sandboxes: new Map(),
+    opened: 0,
+    current: null,
+  };
+}
 
-  async function sandboxFor(job: QueryRequest | SettingsRequest): Promise<Sandbox> {
-    const hit = sandboxes.get(job.key);
-    if (hit) {
-      sandboxes.delete(job.key);
-      sandboxes.set(job.key, hit);
-      return hit;
-    }
-    const parts = job.parts.map((p) => partPath(values.store!, p));
-    const sandbox = await openSandbox(parts, join(values.temp!, "spill", String(++opened)), limits);
-    sandboxes.set(job.key, sandbox);
-    for (const [key, old] of sandboxes) {
-      if (sandboxes.size <= KEEP) break;
-      sandboxes.delete(key);
-      closeSandbox(old);
-    }
-    return sandbox;
+/** The sandbox of `job`'s version: kept open for the next queries, the least recently used closed past {@linkcode KEEP}. */
+async function sandboxFor(w: WorkerState, job: QueryRequest | SettingsRequest): Promise<Sandbox> {
+  const hit = w.sandboxes.get(job.key);
+  if (hit) {
+    w.sandboxes.delete(job.key);
+    w.sandboxes.set(job.key, hit);
+    return hit;
   }
-
-  async function query(job: QueryRequest): Promise<void> {
-    const started = performance.now();
-    try {
-      const sandbox = await sandboxFor(job);
-      current = { id: job.id, sandbox };
-      const ran = await runQuery(sandbox.connection, job.sql, job.limit, scrub);
-      const ms = Math.round(performance.now() - started);
-      const { rows, ...head } = ran;
-      send({ id: job.id, ok: true, ...head, ms, rss: process.memoryUsage.rss() }, rows);
-    } catch (e) {
-      const status = e instanceof QueryRefused ? e.status : 400;
-      const message = scrub(plainMessage(String((e as Error)?.message ?? e))).slice(0, 2000);
-      send({ id: job.id, ok: false, status, error: message, rss: process.memoryUsage.rss() });
-    } finally {
-      current = null;
-    }
+  const parts = job.parts.map((p) => partPath(w.store, p));
+  const sandbox = await openSandbox(parts, join(w.temp, "spill", String(++w.opened)), w.limits);
+  w.sandboxes.set(job.key, sandbox);
+  for (const [key, old] of w.sandboxes) {
+    if (w.sandboxes.size <= KEEP) break;
+    w.sandboxes.delete(key);
+    closeSandbox(old);
   }
+  return sandbox;
+}
 
-  async function settings(job: SettingsRequest): Promise<void> {
-    try {
-      const sandbox = await sandboxFor(job);
-      const reader = await sandbox.connection.runAndReadAll(
-        "SELECT name, value FROM duckdb_settings() WHERE regexp_matches(value, '(^|[\\[ ,])/') ORDER BY name",
-      );
-      const rows = reader.getRows().map((r) => r.map(String));
-      const head = { columns: ["name", "value"], types: ["VARCHAR", "VARCHAR"], count: rows.length };
-      send({ id: job.id, ok: true, ...head, truncated: false, ms: 0 }, JSON.stringify(rows));
-    } catch (e) {
-      send({ id: job.id, ok: false, status: 500, error: String((e as Error)?.message ?? e) });
-    }
+async function query(w: WorkerState, job: QueryRequest): Promise<void> {
+  const started = performance.now();
+  try {
+    const sandbox = await sandboxFor(w, job);
+    w.current = { id: job.id, sandbox };
+    const ran = await runQuery(sandbox.connection, job.sql, job.limit, w.scrub);
+    const ms = Math.round(performance.now() - started);
+    const { rows, ...head } = ran;
+    send({ id: job.id, ok: true, ...head, ms, rss: process.memoryUsage.rss() }, rows);
+  } catch (e) {
+    const status = e instanceof QueryRefused ? e.status : 400;
+    const message = w.scrub(plainMessage(String((e as Error)?.message ?? e))).slice(0, 2000);
+    send({ id: job.id, ok: false, status, error: message, rss: process.memoryUsage.rss() });
+  } finally {
+    w.current = null;
   }
+}
 
+async function settings(w: WorkerState, job: SettingsRequest): Promise<void> {
+  try {
+    const sandbox = await sandboxFor(w, job);
+    const reader = await sandbox.connection.runAndReadAll(
+      "SELECT name, value FROM duckdb_settings() WHERE regexp_matches(value, '(^|[\\[ ,])/') ORDER BY name",
+    );
+    const rows = reader.getRows().map((r) => r.map(String));
+    const head = { columns: ["name", "value"], types: ["VARCHAR", "VARCHAR"], count: rows.length };
+    send({ id: job.id, ok: true, ...head, truncated: false, ms: 0 }, JSON.stringify(rows));
+  } catch (e) {
+    send({ id: job.id, ok: false, status: 500, error: String((e as Error)?.message ?? e) });
+  }
+}
+
+function main(): void {
+  const w = workerState(process.argv.slice(2));
   let queue = Promise.resolve();
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   lines.on("line", (line) => {
     if (line.trim() === "") return;
     const request = JSON.parse(line) as WorkerRequest;
     if (request.type === "interrupt") {
-      if (current?.id === request.id) current.sandbox.connection.interrupt();
+      if (w.current?.id === request.id) w.current.sandbox.connection.interrupt();
       return;
     }
-    queue = queue.then(() => request.type === "settings" ? settings(request) : query(request));
+    queue = queue.then(() => request.type === "settings" ? settings(w, request) : query(w, request));
   });
   lines.on("close", () => {
-    for (const sandbox of sandboxes.values()) closeSandbox(sandbox);
+    for (const sandbox of w.sandboxes.values()) closeSandbox(sandbox);
     process.exit(0);
   });
   send({ type: "ready" });

@@ -12,7 +12,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir, writeFileAtomic } from "./atomic.ts";
 import { projectDir } from "./layout.ts";
-import { stringifyExactJson } from "../wire/exact_json.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 
 /**
  * Makes version `version` of `slug` appear with `manifest` as its

@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { projectDir } from "./layout.ts";
 import { isNotFound } from "./project_file.ts";
-import type { ContributionView } from "../wire/types.ts";
+import type { ContributionView } from "../wire/mod.ts";
 
-export type { ContributionView } from "../wire/types.ts";
+export type { ContributionView } from "../wire/mod.ts";
 
 /** How long an Idempotency-Key replays its first answer. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { type FileHandle, mkdir, open, readdir, rename, stat, unlink, utimes } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { isSlug } from "../wire/slug.ts";
+import { isSlug } from "../wire/mod.ts";
 import { projectDir } from "./layout.ts";
 import { openRegularFile } from "./regular_file.ts";
 import type { StoredVersion } from "./store.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 import { join } from "node:path";
-import { isSha256, isSlug } from "../wire/slug.ts";
+import { isSha256, isSlug } from "../wire/mod.ts";
 
 /** The default store directory. */
 export const DEFAULT_STORE = "svc-data";

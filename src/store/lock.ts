@@ -14,6 +14,8 @@ import process from "node:process";
 import { join } from "node:path";
 import { projectDir } from "./layout.ts";
 
+// Per process, keyed by the project's folder: writers in one process queue here; across processes the lock file
+// (below) decides.
 const queues = new Map<string, Promise<unknown>>();
 
 /** How long to wait for another process's lock before giving up. */

@@ -5,9 +5,7 @@
  *
  * @module
  */
-import { parseJsonExact } from "../wire/exact_json.ts";
-import { isSha256 } from "../wire/slug.ts";
-import type { Manifest, ManifestPart } from "../wire/types.ts";
+import { isSha256, type Manifest, type ManifestPart, parseDocumentJson } from "../wire/mod.ts";
 
 /** The `format` of a published manifest. */
 export const MANIFEST_FORMAT = "svc-dataset-manifest/1";
@@ -64,7 +62,7 @@ export function parseStoredManifest(
 ): StoredManifest | { reason: string } {
   let raw: unknown;
   try {
-    raw = parseJsonExact(text);
+    raw = parseDocumentJson(text);
   } catch {
     return { reason: "manifest.json is not valid JSON" };
   }

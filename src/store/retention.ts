@@ -14,6 +14,8 @@ import { parseStoredManifest } from "./manifest.ts";
 import { withProjectLock } from "./lock.ts";
 
 /** Part files being read now (resolved paths, with how many readers). */
+// Per process, not per store object: two nodes (or a node and a local command) over one store in one process must
+// see each other's readers, and a part is named by its resolved path whichever object opened it.
 const reading = new Map<string, number>();
 
 /**

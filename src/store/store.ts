@@ -8,8 +8,7 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileStampOf, type Stamp, stampOf } from "../runtime/mod.ts";
-import { isSlug } from "../wire/slug.ts";
-import type { IncompleteVersion } from "../wire/types.ts";
+import { type IncompleteVersion, isSlug } from "../wire/mod.ts";
 import { manifestFile, partFile, projectDir, versionOfDirName } from "./layout.ts";
 import { parseStoredManifest, type StoredManifest, type StoredPart } from "./manifest.ts";
 import { isNotFound, type ProjectMeta, readProjectMeta } from "./project_file.ts";
@@ -91,6 +90,20 @@ interface CachedSummary {
   facts: Map<number, VersionFacts>;
 }
 
+/** A store's caches, each kept until what it was read from changes (see the rules above). */
+interface StoreState {
+  /** The store folder. */
+  readonly root: string;
+  /** Checked versions, by `<slug>/<version>`. */
+  versions: Map<string, CachedVersion>;
+  /** Project summaries, by slug. */
+  summaries: Map<string, CachedSummary>;
+  /** Whether each slug-named folder holds a project. */
+  folders: Map<string, { key: string; settled: boolean; holds: boolean }>;
+  /** The store folder's slug-named subfolders. */
+  listing: { key: string; settled: boolean; names: string[] } | null;
+}
+
 /**
  * Opens the store at `root` for reading. Manifests are parsed once and cached
  * by file identity; the parts of a version being read are checked again
@@ -106,209 +119,211 @@ interface CachedSummary {
  * ```
  */
 export function openStore(root: string): Store {
-  const cache = new Map<string, CachedVersion>();
-  const summaries = new Map<string, CachedSummary>();
-  const folders = new Map<string, { key: string; settled: boolean; holds: boolean }>();
-  /** The store folder's slug-named subfolders, kept until the folder changes. */
-  let listing: { key: string; settled: boolean; names: string[] } | null = null;
+  const s: StoreState = { root, versions: new Map(), summaries: new Map(), folders: new Map(), listing: null };
+  return storeOver(s);
+}
 
-  async function versionDirs(slug: string): Promise<number[]> {
-    let names: string[];
-    try {
-      names = await readdir(projectDir(root, slug));
-    } catch (e) {
-      if (isNotFound(e)) return [];
-      throw e;
+async function versionDirs(s: StoreState, slug: string): Promise<number[]> {
+  let names: string[];
+  try {
+    names = await readdir(projectDir(s.root, slug));
+  } catch (e) {
+    if (isNotFound(e)) return [];
+    throw e;
+  }
+  const out: number[] = [];
+  for (const name of names) {
+    const n = versionOfDirName(name);
+    if (n !== null) out.push(n);
+  }
+  return out.sort((a, b) => b - a);
+}
+
+/** The size of a part file (lstat), or what is wrong with it. */
+async function partSize(s: StoreState, slug: string, sha256: string): Promise<number | { reason: string }> {
+  let info;
+  try {
+    info = await lstat(partFile(s.root, slug, sha256));
+  } catch (e) {
+    if (isNotFound(e)) return { reason: `part ${sha256} is missing` };
+    throw e;
+  }
+  return info.isFile() ? info.size : { reason: `part ${sha256} is not a regular file` };
+}
+
+async function check(
+  s: StoreState,
+  slug: string,
+  version: number,
+  sizeOf: (sha256: string) => Promise<number | { reason: string }> = (sha) => partSize(s, slug, sha),
+): Promise<StoredVersion | { reason: string } | null> {
+  const file = manifestFile(s.root, slug, version);
+  // Synchronous: asked on every data, manifest and export request, where an asynchronous stat cost 60 µs.
+  const info = fileStampOf(file);
+  if (info === null) return null;
+  const key = `${info.key}:${info.size}`;
+  const cacheKey = `${slug}/${version}`;
+  const hit = s.versions.get(cacheKey);
+  const now = Date.now();
+  if (hit && hit.key === key && now - hit.checkedAt < RECHECK_MS) return hit.result;
+  const parsed = hit && hit.key === key && "manifest" in hit.result
+    ? hit.result.manifest
+    : parseStoredManifest(await readFile(file, "utf8"), slug, version);
+  const result = "reason" in parsed
+    ? parsed
+    : await checkParts(s, slug, version, parsed, new Date(info.mtimeMs), sizeOf);
+  s.versions.set(cacheKey, { key, checkedAt: now, result });
+  return result;
+}
+
+async function checkParts(
+  s: StoreState,
+  slug: string,
+  version: number,
+  manifest: StoredManifest,
+  mtime: Date,
+  sizeOf: (sha256: string) => Promise<number | { reason: string }>,
+): Promise<StoredVersion | { reason: string }> {
+  const parts = [];
+  for (const part of manifest.parts) {
+    const size = await sizeOf(part.sha256);
+    if (typeof size !== "number") return size;
+    if (size !== part.bytes) {
+      return { reason: `part ${part.sha256} has ${size} bytes, the manifest lists ${part.bytes}` };
     }
-    const out: number[] = [];
-    for (const name of names) {
-      const n = versionOfDirName(name);
-      if (n !== null) out.push(n);
+    parts.push({ ...part, path: partFile(s.root, slug, part.sha256) });
+  }
+  return { slug, version, manifest, parts, mtime };
+}
+
+/** Whether the folder `slug` holds a project, kept until the folder changes (listing it costs its size). */
+async function holds(s: StoreState, slug: string, stamp = stampOf(join(s.root, slug))): Promise<boolean> {
+  const asked = Date.now();
+  const dir = join(s.root, slug);
+  if (!stamp) return false;
+  const hit = s.folders.get(slug);
+  if (hit && hit.settled && hit.key === stamp.key) return hit.holds;
+  const result = await holdsProject(dir);
+  s.folders.set(slug, { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, holds: result });
+  return result;
+}
+
+/** The slug-named folders of the store, listed again only when the store folder changed. */
+async function candidates(s: StoreState): Promise<string[]> {
+  const asked = Date.now();
+  const stamp = stampOf(s.root);
+  if (!stamp) return [];
+  if (s.listing && s.listing.settled && s.listing.key === stamp.key) return s.listing.names;
+  let entries;
+  try {
+    entries = await readdir(s.root, { withFileTypes: true });
+  } catch (e) {
+    if (isNotFound(e)) return [];
+    throw e;
+  }
+  const names = entries.filter((e) => e.isDirectory() && isSlug(e.name)).map((e) => e.name).sort();
+  s.listing = { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, names };
+  return names;
+}
+
+/**
+ * The summary of `slug`. Versions the previous summary knew are not read
+ * again (versions are immutable); only new ones are, and when the parts
+ * folder changed, the parts of known versions are looked up in its listing.
+ */
+async function summarize(s: StoreState, slug: string, previous: CachedSummary | undefined, partsKey: string) {
+  const facts = new Map<number, VersionFacts>();
+  const [meta, dirs] = await Promise.all([readProjectMeta(s.root, slug), versionDirs(s, slug)]);
+  if (!meta && dirs.length === 0) return { result: null, facts };
+  const partsChanged = previous?.partsKey !== partsKey;
+  let present: Promise<Set<string>> | null = null;
+  const listing = () =>
+    present ??= readdir(join(projectDir(s.root, slug), "parts")).then((n) => new Set(n), () => new Set<string>());
+  // Versions share parts: each part file is looked at once for the whole summary.
+  const sizes = new Map<string, Promise<number | { reason: string }>>();
+  const sizeOf = (sha: string) => {
+    let size = sizes.get(sha);
+    if (!size) sizes.set(sha, size = partSize(s, slug, sha));
+    return size;
+  };
+  const versions: number[] = [];
+  const incomplete: IncompleteVersion[] = [];
+  for (const n of dirs) {
+    let fact = previous?.facts.get(n);
+    if (fact && "parts" in fact && partsChanged) {
+      const names = await listing();
+      const gone = fact.parts.find((sha) => !names.has(`${sha}.parquet`));
+      if (gone) fact = { reason: `part ${gone} is missing` };
+    } else if (!fact || "reason" in fact) {
+      const r = await check(s, slug, n, sizeOf);
+      fact = r === null ? { reason: "manifest.json is missing" } : "reason" in r ? r : {
+        parts: r.parts.map((p) => p.sha256),
+      };
     }
-    return out.sort((a, b) => b - a);
+    facts.set(n, fact);
+    if ("parts" in fact) versions.push(n);
+    else incomplete.push({ project: slug, version: n, reason: fact.reason });
   }
+  return { result: { slug, meta, versions, incomplete }, facts };
+}
 
-  /** The size of a part file (lstat), or what is wrong with it. */
-  async function partSize(slug: string, sha256: string): Promise<number | { reason: string }> {
-    let info;
-    try {
-      info = await lstat(partFile(root, slug, sha256));
-    } catch (e) {
-      if (isNotFound(e)) return { reason: `part ${sha256} is missing` };
-      throw e;
-    }
-    return info.isFile() ? info.size : { reason: `part ${sha256} is not a regular file` };
-  }
+/** The summary of `slug`, whose folder's stamp is `self`. */
+async function projectAt(s: StoreState, slug: string, self: Stamp | null): Promise<ProjectState | null> {
+  const asked = Date.now();
+  const parts = stampOf(join(projectDir(s.root, slug), "parts"));
+  const key = self?.key ?? "-";
+  const partsKey = parts?.key ?? "-";
+  const hit = s.summaries.get(slug);
+  if (hit && hit.settled && hit.key === key && hit.partsKey === partsKey) return hit.result;
+  const { result, facts } = await summarize(s, slug, hit, partsKey);
+  const changed = Math.max(self?.mtimeMs ?? 0, parts?.mtimeMs ?? 0);
+  s.summaries.set(slug, { key, partsKey, settled: asked - changed > SETTLE_MS, result, facts });
+  return result;
+}
 
-  async function check(
-    slug: string,
-    version: number,
-    sizeOf: (sha256: string) => Promise<number | { reason: string }> = (sha) => partSize(slug, sha),
-  ): Promise<StoredVersion | { reason: string } | null> {
-    const file = manifestFile(root, slug, version);
-    // Synchronous: asked on every data, manifest and export request, where an asynchronous stat cost 60 µs.
-    const info = fileStampOf(file);
-    if (info === null) return null;
-    const key = `${info.key}:${info.size}`;
-    const cacheKey = `${slug}/${version}`;
-    const hit = cache.get(cacheKey);
-    const now = Date.now();
-    if (hit && hit.key === key && now - hit.checkedAt < RECHECK_MS) return hit.result;
-    const parsed = hit && hit.key === key && "manifest" in hit.result
-      ? hit.result.manifest
-      : parseStoredManifest(await readFile(file, "utf8"), slug, version);
-    const result = "reason" in parsed
-      ? parsed
-      : await checkParts(slug, version, parsed, new Date(info.mtimeMs), sizeOf);
-    cache.set(cacheKey, { key, checkedAt: now, result });
-    return result;
-  }
-
-  async function checkParts(
-    slug: string,
-    version: number,
-    manifest: StoredManifest,
-    mtime: Date,
-    sizeOf: (sha256: string) => Promise<number | { reason: string }>,
-  ): Promise<StoredVersion | { reason: string }> {
-    const parts = [];
-    for (const part of manifest.parts) {
-      const size = await sizeOf(part.sha256);
-      if (typeof size !== "number") return size;
-      if (size !== part.bytes) {
-        return { reason: `part ${part.sha256} has ${size} bytes, the manifest lists ${part.bytes}` };
-      }
-      parts.push({ ...part, path: partFile(root, slug, part.sha256) });
-    }
-    return { slug, version, manifest, parts, mtime };
-  }
-
-  /** Whether the folder `slug` holds a project, kept until the folder changes (listing it costs its size). */
-  async function holds(slug: string, stamp = stampOf(join(root, slug))): Promise<boolean> {
-    const asked = Date.now();
-    const dir = join(root, slug);
-    if (!stamp) return false;
-    const hit = folders.get(slug);
-    if (hit && hit.settled && hit.key === stamp.key) return hit.holds;
-    const result = await holdsProject(dir);
-    folders.set(slug, { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, holds: result });
-    return result;
-  }
-
-  /** The slug-named folders of the store, listed again only when the store folder changed. */
-  async function candidates(): Promise<string[]> {
-    const asked = Date.now();
-    const stamp = stampOf(root);
-    if (!stamp) return [];
-    if (listing && listing.settled && listing.key === stamp.key) return listing.names;
-    let entries;
-    try {
-      entries = await readdir(root, { withFileTypes: true });
-    } catch (e) {
-      if (isNotFound(e)) return [];
-      throw e;
-    }
-    const names = entries.filter((e) => e.isDirectory() && isSlug(e.name)).map((e) => e.name).sort();
-    listing = { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, names };
-    return names;
-  }
-
-  /**
-   * The summary of `slug`. Versions the previous summary knew are not read
-   * again (versions are immutable); only new ones are, and when the parts
-   * folder changed, the parts of known versions are looked up in its listing.
-   */
-  async function summarize(slug: string, previous: CachedSummary | undefined, partsKey: string) {
-    const facts = new Map<number, VersionFacts>();
-    const [meta, dirs] = await Promise.all([readProjectMeta(root, slug), versionDirs(slug)]);
-    if (!meta && dirs.length === 0) return { result: null, facts };
-    const partsChanged = previous?.partsKey !== partsKey;
-    let present: Promise<Set<string>> | null = null;
-    const listing = () =>
-      present ??= readdir(join(projectDir(root, slug), "parts")).then((n) => new Set(n), () => new Set<string>());
-    // Versions share parts: each part file is looked at once for the whole summary.
-    const sizes = new Map<string, Promise<number | { reason: string }>>();
-    const sizeOf = (sha: string) => {
-      let size = sizes.get(sha);
-      if (!size) sizes.set(sha, size = partSize(slug, sha));
-      return size;
-    };
-    const versions: number[] = [];
-    const incomplete: IncompleteVersion[] = [];
-    for (const n of dirs) {
-      let fact = previous?.facts.get(n);
-      if (fact && "parts" in fact && partsChanged) {
-        const names = await listing();
-        const gone = fact.parts.find((sha) => !names.has(`${sha}.parquet`));
-        if (gone) fact = { reason: `part ${gone} is missing` };
-      } else if (!fact || "reason" in fact) {
-        const r = await check(slug, n, sizeOf);
-        fact = r === null ? { reason: "manifest.json is missing" } : "reason" in r ? r : {
-          parts: r.parts.map((p) => p.sha256),
-        };
-      }
-      facts.set(n, fact);
-      if ("parts" in fact) versions.push(n);
-      else incomplete.push({ project: slug, version: n, reason: fact.reason });
-    }
-    return { result: { slug, meta, versions, incomplete }, facts };
-  }
-
-  /** The summary of `slug`, whose folder's stamp is `self`. */
-  async function projectAt(slug: string, self: Stamp | null): Promise<ProjectState | null> {
-    const asked = Date.now();
-    const parts = stampOf(join(projectDir(root, slug), "parts"));
-    const key = self?.key ?? "-";
-    const partsKey = parts?.key ?? "-";
-    const hit = summaries.get(slug);
-    if (hit && hit.settled && hit.key === key && hit.partsKey === partsKey) return hit.result;
-    const { result, facts } = await summarize(slug, hit, partsKey);
-    const changed = Math.max(self?.mtimeMs ?? 0, parts?.mtimeMs ?? 0);
-    summaries.set(slug, { key, partsKey, settled: asked - changed > SETTLE_MS, result, facts });
-    return result;
-  }
-
+/** The store API over its state. */
+function storeOver(s: StoreState): Store {
   const store: Store = {
-    root,
+    root: s.root,
     async slugs() {
       const out: string[] = [];
-      for (const name of await candidates()) {
-        if (await holds(name)) out.push(name);
+      for (const name of await candidates(s)) {
+        if (await holds(s, name)) out.push(name);
       }
       return out;
     },
     meta(slug) {
-      return isSlug(slug) ? readProjectMeta(root, slug) : Promise.resolve(null);
+      return isSlug(slug) ? readProjectMeta(s.root, slug) : Promise.resolve(null);
     },
     async projects() {
       const out: ProjectState[] = [];
-      for (const name of await candidates()) {
+      for (const name of await candidates(s)) {
         // One look at the folder serves both questions: is it a project, and is its summary still good.
-        const stamp = stampOf(join(root, name));
-        if (!(await holds(name, stamp))) continue;
-        const project = await projectAt(name, stamp);
+        const stamp = stampOf(join(s.root, name));
+        if (!(await holds(s, name, stamp))) continue;
+        const project = await projectAt(s, name, stamp);
         if (project) out.push(project);
       }
       return out;
     },
     project(slug) {
-      return isSlug(slug) ? projectAt(slug, stampOf(projectDir(root, slug))) : Promise.resolve(null);
+      return isSlug(slug) ? projectAt(s, slug, stampOf(projectDir(s.root, slug))) : Promise.resolve(null);
     },
     async version(slug, version) {
       if (!isSlug(slug) || !Number.isSafeInteger(version) || version < 1) return null;
-      const r = await check(slug, version);
+      const r = await check(s, slug, version);
       return r && !("reason" in r) ? r : null;
     },
     async latest(slug) {
       if (!isSlug(slug)) return null;
       for (const n of (await store.project(slug))?.versions ?? []) {
-        const r = await check(slug, n);
+        const r = await check(s, slug, n);
         if (r && !("reason" in r)) return r;
       }
       return null;
     },
     partPath(slug, sha256) {
-      return partFile(root, slug, sha256);
+      return partFile(s.root, slug, sha256);
     },
   };
   return store;

@@ -9,14 +9,14 @@
  * as a `bigint` (beyond 2^53) as its exact digits, every other number as
  * JavaScript's `JSON.stringify` writes it (`1e16` as `10000000000000000`,
  * `-0.0` as `0`, `1.5e-07` as `1.5e-7`, `1e21` as `1e+21`). So the manifest
- * must be read with `parseJsonExact` (`src/wire/exact_json.ts`): `JSON.parse`
+ * must be read with `parseDocumentJson` (`src/wire/exact_json.ts`): `JSON.parse`
  * rounds `9007199254740993` to `9007199254740992` before the bytes are rebuilt,
  * and the signature over the origin's digits no longer verifies.
  *
  * @module
  */
-import { BOOKKEEPING_KEYS } from "../store/manifest.ts";
-import { stableStringify } from "../wire/stable_json.ts";
+import { BOOKKEEPING_KEYS } from "../store/mod.ts";
+import { stableStringify } from "../wire/mod.ts";
 
 const UNSIGNED_KEYS = new Set(["signature", "urlExpiresAt", "paid", "verified", ...BOOKKEEPING_KEYS]);
 
@@ -46,7 +46,7 @@ export function signedContent(manifest: Record<string, unknown>): Record<string,
 }
 
 /**
- * The bytes a manifest signature covers. `manifest` as `parseJsonExact` reads
+ * The bytes a manifest signature covers. `manifest` as `parseDocumentJson` reads
  * it: integers beyond 2^53 as `bigint`.
  *
  * @example

@@ -12,7 +12,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { writeFileAtomic } from "../store/atomic.ts";
+import { writeFileAtomic } from "../store/mod.ts";
 import { fromBase64, keyId, verifyEd25519 } from "./ed25519.ts";
 import { endorsementStatement } from "./statement.ts";
 import type { PinnedKey } from "./verify.ts";

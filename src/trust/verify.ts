@@ -13,8 +13,8 @@
 import { fromBase64, keyId, verifyEd25519 } from "./ed25519.ts";
 import { endorsementStatement, manifestStatement } from "./statement.ts";
 
-import type { SignatureStatus } from "../wire/types.ts";
-export type { SignatureStatus } from "../wire/types.ts";
+import type { SignatureStatus } from "../wire/mod.ts";
+export type { SignatureStatus } from "../wire/mod.ts";
 
 /** A pinned key, as the trust file keeps it. */
 export interface PinnedKey {
@@ -64,7 +64,7 @@ function usable(key: PinnedKey | undefined): key is PinnedKey {
 
 /**
  * Checks `manifest`'s signature for `origin` against `pinned` keys.
- * `manifest` must be read with `parseJsonExact` (`src/wire/exact_json.ts`),
+ * `manifest` must be read with `parseDocumentJson` (`src/wire/exact_json.ts`),
  * never `JSON.parse`, or an integer beyond 2^53 is rounded and the signature
  * fails.
  *

@@ -18,24 +18,26 @@ import { type ExactJson, parseExactJson } from "./json_parse.ts";
 const LONG_NUMBER = /(?:^|[[:,\s])-?\d{16}/;
 
 /**
- * Parses `text` as JSON, integers beyond ±2^53 as `bigint` (as
- * `parseExactJson` does); text with no number of 16 digits or more goes through
- * `JSON.parse`, which then gives the same values. Throws `SyntaxError` on
- * anything that is not JSON.
+ * Parses a document's JSON (a manifest, a keys document, a statement),
+ * integers beyond ±2^53 as `bigint` as {@linkcode parseExactJson} does, at
+ * `JSON.parse`'s speed: text with no number of 16 digits or more goes
+ * through `JSON.parse`, which then gives the same values. Throws
+ * `SyntaxError` on anything that is not JSON. (Bodies from strangers go
+ * through `parseExactJson` itself, which also bounds their nesting.)
  *
  * @example
  * ```ts
- * import { parseJsonExact } from "./exact_json.ts";
- * parseJsonExact('{"max": 9223372036854775807, "mean": 1.5e-7}'); // { max: 9223372036854775807n, mean: 1.5e-7 }
+ * import { parseDocumentJson } from "./exact_json.ts";
+ * parseDocumentJson('{"max": 9223372036854775807, "mean": 1.5e-7}'); // { max: 9223372036854775807n, mean: 1.5e-7 }
  * ```
  */
-export function parseJsonExact(text: string): ExactJson {
+export function parseDocumentJson(text: string): ExactJson {
   return LONG_NUMBER.test(text) ? parseExactJson(text) : JSON.parse(text);
 }
 
 /**
  * The text `JSON.stringify(value, null, indent)` writes, with `bigint`
- * written as its digits (what `parseJsonExact` reads back). Without a
+ * written as its digits (what `parseDocumentJson` reads back). Without a
  * `bigint` the bytes are `JSON.stringify`'s own.
  *
  * @example

@@ -15,6 +15,8 @@ export const JSON_MAX_DEPTH = 200;
 /** JSON nested deeper than {@linkcode JSON_MAX_DEPTH}: valid, but past what is read. */
 export class JsonTooDeep extends SyntaxError {
   /**
+   * The error for a value deeper than the limit, met at character `at`.
+   *
    * @example
    * ```ts
    * import { JsonTooDeep } from "./json_parse.ts";
@@ -42,93 +44,112 @@ const WHITESPACE = /[ \t\n\r]*/y;
  * ```
  */
 export function parseExactJson(text: string): ExactJson {
-  let at = 0;
-  const fail = (what: string): never => {
-    throw new SyntaxError(`${what} at position ${at}`);
-  };
-  const space = () => {
-    WHITESPACE.lastIndex = at;
-    WHITESPACE.exec(text);
-    at = WHITESPACE.lastIndex;
-  };
-  const value = (depth: number): ExactJson => {
-    if (depth > JSON_MAX_DEPTH) throw new JsonTooDeep(at);
-    space();
-    const c = text[at];
-    if (c === "{") {
-      at++;
-      const out: { [key: string]: ExactJson } = {};
-      space();
-      if (text[at] === "}") {
-        at++;
-        return out;
-      }
-      while (true) {
-        space();
-        if (text[at] !== '"') fail("expected a string key");
-        const key = string();
-        space();
-        if (text[at++] !== ":") fail("expected ':'");
-        Object.defineProperty(out, key, {
-          value: value(depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-        space();
-        const next = text[at++];
-        if (next === "}") return out;
-        if (next !== ",") fail("expected ',' or '}'");
-      }
-    }
-    if (c === "[") {
-      at++;
-      const out: ExactJson[] = [];
-      space();
-      if (text[at] === "]") {
-        at++;
-        return out;
-      }
-      while (true) {
-        out.push(value(depth + 1));
-        space();
-        const next = text[at++];
-        if (next === "]") return out;
-        if (next !== ",") fail("expected ',' or ']'");
-      }
-    }
-    if (c === '"') return string();
-    if (text.startsWith("true", at)) return (at += 4, true);
-    if (text.startsWith("false", at)) return (at += 5, false);
-    if (text.startsWith("null", at)) return (at += 4, null);
-    NUMBER.lastIndex = at;
-    const m = NUMBER.exec(text);
-    if (!m) return fail("unexpected character");
-    at = NUMBER.lastIndex;
-    const literal = m[0];
-    if (/^-?\d+$/.test(literal)) {
-      const n = Number(literal);
-      return Number.isSafeInteger(n) ? n : BigInt(literal);
-    }
-    return Number(literal);
-  };
-  const string = (): string => {
-    const start = at;
-    at++;
-    while (at < text.length) {
-      const c = text.charCodeAt(at);
-      if (c === 0x22) {
-        at++;
-        return JSON.parse(text.slice(start, at));
-      }
-      if (c === 0x5c) at += 2;
-      else if (c < 0x20) fail("control character in string");
-      else at++;
-    }
-    return fail("unterminated string");
-  };
-  const result = value(0);
-  space();
-  if (at !== text.length) fail("unexpected text after JSON");
+  const cursor: Cursor = { text, at: 0 };
+  const result = readValue(cursor, 0);
+  skipSpace(cursor);
+  if (cursor.at !== text.length) fail(cursor, "unexpected text after JSON");
   return result;
+}
+
+/** Where a parse is in its text. */
+interface Cursor {
+  readonly text: string;
+  at: number;
+}
+
+function fail(c: Cursor, what: string): never {
+  throw new SyntaxError(`${what} at position ${c.at}`);
+}
+
+function skipSpace(c: Cursor): void {
+  WHITESPACE.lastIndex = c.at;
+  WHITESPACE.exec(c.text);
+  c.at = WHITESPACE.lastIndex;
+}
+
+function readValue(c: Cursor, depth: number): ExactJson {
+  if (depth > JSON_MAX_DEPTH) throw new JsonTooDeep(c.at);
+  skipSpace(c);
+  const ch = c.text[c.at];
+  if (ch === "{") return readObject(c, depth);
+  if (ch === "[") return readArray(c, depth);
+  if (ch === '"') return readString(c);
+  if (c.text.startsWith("true", c.at)) return (c.at += 4, true);
+  if (c.text.startsWith("false", c.at)) return (c.at += 5, false);
+  if (c.text.startsWith("null", c.at)) return (c.at += 4, null);
+  return readNumber(c);
+}
+
+function readObject(c: Cursor, depth: number): { [key: string]: ExactJson } {
+  c.at++;
+  const out: { [key: string]: ExactJson } = {};
+  skipSpace(c);
+  if (c.text[c.at] === "}") {
+    c.at++;
+    return out;
+  }
+  while (true) {
+    skipSpace(c);
+    if (c.text[c.at] !== '"') fail(c, "expected a string key");
+    const key = readString(c);
+    skipSpace(c);
+    if (c.text[c.at++] !== ":") fail(c, "expected ':'");
+    // defineProperty: a key "__proto__" is a plain key, as JSON.parse makes it.
+    Object.defineProperty(out, key, {
+      value: readValue(c, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    skipSpace(c);
+    const next = c.text[c.at++];
+    if (next === "}") return out;
+    if (next !== ",") fail(c, "expected ',' or '}'");
+  }
+}
+
+function readArray(c: Cursor, depth: number): ExactJson[] {
+  c.at++;
+  const out: ExactJson[] = [];
+  skipSpace(c);
+  if (c.text[c.at] === "]") {
+    c.at++;
+    return out;
+  }
+  while (true) {
+    out.push(readValue(c, depth + 1));
+    skipSpace(c);
+    const next = c.text[c.at++];
+    if (next === "]") return out;
+    if (next !== ",") fail(c, "expected ',' or ']'");
+  }
+}
+
+function readNumber(c: Cursor): number | bigint {
+  NUMBER.lastIndex = c.at;
+  const m = NUMBER.exec(c.text);
+  if (!m) return fail(c, "unexpected character");
+  c.at = NUMBER.lastIndex;
+  const literal = m[0];
+  if (/^-?\d+$/.test(literal)) {
+    const n = Number(literal);
+    return Number.isSafeInteger(n) ? n : BigInt(literal);
+  }
+  return Number(literal);
+}
+
+function readString(c: Cursor): string {
+  const start = c.at;
+  c.at++;
+  while (c.at < c.text.length) {
+    const code = c.text.charCodeAt(c.at);
+    if (code === 0x22) {
+      c.at++;
+      return JSON.parse(c.text.slice(start, c.at));
+    }
+    if (code === 0x5c) c.at += 2;
+    else if (code < 0x20) fail(c, "control character in string");
+    else c.at++;
+  }
+  return fail(c, "unterminated string");
 }

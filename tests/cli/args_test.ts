@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { assertEquals, assertThrows } from "../support/assert.ts";
-import { eitherFlag, intFlag, usageFrom, versionFrom } from "../../src/cli/args.ts";
+import { eitherFlag, intFlag, versionFrom } from "../../src/cli/args.ts";
+import { usageFrom } from "../../src/settings/mod.ts";
 
 function parseError(args: string[]): unknown {
   try {

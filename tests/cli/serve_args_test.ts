@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../support/assert.ts";
-import { CliError, UsageError } from "../../src/cli/errors.ts";
-import { checkServeSettings, parseServeArgs } from "../../src/cli/serve_args.ts";
+import { CliError, UsageError } from "../../src/errors/mod.ts";
+import { checkServeSettings, parseServeArgs } from "../../src/settings/mod.ts";
 
 Deno.test("serve defaults follow the spec", () => {
   const s = parseServeArgs([], {});

@@ -13,7 +13,7 @@
  * @example
  * ```ts
  * import { shellCommands } from "./_commands.ts";
- * shellCommands("```sh\necho a \\\n  b\n# note\n```\n"); // ["echo a \\\n  b"]
+ * shellCommands("\x60\x60\x60sh\necho a \\\n  b\n# note\n\x60\x60\x60\n"); // ["echo a \\\n  b"]
  * ```
  */
 export function shellCommands(markdown: string): string[] {

@@ -11,7 +11,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { buildNpm } from "../../scripts/build_npm.ts";
-import { APP_JS } from "../../src/node/ui/script.ts";
+import { APP_JS } from "../../src/node/ui/_app_js.ts";
 import { freePort } from "../support/cli_process.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
 import { slowBodyAttack } from "../support/slow_body_attack.ts";

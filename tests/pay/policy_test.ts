@@ -1,6 +1,6 @@
 import { assertEquals } from "../support/assert.ts";
 import { applyPolicy, readPaymentRequired } from "../../src/pay/policy.ts";
-import { encodeHeaderJson, type PaymentRequirements } from "../../src/wire/x402.ts";
+import { encodeHeaderJson, type PaymentRequirements } from "../../src/pay/x402.ts";
 
 const SEPOLIA_USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 const PAY_TO = "0x209693Bc6afc0C5328bA36FaF03C514EF312287C";

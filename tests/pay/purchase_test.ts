@@ -3,7 +3,7 @@ import { PaymentRequiredError, SvcError } from "../../src/client/errors.ts";
 import { Client } from "../../src/client/client.ts";
 import { buy } from "../../src/pay/buy.ts";
 import { x402Get } from "../../src/pay/purchase.ts";
-import { decodeHeaderJson } from "../../src/wire/x402.ts";
+import { decodeHeaderJson } from "../../src/pay/x402.ts";
 import { assertNothingSigned, withPay } from "../support/pay_fixture.ts";
 import { PAY_TO, SEPOLIA_USDC, TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from "../support/pay_service.ts";
 

@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { mkdir, readFile, symlink, truncate, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { foldCount, openStore } from "../../src/store/mod.ts";
+import { openStore } from "../../src/store/mod.ts";
+import { foldCount } from "../../src/writes/mod.ts";
 import { withNode } from "../support/node.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 

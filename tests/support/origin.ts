@@ -141,7 +141,7 @@ export async function startOrigin(options: StartOriginOptions | null = null): Pr
       if (!fault) {
         const request = new Request(`${url}${path}`, {
           method: req.method,
-          headers: Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+          headers: Object.entries(req.headers).map(([k, v]): [string, string] => [k, String(v)]),
           body: req.method === "GET" || req.method === "HEAD" ? undefined : raw,
         });
         const isPart = path.startsWith("/parts/");

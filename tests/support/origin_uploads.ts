@@ -21,8 +21,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
-import type { NodeContext } from "../../src/node/context.ts";
-import { contribute } from "../../src/node/writes/contribute.ts";
+import { contribute, createWriteCache, type WriteTarget } from "../../src/writes/mod.ts";
 import { openReadEngine, type ReadEngine } from "../../src/parquet/mod.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { type ExactJson, parseExactJson } from "../../src/wire/json_parse.ts";
@@ -263,7 +262,15 @@ export function uploadStore(options: UploadStoreOptions): UploadStore {
       const store = openStore(root);
       const meta = await store.meta(upload.slug);
       engine ??= openReadEngine(root);
-      const ctx = { store, engine: await engine, now: Date.now, keepVersions: null } as unknown as NodeContext;
+      const ctx: WriteTarget = {
+        store,
+        engine: await engine,
+        now: Date.now,
+        keepVersions: null,
+        follow: null,
+        log: { warn: (message) => console.error(`warning: ${message}`) },
+        writes: createWriteCache(),
+      };
       const agentId = `key-${createHash("sha256").update(upload.agentKey).digest("hex").slice(0, 16)}`;
       const { view: outcome } = await contribute(ctx, upload.slug, meta!.schemaDef as SchemaDef, {
         records,

@@ -361,7 +361,7 @@ export async function startPayService(options: PayServiceOptions = {}): Promise<
       seen.push({ method: req.method ?? "GET", path, headers: req.headers, body });
       const request = new Request(`${url}${path}`, {
         method: req.method,
-        headers: Object.entries(req.headers).map(([k, v]) => [k, String(v)]),
+        headers: Object.entries(req.headers).map(([k, v]): [string, string] => [k, String(v)]),
         body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
       });
       const answer = await handle(request);

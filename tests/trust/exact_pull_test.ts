@@ -7,7 +7,7 @@ import { Client } from "../../src/client/client.ts";
 import { SignatureError } from "../../src/client/errors.ts";
 import { pull } from "../../src/local/pull.ts";
 import { startFollower } from "../../src/follow/mod.ts";
-import { parseJsonExact } from "../../src/wire/exact_json.ts";
+import { parseDocumentJson } from "../../src/wire/exact_json.ts";
 import { startOrigin } from "../support/origin.ts";
 import { trustFileText } from "../support/signing.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -60,7 +60,7 @@ Deno.test("a manifest signed over integers beyond 2^53 verifies on pull, on a no
     assertEquals([pulled.version, pulled.signature], [2, "verified"]);
     const onDisk = await readFile(join(puller, "cities", "v2", "manifest.json"), "utf8");
     assert(onDisk.includes(`"maxId": ${MAX}`) && onDisk.includes('"ids": [\n      [\n        18446744073709551617'));
-    assertEquals((parseJsonExact(onDisk) as Json).stats.maxId, BigInt(MAX));
+    assertEquals((parseDocumentJson(onDisk) as Json).stats.maxId, BigInt(MAX));
 
     // The puller serves it on; a node following the puller verifies it against the origin's key.
     const node = await serveNode({ store: puller, host: "127.0.0.1", port: 0, token: null });
@@ -88,7 +88,7 @@ Deno.test("a manifest signed over integers beyond 2^53 verifies on pull, on a no
         await follower.stop();
       }
       const followed = await readFile(join(downstream, "cities", "v2", "manifest.json"), "utf8");
-      assertEquals((parseJsonExact(followed) as Json).stats, (parseJsonExact(onDisk) as Json).stats);
+      assertEquals((parseDocumentJson(followed) as Json).stats, (parseDocumentJson(onDisk) as Json).stats);
     } finally {
       await node.shutdown();
     }

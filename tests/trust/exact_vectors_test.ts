@@ -2,7 +2,7 @@ import { assert, assertEquals, type Json } from "../support/assert.ts";
 import { signingKey } from "../support/signing.ts";
 import { manifestStatement } from "../../src/trust/statement.ts";
 import { type PinnedKey, verifyManifest } from "../../src/trust/verify.ts";
-import { parseJsonExact, stringifyExactJson } from "../../src/wire/exact_json.ts";
+import { parseDocumentJson, stringifyExactJson } from "../../src/wire/exact_json.ts";
 import { canonicalStatement, signStatement } from "./canonical.ts";
 import vectors from "./vectors.json" with { type: "json" };
 
@@ -33,13 +33,13 @@ Deno.test("exact vectors: the independent signer's statements and signatures are
 
 Deno.test("exact vectors: the statement rebuilt from the exactly parsed manifest is the origin's, byte for byte", () => {
   for (const c of vectors.exact.cases) {
-    const manifest = parseJsonExact(c.manifestText) as Json;
+    const manifest = parseDocumentJson(c.manifestText) as Json;
     assertEquals(decode(manifestStatement(ORIGIN, manifest)), c.statement, c.name);
     const rounded = decode(manifestStatement(ORIGIN, JSON.parse(c.manifestText)));
     assertEquals(rounded === c.statement, c.jsonParseVerifies, `${c.name}: JSON.parse rounds (or does not)`);
     // What a node stores and serves again (pretty or compact) rebuilds the same statement.
     for (const indent of [0, 2]) {
-      const again = parseJsonExact(stringifyExactJson(manifest, indent)) as Json;
+      const again = parseDocumentJson(stringifyExactJson(manifest, indent)) as Json;
       assertEquals(decode(manifestStatement(ORIGIN, again)), c.statement, `${c.name}: re-served, indent ${indent}`);
     }
   }
@@ -48,7 +48,7 @@ Deno.test("exact vectors: the statement rebuilt from the exactly parsed manifest
 Deno.test("exact vectors: each signed manifest verifies; JSON.parse's copy fails where it rounds", async () => {
   for (const c of vectors.exact.cases) {
     const text = signedText(c.manifestText, c.signature);
-    const verdict = await verifyManifest(parseJsonExact(text) as Json, ORIGIN, PINNED);
+    const verdict = await verifyManifest(parseDocumentJson(text) as Json, ORIGIN, PINNED);
     assertEquals([verdict.status, verdict.reason], ["verified", null], c.name);
     const rounded = await verifyManifest(JSON.parse(text), ORIGIN, PINNED);
     assertEquals(rounded.status, c.jsonParseVerifies ? "verified" : "untrusted", `${c.name} under JSON.parse`);
@@ -62,9 +62,9 @@ Deno.test("exact vectors: a big integer changed by one, which JSON.parse does no
     const tampered = nudgeBigInteger(text, 1n);
     if (tampered === text) continue;
     cases++;
-    const verdict = await verifyManifest(parseJsonExact(tampered) as Json, ORIGIN, PINNED);
+    const verdict = await verifyManifest(parseDocumentJson(tampered) as Json, ORIGIN, PINNED);
     assertEquals([verdict.status, verdict.reason], ["untrusted", "the signature does not verify"], c.name);
-    assertEquals(await verifyManifest(parseJsonExact(nudgeBigInteger(text, 0n)) as Json, ORIGIN, PINNED), {
+    assertEquals(await verifyManifest(parseDocumentJson(nudgeBigInteger(text, 0n)) as Json, ORIGIN, PINNED), {
       status: "verified",
       reason: null,
       learned: [],
@@ -76,10 +76,10 @@ Deno.test("exact vectors: a big integer changed by one, which JSON.parse does no
   assert(tampered.includes("9223372036854775806"));
   assertEquals(JSON.parse(tampered), JSON.parse(max.manifestText), "JSON.parse reads both as 2^63");
   const signed = signedText(tampered, max.signature);
-  assertEquals((await verifyManifest(parseJsonExact(signed) as Json, ORIGIN, PINNED)).status, "untrusted");
+  assertEquals((await verifyManifest(parseDocumentJson(signed) as Json, ORIGIN, PINNED)).status, "untrusted");
 });
 
-Deno.test("stringifyExactJson writes JSON.stringify's bytes, bigints as digits; parseJsonExact reads them back", () => {
+Deno.test("stringifyExactJson writes JSON.stringify's bytes, bigints as digits; parseDocumentJson reads them back", () => {
   const plain = { a: [1, "é\n", null, { b: undefined, c: true }], d: {}, e: [], f: -0, g: 1e21, h: new Date(0) };
   for (const indent of [0, 2]) assertEquals(stringifyExactJson(plain, indent), JSON.stringify(plain, null, indent));
   const big = { id: 2n ** 64n + 1n, list: [-(2n ** 53n) - 1n, 1.5e-7, [], {}], skip: undefined };
@@ -88,8 +88,8 @@ Deno.test("stringifyExactJson writes JSON.stringify's bytes, bigints as digits; 
     stringifyExactJson(big, 2),
     '{\n  "id": 18446744073709551617,\n  "list": [\n    -9007199254740993,\n    1.5e-7,\n    [],\n    {}\n  ]\n}',
   );
-  assertEquals(parseJsonExact(stringifyExactJson(big, 2)), { id: big.id, list: big.list });
-  assertEquals(parseJsonExact('{"x": 1.5e-7, "y": [9007199254740991]}'), { x: 1.5e-7, y: [9007199254740991] });
+  assertEquals(parseDocumentJson(stringifyExactJson(big, 2)), { id: big.id, list: big.list });
+  assertEquals(parseDocumentJson('{"x": 1.5e-7, "y": [9007199254740991]}'), { x: 1.5e-7, y: [9007199254740991] });
   for (
     const [text, value] of [
       ["-9007199254740993", -9007199254740993n],
@@ -98,6 +98,6 @@ Deno.test("stringifyExactJson writes JSON.stringify's bytes, bigints as digits; 
       ['{"sha":"1234567890123456789a","n":-0}', { sha: "1234567890123456789a", n: -0 }],
     ] as const
   ) {
-    assertEquals(parseJsonExact(text), value, text);
+    assertEquals(parseDocumentJson(text), value, text);
   }
 });

@@ -6,9 +6,7 @@
  *
  * @module
  */
-import type { RequestHeadView } from "../../http/mod.ts";
-import { publicOrigin } from "../public_url.ts";
-import { isLoopback } from "./host.ts";
+import { isLoopback, publicOrigin, type RequestHeadView } from "../../http/mod.ts";
 
 /** The host name of an `Origin` value, or null when it is not a URL (`null`, garbage). */
 function originHost(origin: string): string | null {

@@ -10,6 +10,7 @@
  * @module
  */
 import { isIP } from "node:net";
+import { isLoopback, splitAuthority, urlHostName } from "../../http/mod.ts";
 
 /** Where the node listens, as the Host guard needs it. */
 export interface NodeAddress {
@@ -19,36 +20,6 @@ export interface NodeAddress {
   port: number;
   /** Extra authorities the node answers to: `name` (any port) or `name:port` (that port). */
   allowedHosts: readonly string[];
-}
-
-/**
- * Whether `name` (a host name or IP literal, brackets allowed) is a loopback address.
- *
- * @example
- * ```ts
- * import { isLoopback } from "./host.ts";
- * isLoopback("127.0.0.1"); // true
- * isLoopback("0.0.0.0"); // false
- * ```
- */
-export function isLoopback(name: string): boolean {
-  const n = name.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (n === "localhost" || n.endsWith(".localhost")) return true;
-  if (isIP(n) === 4) return n.startsWith("127.");
-  return n === "::1" || n === "0:0:0:0:0:0:0:1";
-}
-
-/**
- * The host name of `url`, lowercased, without brackets or a final dot.
- *
- * @example
- * ```ts
- * import { urlHostName } from "./host.ts";
- * urlHostName(new URL("http://[::1]:8686/")); // "::1"
- * ```
- */
-export function urlHostName(url: URL): string {
-  return url.hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
 }
 
 /**
@@ -78,21 +49,4 @@ export function hostAllowed(url: URL, node: NodeAddress): boolean {
   if (port !== node.port) return false;
   if (isLoopback(node.host)) return isLoopback(name);
   return isIP(name) !== 0 || name === node.host.toLowerCase();
-}
-
-/**
- * An allowed authority as `name` (lowercased, no brackets or final dot) and
- * `port` (null for any): `data.example`, `data.example:8443`, `[::1]:18686`.
- *
- * @example
- * ```ts
- * import { splitAuthority } from "./host.ts";
- * splitAuthority("[::1]:18686"); // { name: "::1", port: 18686 }
- * splitAuthority("Data.Example"); // { name: "data.example", port: null }
- * ```
- */
-export function splitAuthority(authority: string): { name: string; port: number | null } {
-  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(authority);
-  const [host, port] = m ? [m[1], Number(m[2])] : [authority, null];
-  return { name: host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, ""), port };
 }

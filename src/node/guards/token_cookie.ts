@@ -17,10 +17,9 @@
  *
  * @module
  */
-import type { RequestHeadView } from "../../http/mod.ts";
+import { publicOrigin, type RequestHeadView } from "../../http/mod.ts";
 import { createHmac } from "node:crypto";
 import { sameSecret } from "./token.ts";
-import { publicOrigin } from "../public_url.ts";
 
 /** How long a login lasts: 12 hours. */
 export const SESSION_LIFETIME_S = 12 * 3600;

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { HttpError } from "../response.ts";
+
+import { NodeError } from "../../errors/mod.ts";
 
 /** Bounds and default of one integer query parameter. */
 export interface IntParam {
@@ -30,17 +31,19 @@ export interface IntParam {
 export function intParam(url: URL, name: string, spec: IntParam): number | null {
   const raw = url.searchParams.get(name);
   if (raw === null || raw === "") {
-    if (spec.fallback === undefined) throw new HttpError(400, `querystring must have required property '${name}'`);
+    if (spec.fallback === undefined) {
+      throw new NodeError("bad-request", `querystring must have required property '${name}'`);
+    }
     return spec.fallback;
   }
-  if (!/^[+-]?\d{1,400}$/.test(raw.trim())) throw new HttpError(400, `querystring/${name} must be integer`);
+  if (!/^[+-]?\d{1,400}$/.test(raw.trim())) throw new NodeError("bad-request", `querystring/${name} must be integer`);
   const value = Number(raw);
   if (spec.max !== undefined && (value < spec.min || value > spec.max)) {
-    throw new HttpError(400, `querystring/${name} must be >= ${spec.min} and <= ${spec.max}`);
+    throw new NodeError("bad-request", `querystring/${name} must be >= ${spec.min} and <= ${spec.max}`);
   }
-  if (value < spec.min) throw new HttpError(400, `querystring/${name} must be >= ${spec.min}`);
+  if (value < spec.min) throw new NodeError("bad-request", `querystring/${name} must be >= ${spec.min}`);
   if (!Number.isSafeInteger(value)) {
-    throw new HttpError(400, `querystring/${name} must be <= ${Number.MAX_SAFE_INTEGER}`);
+    throw new NodeError("bad-request", `querystring/${name} must be <= ${Number.MAX_SAFE_INTEGER}`);
   }
   return value;
 }

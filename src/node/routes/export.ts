@@ -9,22 +9,39 @@
  * @module
  */
 import { gzipJsonLines } from "../../parquet/mod.ts";
-import { exportTag, leaseParts } from "../../store/mod.ts";
+import { exportTag, type StoredVersion } from "../../store/mod.ts";
+import { holdVersion, NO_VERSION_YET, requireProject } from "../../service/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { HttpError } from "../response.ts";
+
+import { NodeError } from "../../errors/mod.ts";
 import { intParam } from "./_params.ts";
 import { rangedFile } from "./_range.ts";
-import { NO_VERSION_YET, requireProject, requireVersion } from "./_version.ts";
 
 /** `GET /projects/{slug}/export?version=N` (version required). */
 export async function getExport(ctx: NodeContext, req: Request, slug: string, url: URL): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1, fallback: null });
   if (wanted === null) {
     const newest = (await requireProject(ctx, slug)).versions[0];
-    if (newest === undefined) throw new HttpError(404, NO_VERSION_YET);
-    throw new HttpError(400, `name the version: ?version=${newest} is the newest`);
+    if (newest === undefined) throw new NodeError("not-found", NO_VERSION_YET);
+    throw new NodeError("bad-request", `name the version: ?version=${newest} is the newest`);
   }
-  const version = await requireVersion(ctx, slug, wanted);
+  // The parts stay on disk while the export reads them, whatever a prune decides meanwhile.
+  const held = await holdVersion(ctx, slug, wanted);
+  try {
+    return await exportOf(ctx, req, slug, held.version, held.release);
+  } catch (e) {
+    held.release();
+    throw e;
+  }
+}
+
+async function exportOf(
+  ctx: NodeContext,
+  req: Request,
+  slug: string,
+  version: StoredVersion,
+  release: () => void,
+): Promise<Response> {
   const headers: Record<string, string> = {
     "content-type": "application/gzip",
     "content-disposition": `attachment; filename="${slug}-v${version.version}.jsonl.gz"`,
@@ -33,12 +50,16 @@ export async function getExport(ctx: NodeContext, req: Request, slug: string, ur
   };
   const etag = `"${slug}-${exportTag(version)}"`;
   const cached = await ctx.exports.open(version);
-  if (cached) return await rangedFile(req, cached.handle, cached.size, headers, etag);
+  if (cached) {
+    release();
+    return await rangedFile(req, cached.handle, cached.size, headers, etag);
+  }
   // Streamed as it is made: no length yet, so no ranges (a resumed download hears 200 and starts over).
   headers.etag = etag;
-  if (req.method === "HEAD") return new Response(null, { headers });
-  // The parts stay on disk while the export reads them, whatever a prune decides meanwhile.
-  const release = leaseParts(version.parts.map((p) => p.path));
+  if (req.method === "HEAD") {
+    release();
+    return new Response(null, { headers });
+  }
   const body = ctx.exports.keep(gzipJsonLines(ctx.engine, version), version);
   return new Response(released(body, release), { headers });
 }

@@ -1,20 +1,14 @@
 /**
  * `GET /projects/{slug}/manifest`: the published manifest with part URLs on
- * this node, at the address the client used.
+ * this node, at the address the client used (see `versionManifest`).
  *
  * @module
  */
-import { publishManifest } from "../../store/mod.ts";
+import { versionManifest } from "../../service/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { signPartQuery } from "../part_url.ts";
-import { HttpError, json } from "../response.ts";
+import { json } from "../response.ts";
+import { NodeError } from "../../errors/mod.ts";
 import { intParam } from "./_params.ts";
-import { requireVersion } from "./_version.ts";
-
-/** An ISO 8601 time in the origin's form, `2026-11-22T04:00:00+00:00`. */
-function isoSeconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");
-}
 
 /** Most digests `?have=` may list. */
 export const MAX_HAVE = 100;
@@ -25,7 +19,10 @@ function haveParam(url: URL): Set<string> {
   if (raw === null || raw === "") return new Set();
   const listed = raw.split(",").map((s) => s.trim().toLowerCase()).filter((s) => s !== "");
   if (listed.length > MAX_HAVE || !listed.every((s) => /^[0-9a-f]{64}$/.test(s))) {
-    throw new HttpError(400, `querystring/have must list up to ${MAX_HAVE} part SHA-256 digests, comma-separated`);
+    throw new NodeError(
+      "bad-request",
+      `querystring/have must list up to ${MAX_HAVE} part SHA-256 digests, comma-separated`,
+    );
   }
   return new Set(listed);
 }
@@ -35,20 +32,7 @@ function haveParam(url: URL): Set<string> {
  * `publicOrigin`); parts listed in `have` come without one.
  */
 export async function getManifest(ctx: NodeContext, slug: string, url: URL, origin: string): Promise<Response> {
-  const wanted = intParam(url, "version", { min: 1, fallback: null });
+  const version = intParam(url, "version", { min: 1, fallback: null });
   const have = haveParam(url);
-  const version = await requireVersion(ctx, slug, wanted);
-  const base = `${origin}/parts/${slug}/`;
-  const now = ctx.now() / 1000;
-  let expires: number | null = null;
-  const manifest = publishManifest(version.manifest, slug, version.version, (sha) => {
-    if (!ctx.token) return `${base}${sha}.parquet`;
-    const signed = signPartQuery(ctx.token, slug, sha, now);
-    expires = signed.exp;
-    return `${base}${sha}.parquet${signed.query}`;
-  });
-  for (const part of manifest.parts) if (have.has(part.sha256)) delete part.url;
-  delete manifest.urlExpiresAt;
-  if (expires !== null) manifest.urlExpiresAt = isoSeconds(expires);
-  return json(manifest);
+  return json(await versionManifest(ctx, slug, { version, origin, have }));
 }

@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { isSha256 } from "../../wire/slug.ts";
+import { isSha256 } from "../../wire/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { openRegularFile } from "../file_body.ts";
 import { hasToken } from "../guards/token.ts";
-import { partSignatureValid } from "../part_url.ts";
-import { HttpError } from "../response.ts";
+import { partSignatureValid } from "../../service/mod.ts";
+
+import { NodeError } from "../../errors/mod.ts";
 import { matchesEtag, rangedFile } from "./_range.ts";
 
 /** The media type of Parquet files. */
@@ -30,12 +31,12 @@ export function partUrlSigned(ctx: NodeContext, url: URL, slug: string, file: st
 /** `GET /parts/{slug}/{file}`. */
 export async function getPart(ctx: NodeContext, req: Request, slug: string, file: string): Promise<Response> {
   const sha = partSha(file);
-  if (!isSha256(sha)) throw new HttpError(404, `no part ${file} on this node`);
+  if (!isSha256(sha)) throw new NodeError("not-found", `no part ${file} on this node`);
   if (ctx.token && !hasToken(req, ctx.token) && !partUrlSigned(ctx, new URL(req.url), slug, file)) {
-    throw new HttpError(403, "part URL signature is missing, wrong or expired — ask for the manifest again");
+    throw new NodeError("forbidden", "part URL signature is missing, wrong or expired — ask for the manifest again");
   }
   const opened = await openRegularFile(ctx.store.partPath(slug, sha));
-  if (!opened) throw new HttpError(404, `no part ${sha} of ${slug} on this node`);
+  if (!opened) throw new NodeError("not-found", `no part ${sha} of ${slug} on this node`);
   const { handle, size } = opened;
   const etag = `"${sha}"`;
   const headers: Record<string, string> = {

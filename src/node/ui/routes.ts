@@ -10,13 +10,14 @@
  */
 import { createHash } from "node:crypto";
 import type { NodeContext } from "../context.ts";
-import { readJsonBody } from "../guards/body.ts";
+import { readJsonBody } from "../../http/mod.ts";
 import { fromOwnPage } from "../guards/cross_site.ts";
 import { sameSecret } from "../guards/token.ts";
 import { loginCookie, logoutCookie } from "../guards/token_cookie.ts";
-import { HttpError } from "../response.ts";
+
+import { NodeError } from "../../errors/mod.ts";
 import { errorHtml, loginHtml, SHELL_HTML } from "./pages.ts";
-import { APP_JS } from "./script.ts";
+import { APP_JS } from "./_app_js.ts";
 import { APP_CSS } from "./style.ts";
 
 /** The Content-Security-Policy of the interface's HTML: its own script, style and requests, nothing else. */
@@ -146,7 +147,7 @@ export function errorPage(status: number, message: string, headers: Record<strin
  */
 export function getAsset(req: Request, name: string): Response {
   const file = ASSETS[name];
-  if (!file) throw new HttpError(404, `not found: /ui/${name.slice(0, 200)}`);
+  if (!file) throw new NodeError("not-found", `not found: /ui/${name.slice(0, 200)}`);
   const headers = { ...COMMON, "cache-control": "no-cache", etag: file.etag };
   const known = req.headers.get("if-none-match")?.split(",").map((t) => t.trim().replace(/^W\//, ""));
   if (known?.includes(file.etag) || known?.includes("*")) return new Response(null, { status: 304, headers });
@@ -162,8 +163,8 @@ function redirectHome(cookie: string): Response {
 
 /** The node's token for a login form posted from the node's own page: 404 without a token, 403 from another page. */
 function loginFormToken(ctx: NodeContext, req: Request): string {
-  if (ctx.token === null) throw new HttpError(404, "this node has no token: there is no login");
-  if (!fromOwnPage(req)) throw new HttpError(403, "log in and out from the node's own page");
+  if (ctx.token === null) throw new NodeError("not-found", "this node has no token: there is no login");
+  if (!fromOwnPage(req)) throw new NodeError("forbidden", "log in and out from the node's own page");
   return ctx.token;
 }
 

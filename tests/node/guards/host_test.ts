@@ -1,5 +1,6 @@
 import { assertEquals } from "../../support/assert.ts";
-import { hostAllowed, isLoopback, urlHostName } from "../../../src/node/guards/host.ts";
+import { hostAllowed } from "../../../src/node/guards/host.ts";
+import { isLoopback, urlHostName } from "../../../src/http/mod.ts";
 
 const at = (authority: string) => new URL(`http://${authority}/projects`);
 

@@ -14,16 +14,15 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/index"
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { acceptsJson, checkBody, guardParams, PROTOCOL_VERSIONS, RPC, rpcErrorResponse } from "../../mcp/jsonrpc.ts";
-import { fastToolCall } from "../../mcp/fast_call.ts";
-import { mcpServer } from "../../mcp/server.ts";
-import type { NodeContext } from "../context.ts";
-import { readJsonBody } from "../guards/body.ts";
-import { publicOrigin } from "../public_url.ts";
-import { HttpError } from "../response.ts";
+import { acceptsJson, checkBody, guardParams, PROTOCOL_VERSIONS, RPC, rpcErrorResponse } from "./jsonrpc.ts";
+import { fastToolCall, type ReadToolTable } from "./fast_call.ts";
+import { mcpServer } from "./server.ts";
+import type { NodeState } from "../service/mod.ts";
+import { publicOrigin, readJsonBody } from "../http/mod.ts";
 
-/** Idle servers by node and address, reused so a request does not pay for building the tools. */
-const idle = new WeakMap<NodeContext, Map<string, Server[]>>();
+import { NodeError } from "../errors/mod.ts";
+
+/** Idle servers kept per public origin, reused so a request does not pay for building the tools. */
 const KEEP = 4;
 
 /** What the SDK transport demands to see; the node answers JSON whatever the client accepted. */
@@ -43,23 +42,26 @@ async function readBody(req: Request): Promise<{ body: unknown } | Response> {
   try {
     return { body: await readJsonBody(req) };
   } catch (e) {
-    if (e instanceof HttpError && e.status === 400) {
+    if (e instanceof NodeError && e.status === 400) {
       return rpcErrorResponse(400, RPC.parseError, "Parse error: the body is not JSON");
     }
     throw e;
   }
 }
 
-async function serve(ctx: NodeContext, req: Request, body: unknown): Promise<Response> {
+async function serve(
+  ctx: NodeState,
+  idle: Map<string, Server[]>,
+  req: Request,
+  body: unknown,
+): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
   const base = publicOrigin(req);
-  const byBase = idle.get(ctx) ?? new Map<string, Server[]>();
-  idle.set(ctx, byBase);
-  const free = byBase.get(base) ?? [];
-  byBase.set(base, free);
+  const free = idle.get(base) ?? [];
+  idle.set(base, free);
   const server = free.pop() ?? mcpServer(ctx, base);
   await server.connect(transport);
   guardParams(transport);
@@ -76,19 +78,32 @@ async function serve(ctx: NodeContext, req: Request, body: unknown): Promise<Res
   }
 }
 
+/** A node's `POST /mcp`, holding what it keeps between requests (idle servers, read tools). */
+export interface McpEndpoint {
+  /** Answers one `POST /mcp`; `fast: false` sends a read tool's call through the SDK too (tests compare the two). */
+  post(req: Request, options?: { fast?: boolean }): Promise<Response>;
+}
+
 /**
- * `POST /mcp`.
+ * The MCP endpoint of the node whose state is `ctx`, built once with the node.
  *
  * @example
  * ```ts ignore
- * const res = await postMcp(ctx, request); // a JSON-RPC answer, or 202 for a notification
- * // `fast: false` sends a read tool's call through the SDK too (tests compare the two)
+ * const mcp = mcpEndpoint(state);
+ * const res = await mcp.post(request); // a JSON-RPC answer, or 202 for a notification
  * ```
  */
-export async function postMcp(
-  ctx: NodeContext,
+export function mcpEndpoint(ctx: NodeState): McpEndpoint {
+  const idle = new Map<string, Server[]>();
+  const readTools: ReadToolTable = new Map();
+  return { post: (req, options = {}) => postMcp(ctx, { idle, readTools }, req, options) };
+}
+
+async function postMcp(
+  ctx: NodeState,
+  kept: { idle: Map<string, Server[]>; readTools: ReadToolTable },
   req: Request,
-  options: { fast?: boolean } = {},
+  options: { fast?: boolean },
 ): Promise<Response> {
   if (!acceptsJson(req.headers.get("accept"))) {
     const message = "Not Acceptable: this node answers application/json (send Accept: application/json)";
@@ -99,10 +114,10 @@ export async function postMcp(
   const protocol = req.headers.get("mcp-protocol-version");
   // A plain call of a read tool is a well-formed JSON-RPC request: checkBody would pass it.
   if (options.fast !== false && (protocol === null || PROTOCOL_VERSIONS.includes(protocol))) {
-    const fast = await fastToolCall(ctx, publicOrigin(req), read.body);
+    const fast = await fastToolCall(ctx, kept.readTools, publicOrigin(req), read.body);
     if (fast) return fast;
   }
   const refusal = checkBody(read.body, protocol);
   if (refusal) return await finish(refusal);
-  return await serve(ctx, req, read.body);
+  return await serve(ctx, kept.idle, req, read.body);
 }

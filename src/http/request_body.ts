@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { HttpError } from "../response.ts";
-import { JSON_MAX_DEPTH, JsonTooDeep } from "../../wire/json_parse.ts";
+
+import { NodeError } from "../errors/mod.ts";
+import { JSON_MAX_DEPTH, JsonTooDeep } from "../wire/mod.ts";
 
 /** The largest request body the node reads: 1 MiB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -22,7 +23,7 @@ export const FORM_TYPE = "application/x-www-form-urlencoded";
  *
  * @example
  * ```ts
- * import { checkBodyHeaders } from "./body.ts";
+ * import { checkBodyHeaders } from "./request_body.ts";
  * checkBodyHeaders(new Request("http://x/", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }));
  * ```
  */
@@ -30,15 +31,15 @@ export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES, type = "a
   const length = req.headers.get("content-length");
   if (length !== null) {
     if (!/^\s*\d+\s*$/.test(length)) {
-      throw new HttpError(400, "Content-Length must be a non-negative integer");
+      throw new NodeError("bad-request", "Content-Length must be a non-negative integer");
     }
-    if (Number(length) > limit) throw new HttpError(413, `request body is over ${limit} bytes`);
+    if (Number(length) > limit) throw new NodeError("too-large", `request body is over ${limit} bytes`);
   }
   if (!BODY_METHODS.has(req.method)) return;
   const given = req.headers.get("content-type")?.split(";")[0].trim().toLowerCase();
   if (given !== type) {
-    throw new HttpError(
-      415,
+    throw new NodeError(
+      "unsupported-type",
       type === "application/json"
         ? "request bodies must be JSON: send Content-Type: application/json"
         : `this route takes a form: send Content-Type: ${type}`,
@@ -53,7 +54,7 @@ export function checkBodyHeaders(req: Request, limit = MAX_BODY_BYTES, type = "a
  *
  * @example
  * ```ts
- * import { readJsonBody } from "./body.ts";
+ * import { readJsonBody } from "./request_body.ts";
  * await readJsonBody(new Request("http://x/", { method: "POST", body: '{"a":1}' })); // { a: 1 }
  * ```
  */
@@ -72,7 +73,7 @@ export async function readJsonBody(
       size += value.byteLength;
       if (size > limit) {
         await reader.cancel();
-        throw new HttpError(413, `request body is over ${limit} bytes`);
+        throw new NodeError("too-large", `request body is over ${limit} bytes`);
       }
       chunks.push(value);
     }
@@ -88,8 +89,8 @@ export async function readJsonBody(
   } catch (e) {
     // Valid JSON past the nesting a reader takes is said to be so, not called invalid.
     if (e instanceof JsonTooDeep || e instanceof RangeError) {
-      throw new HttpError(400, `body nests JSON deeper than ${JSON_MAX_DEPTH} levels, the limit`);
+      throw new NodeError("bad-request", `body nests JSON deeper than ${JSON_MAX_DEPTH} levels, the limit`);
     }
-    throw new HttpError(400, "body is not valid JSON");
+    throw new NodeError("bad-request", "body is not valid JSON");
   }
 }

@@ -1,17 +1,11 @@
 /**
- * `GET /healthz`: liveness for everyone; the store summary and follow status
- * only for token holders (or everyone on a node without a token).
+ * A node's health: liveness for everyone; the store summary and follow
+ * status only for token holders (or everyone on a node without a token).
  *
  * @module
  */
-import type { Health, IncompleteVersion } from "../../wire/types.ts";
-import type { NodeContext } from "../context.ts";
-import { json } from "../response.ts";
-
-/** `GET /healthz`; `full` is false for callers without the token. */
-export async function getHealth(ctx: NodeContext, full: boolean): Promise<Response> {
-  return json(await healthOf(ctx, full));
-}
+import type { Health, IncompleteVersion } from "../wire/mod.ts";
+import type { NodeState } from "./state.ts";
 
 /**
  * What `/healthz` answers: liveness alone, or with `full` the store summary
@@ -23,7 +17,7 @@ export async function getHealth(ctx: NodeContext, full: boolean): Promise<Respon
  * const health = await healthOf(ctx, true);
  * ```
  */
-export async function healthOf(ctx: NodeContext, full: boolean): Promise<Health | { ok: true }> {
+export async function healthOf(ctx: NodeState, full: boolean): Promise<Health | { ok: true }> {
   if (!full) return { ok: true };
   let versions = 0;
   const localProjects: string[] = [];
@@ -39,7 +33,7 @@ export async function healthOf(ctx: NodeContext, full: boolean): Promise<Health 
     ok: true,
     node: true,
     readOnly: ctx.readOnly,
-    store: ctx.storeLabel,
+    store: ctx.storeAsNamed,
     since: ctx.since.toISOString(),
     projects: projects.length,
     versions,

@@ -1,6 +1,6 @@
 import { assertEquals, assertMatch } from "../support/assert.ts";
 import { createHmac } from "node:crypto";
-import { partSignature, partSignatureValid, signPartQuery } from "../../src/node/part_url.ts";
+import { partSignature, partSignatureValid, signPartQuery } from "../../src/service/part_url.ts";
 
 const SHA = "ab".repeat(32);
 

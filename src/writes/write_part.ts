@@ -11,11 +11,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { ExactJson } from "../wire/json_parse.ts";
-import { stableStringify } from "../wire/stable_json.ts";
-import type { SchemaDef } from "../wire/types.ts";
-import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
-import { EXTRA_COLUMN } from "./rows.ts";
+import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
+import { EXTRA_COLUMN, type ReadEngine, sqlIdent, sqlString } from "../parquet/mod.ts";
 
 /** Rows per Parquet row group of the parts the node writes (see docs/benchmarks.md). */
 export const PART_ROW_GROUP = 10_240;

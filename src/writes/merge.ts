@@ -11,26 +11,25 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { ReadEngine } from "../parquet/_duckdb.ts";
-import { writePart } from "../parquet/write_part.ts";
-import type { ExactJson } from "../wire/json_parse.ts";
-import { stableStringify } from "../wire/stable_json.ts";
-import type { SchemaDef } from "../wire/types.ts";
-import { syncDir } from "./atomic.ts";
-import { commitVersion } from "./commit_version.ts";
+import type { ReadEngine } from "../parquet/mod.ts";
+import { writePart } from "./write_part.ts";
+import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
 import {
+  commitVersion,
   type ContributionView,
   type IdempotencyEntry,
+  MANIFEST_FORMAT,
+  partSources,
+  projectDir,
   readContribution,
   readIdempotency,
   rememberIdempotency,
+  type Store,
+  type StoredVersion,
+  sweepProject,
+  syncDir,
   writeContribution,
-} from "./contributions.ts";
-import { projectDir } from "./layout.ts";
-import { MANIFEST_FORMAT } from "./manifest.ts";
-import { partSources } from "./provenance.ts";
-import { sweepProject } from "./retention.ts";
-import type { Store, StoredVersion } from "./store.ts";
+} from "../store/mod.ts";
 
 /** Only parts under this size are folded into a new version's part. */
 export const FOLD_BELOW_BYTES = 1024 * 1024;
@@ -85,18 +84,35 @@ export function schemaHash(schema: SchemaDef): string {
     .digest("hex");
 }
 
+/** What {@linkcode mergeVersion} writes, and where. */
+export interface MergeRequest {
+  /** The store's root folder. */
+  root: string;
+  /** The engine that writes the Parquet part. */
+  engine: ReadEngine;
+  /** The project. */
+  slug: string;
+  /** The version merged onto, or null for the first. */
+  latest: StoredVersion | null;
+  /** The project's schema. */
+  schema: SchemaDef;
+  /** The records the new version adds, deduplicated. */
+  records: Record<string, ExactJson>[];
+  /** The contribution that brings them. */
+  source: MergeSource;
+}
+
 /**
  * Writes version `(latest?.version ?? 0) + 1` of `slug` from `records` and
  * returns it. Call under the project's lock.
+ *
+ * @example
+ * ```ts ignore
+ * const { version } = await mergeVersion({ root, engine, slug, latest, schema, records, source });
+ * ```
  */
 export async function mergeVersion(
-  root: string,
-  engine: ReadEngine,
-  slug: string,
-  latest: StoredVersion | null,
-  schema: SchemaDef,
-  records: Record<string, ExactJson>[],
-  source: MergeSource,
+  { root, engine, slug, latest, schema, records, source }: MergeRequest,
 ): Promise<{ version: number; partSha256: string }> {
   const n = (latest?.version ?? 0) + 1;
   const dir = projectDir(root, slug);

@@ -1,7 +1,8 @@
-import { assertEquals, assertRejects, assertThrows } from "../../support/assert.ts";
-import { checkBodyHeaders, MAX_BODY_BYTES, readJsonBody } from "../../../src/node/guards/body.ts";
-import type { HttpError } from "../../../src/node/response.ts";
-import { parseExactJson } from "../../../src/wire/json_parse.ts";
+import { assertEquals, assertRejects, assertThrows } from "../support/assert.ts";
+import { checkBodyHeaders, MAX_BODY_BYTES, readJsonBody } from "../../src/http/request_body.ts";
+
+import type { NodeError } from "../../src/errors/mod.ts";
+import { parseExactJson } from "../../src/wire/json_parse.ts";
 
 function post(body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) {
   return new Request("http://127.0.0.1/", { method: "POST", body, headers });
@@ -16,7 +17,7 @@ Deno.test("readJsonBody stops reading at the cap even when no length was declare
     },
   });
   const e = await assertRejects(() => readJsonBody(post(endless)), /over 1048576 bytes/);
-  assertEquals((e as HttpError).status, 413);
+  assertEquals((e as NodeError).status, 413);
   assertEquals(pulled <= MAX_BODY_BYTES + 2 * 64 * 1024, true, "it stops pulling near the cap");
 });
 
@@ -24,7 +25,7 @@ Deno.test("readJsonBody parses JSON and refuses what is not JSON or not UTF-8", 
   assertEquals(await readJsonBody(post('{"sql": "SELECT 1"}')), { sql: "SELECT 1" });
   for (const bad of ["{", "", "{'a': 1}", new Uint8Array([0x7b, 0xff, 0x7d])]) {
     const e = await assertRejects(() => readJsonBody(post(bad)), /not valid JSON/);
-    assertEquals((e as HttpError).status, 400);
+    assertEquals((e as NodeError).status, 400);
   }
 });
 
@@ -34,7 +35,7 @@ Deno.test("checkBodyHeaders refuses declared sizes and media types before readin
       checkBodyHeaders(req);
       return 0;
     } catch (e) {
-      return (e as HttpError).status;
+      return (e as NodeError).status;
     }
   };
   assertEquals(status(post("{}")), 0);

@@ -6,10 +6,10 @@
  * @module
  */
 import { mkdir } from "node:fs/promises";
-import { projectDir, projectFile, withProjectLock, writeFileAtomic } from "../../store/mod.ts";
-import type { NewProject } from "../../wire/new_project.ts";
-import type { NodeContext } from "../context.ts";
-import { HttpError } from "../response.ts";
+import { projectDir, projectFile, withProjectLock, writeFileAtomic } from "../store/mod.ts";
+import type { NewProject } from "../wire/mod.ts";
+import { NodeError } from "../errors/mod.ts";
+import type { WriteTarget } from "./target.ts";
 
 /**
  * Creates the local project `input` and returns its `project.json`.
@@ -19,15 +19,21 @@ import { HttpError } from "../response.ts";
  * await createLocalProject(ctx, checkNewProject(body));
  * ```
  */
-export async function createLocalProject(ctx: NodeContext, input: NewProject): Promise<Record<string, unknown>> {
+export async function createLocalProject(
+  ctx: Pick<WriteTarget, "store" | "follow" | "now">,
+  input: NewProject,
+): Promise<Record<string, unknown>> {
   const followed = ctx.follow?.status()[input.slug];
   if (followed) {
-    throw new HttpError(409, `project ${input.slug} is followed from ${followed.from}; it cannot be created here`);
+    throw new NodeError(
+      "conflict",
+      `project ${input.slug} is followed from ${followed.from}; it cannot be created here`,
+    );
   }
   await mkdir(projectDir(ctx.store.root, input.slug), { recursive: true });
   return await withProjectLock(ctx.store.root, input.slug, async () => {
     if (await ctx.store.project(input.slug)) {
-      throw new HttpError(409, `project ${input.slug} already exists on this node`);
+      throw new NodeError("conflict", `project ${input.slug} already exists on this node`);
     }
     const meta = {
       ...input,

@@ -16,29 +16,26 @@ import {
   schemaErrors,
   storedForm,
   type StoredRecord,
-} from "../../gates/mod.ts";
-import { jsonLines } from "../../parquet/export.ts";
+} from "../gates/mod.ts";
+import { jsonLines } from "../parquet/mod.ts";
 import {
   appendIdentities,
   type ContributionView,
   IDEMPOTENCY_WINDOW_MS,
-  mergeVersion,
   pruneLocked,
   readContribution,
   readIdempotency,
   readIdentityIndex,
-  recoverProject,
   rememberIdempotency,
   type StoredVersion,
   withProjectLock,
   writeContribution,
   writeIdentityIndex,
-} from "../../store/mod.ts";
-import type { ExactJson } from "../../wire/json_parse.ts";
-import { stableStringify } from "../../wire/stable_json.ts";
-import type { SchemaDef } from "../../wire/types.ts";
-import type { NodeContext } from "../context.ts";
-import { HttpError } from "../response.ts";
+} from "../store/mod.ts";
+import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
+import { NodeError } from "../errors/mod.ts";
+import { mergeVersion, recoverProject } from "./merge.ts";
+import type { WriteTarget } from "./target.ts";
 
 /** A checked contribution request. */
 export interface ContributionRequest {
@@ -60,9 +57,7 @@ export interface ContributionOutcome {
   replayed: boolean;
 }
 
-const known = new WeakMap<NodeContext, Map<string, KnownRecords>>();
-
-async function* partLines(ctx: NodeContext, version: StoredVersion, index: number): AsyncGenerator<string> {
+async function* partLines(ctx: WriteTarget, version: StoredVersion, index: number): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   for await (const bytes of jsonLines(ctx.engine, { ...version, parts: [version.parts[index]] })) {
     yield* decoder.decode(bytes).split("\n");
@@ -74,9 +69,8 @@ async function* partLines(ctx: NodeContext, version: StoredVersion, index: numbe
  * else from the kept index, and any part neither covers read from Parquet
  * (then the index is kept again).
  */
-async function knownFor(ctx: NodeContext, slug: string, latest: StoredVersion | null): Promise<KnownRecords> {
-  const perNode = known.get(ctx) ?? new Map<string, KnownRecords>();
-  known.set(ctx, perNode);
+async function knownFor(ctx: WriteTarget, slug: string, latest: StoredVersion | null): Promise<KnownRecords> {
+  const perNode = ctx.writes.recordsByProject;
   let set = perNode.get(slug);
   if (!set) {
     set = (await readIdentityIndex(ctx.store.root, slug)) ?? knownRecords();
@@ -117,7 +111,7 @@ function gateProblem(records: ExactJson[], schema: SchemaDef): ContributionView[
  * ```
  */
 export function contribute(
-  ctx: NodeContext,
+  ctx: WriteTarget,
   slug: string,
   schema: SchemaDef,
   request: ContributionRequest,
@@ -127,14 +121,14 @@ export function contribute(
     const now = ctx.now();
     // Finishing what an earlier write left undone is worth trying, not worth failing this one for.
     await recoverProject(ctx.store.root, ctx.store, slug, now).catch((e) =>
-      console.error(`warning: ${slug}: the bookkeeping of an earlier merge is still not written: ${e.message}`)
+      ctx.log.warn(`${slug}: the bookkeeping of an earlier merge is still not written: ${e.message}`)
     );
     const key = request.idempotencyKey;
     if (key !== null) {
       const entry = (await readIdempotency(ctx.store.root, slug))[key];
       if (entry && now - Date.parse(entry.at) < IDEMPOTENCY_WINDOW_MS) {
         if (entry.bodyHash !== hash) {
-          throw new HttpError(422, "this Idempotency-Key was used with a different body within 24 hours");
+          throw new NodeError("unprocessable", "this Idempotency-Key was used with a different body within 24 hours");
         }
         const first = await readContribution(ctx.store.root, slug, entry.contribution);
         if (first) return { view: first, replayed: true };
@@ -163,10 +157,14 @@ export function contribute(
       view.status = "merged";
       view.acceptedCount = batch!.fresh.length;
       view.verdict = { ok: true, droppedDuplicates: batch!.dropped, parts: 1 };
-      const merged = await mergeVersion(ctx.store.root, ctx.engine, slug, latest, schema, batch!.fresh, {
-        contribution: view,
-        idempotency,
-        agentId: request.agentId,
+      const merged = await mergeVersion({
+        root: ctx.store.root,
+        engine: ctx.engine,
+        slug,
+        latest,
+        schema,
+        records: batch!.fresh,
+        source: { contribution: view, idempotency, agentId: request.agentId },
       });
       view.mergedVersion = merged.version;
       for (const id of batch!.identities) set!.identities.add(id);
@@ -174,7 +172,7 @@ export function contribute(
     }
     // The answer is decided here. What follows is bookkeeping: when it fails (a full disk), the answer
     // stands, and the next write finishes it from the version's manifest (`recoverProject`).
-    await bookkeeping(slug, view, async () => {
+    await bookkeeping(ctx, slug, view, async () => {
       if (view.status === "merged") await appendIdentities(ctx.store.root, slug, set!, batch!.identities);
       await writeContribution(ctx.store.root, slug, view);
       if (idempotency) {
@@ -189,12 +187,12 @@ export function contribute(
   });
 }
 
-async function bookkeeping(slug: string, view: ContributionView, steps: () => Promise<void>) {
+async function bookkeeping(ctx: WriteTarget, slug: string, view: ContributionView, steps: () => Promise<void>) {
   try {
     await steps();
   } catch (e) {
-    console.error(
-      `warning: contribution ${view.id} to ${slug} is ${view.status}` +
+    ctx.log.warn(
+      `contribution ${view.id} to ${slug} is ${view.status}` +
         `${view.mergedVersion ? ` as v${view.mergedVersion}` : ""}, but its bookkeeping failed ` +
         `(${(e as Error).message}); the next write finishes it`,
     );

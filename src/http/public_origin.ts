@@ -8,14 +8,14 @@
  *
  * @module
  */
-import type { RequestHeadView } from "../http/mod.ts";
+import type { RequestHeadView } from "./types.ts";
 
 /**
  * The public origin for a request to `url`.
  *
  * @example
  * ```ts
- * import { publicOrigin } from "./public_url.ts";
+ * import { publicOrigin } from "./public_origin.ts";
  * const req = new Request("http://data.example:8686/x", { headers: { "x-forwarded-proto": "https" } });
  * publicOrigin(req); // "https://data.example:8686"
  * publicOrigin(new Request("http://data.example/", { headers: { forwarded: "for=10.0.0.1;proto=https" } }));

@@ -8,7 +8,8 @@
  */
 import { requestFault } from "../http/mod.ts";
 import { DISK_FULL_MESSAGE, isDiskFull } from "../store/mod.ts";
-import { HttpError } from "./response.ts";
+import { NodeError } from "../errors/mod.ts";
+import type { NodeLog } from "./state.ts";
 
 /** An error as a client is told of it. */
 export interface Failure {
@@ -26,23 +27,23 @@ export const INTERNAL_MESSAGE = "internal error: the node's log has the details"
 /**
  * What `error`, thrown while answering `what` (`GET /projects`, `MCP
  * contribute_records`), becomes; errors that are the node's are logged to
- * stderr here.
+ * the node's log here.
  *
  * @example
  * ```ts
  * import { failureOf } from "./failure.ts";
- * import { HttpError } from "./response.ts";
- * failureOf(new HttpError(404, "not found: GET /x"), "GET /x").status; // 404
+ * import { NodeError } from "../errors/mod.ts";
+ * failureOf(new NodeError("not-found", "not found: GET /x"), "GET /x", { error: () => {} }).status; // 404
  * ```
  */
-export function failureOf(error: unknown, what: string): Failure {
-  if (error instanceof HttpError) return { status: error.status, message: error.message, headers: error.headers };
+export function failureOf(error: unknown, what: string, log: Pick<NodeLog, "error">): Failure {
+  if (error instanceof NodeError) return { status: error.status, message: error.message, headers: error.headers };
   const fault = requestFault(error);
   if (fault !== null) return { ...fault, headers: {} };
   if (isDiskFull(error)) {
-    console.error(`error: ${what}: disk full: ${(error as Error)?.message ?? error}`);
+    log.error(`${what}: disk full: ${(error as Error)?.message ?? error}`);
     return { status: 507, message: DISK_FULL_MESSAGE, headers: {} };
   }
-  console.error(`error: ${what}:`, error);
+  log.error(what, error);
   return { status: 500, message: INTERNAL_MESSAGE, headers: {} };
 }

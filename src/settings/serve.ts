@@ -5,15 +5,14 @@
  */
 import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { isLoopback, splitAuthority } from "../node/guards/host.ts";
-import { DEFAULT_STORE } from "../store/layout.ts";
-import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/memory.ts";
-import { DEFAULT_EXPORT_CACHE_BYTES } from "../store/export_cache.ts";
-import { defaultPageCacheBytes } from "../parquet/page_cache.ts";
-import { isSlug } from "../wire/slug.ts";
-import { usageFrom } from "./args.ts";
-import { verifyRequired } from "./endpoint.ts";
-import { CliError, UsageError } from "./errors.ts";
+import { isLoopback, splitAuthority } from "../http/mod.ts";
+import { DEFAULT_EXPORT_CACHE_BYTES, DEFAULT_STORE } from "../store/mod.ts";
+import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/mod.ts";
+import { isSlug } from "../wire/mod.ts";
+import { defaultPageCacheBytes } from "./page_cache.ts";
+import { usageFrom } from "./usage.ts";
+import { verifyRequired } from "./verify.ts";
+import { CliError, UsageError } from "../errors/mod.ts";
 
 /** The default port of a node. */
 export const DEFAULT_PORT = 8686;
@@ -172,53 +171,19 @@ function hostOk(authority: string): boolean {
  *
  * @example
  * ```ts
- * import { parseServeArgs } from "./serve_args.ts";
+ * import { parseServeArgs } from "./serve.ts";
  * parseServeArgs(["--port", "9000"], {}).port; // 9000
  * ```
  */
 export function parseServeArgs(args: string[], env: Record<string, string | undefined>): ServeSettings {
   let parsed;
   try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      tokens: true,
-      options: {
-        store: { type: "string" },
-        host: { type: "string" },
-        port: { type: "string" },
-        token: { type: "string" },
-        "read-only": { type: "boolean" },
-        quiet: { type: "boolean" },
-        "allow-host": { type: "string", multiple: true },
-        "max-connections": { type: "string" },
-        "sql-memory": { type: "string" },
-        "keep-versions": { type: "string" },
-        "export-cache": { type: "string" },
-        "page-cache": { type: "string" },
-        follow: { type: "string", multiple: true },
-        interval: { type: "string" },
-        verify: { type: "boolean" },
-        upstream: { type: "string" },
-        "upstream-token": { type: "string" },
-        "base-url": { type: "string" },
-        "api-key": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args, allowPositionals: true, strict: true, tokens: true, options: SERVE_OPTIONS });
   } catch (e) {
     throw usageFrom(e, "serve");
   }
   const { values, tokens } = parsed;
-  const follow = [...(values.follow ?? [])];
-  if (follow.length === 0 && !values.follow) follow.push(...(env.SVC_FOLLOW ?? "").split(/\s+/).filter((x) => x));
-  let last = "";
-  for (const t of tokens ?? []) {
-    if (t.kind === "option") last = t.name;
-    else if (t.kind === "positional" && last === "follow") follow.push(t.value);
-    else if (t.kind === "positional") throw new UsageError(`svc serve takes no argument ${JSON.stringify(t.value)}`);
-  }
+  const follow = followOf(values.follow, tokens ?? [], env);
   const host = values.host ?? "127.0.0.1";
   if (!hostOk(host)) throw new UsageError(`--host must be an IP address or host name, not ${JSON.stringify(host)}`);
   const token = values.token ?? (env.SVC_NODE_TOKEN || null);
@@ -228,30 +193,13 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   for (const slug of follow) {
     if (!isSlug(slug)) throw new UsageError(`--follow: ${JSON.stringify(slug)} is not a project slug`);
   }
-  const upstream = values.upstream ?? (env.SVC_UPSTREAM || null);
-  if (upstream !== null) {
-    let url: URL | null = null;
-    try {
-      url = new URL(upstream);
-    } catch { /* refused below */ }
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-      throw new UsageError(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
-    }
-  }
-  if (values["upstream-token"] !== undefined && upstream === null) {
-    throw new UsageError("--upstream-token needs --upstream");
-  }
+  const upstream = upstreamOf(values.upstream, values["upstream-token"], env);
   const verify = verifyRequired(values.verify, env);
   if (values.verify && follow.length === 0) throw new UsageError("--verify needs --follow");
   if (values.interval !== undefined && follow.length === 0) throw new UsageError("--interval needs --follow");
   const interval = values.interval ?? (env.SVC_FOLLOW_INTERVAL || undefined);
   const keep = values["keep-versions"] ?? (env.SVC_NODE_KEEP_VERSIONS || undefined);
   if (upstream !== null && follow.length === 0) throw new UsageError("--upstream needs --follow");
-  const allowHosts = [...(values["allow-host"] ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)]
-    .filter((h) => h !== "");
-  for (const h of allowHosts) {
-    if (!hostOk(h)) throw new UsageError(`--allow-host: ${JSON.stringify(h)} is not a host name or host:port`);
-  }
   return {
     store: values.store ?? DEFAULT_STORE,
     host,
@@ -259,7 +207,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     token,
     readOnly: values["read-only"] ?? false,
     quiet: values.quiet ?? false,
-    allowHosts,
+    allowHosts: allowHostsOf(values["allow-host"], env),
     maxConnections: intIn(
       "max-connections",
       values["max-connections"] ?? (env.SVC_NODE_MAX_CONNECTIONS || String(DEFAULT_MAX_CONNECTIONS)),
@@ -281,13 +229,86 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   };
 }
 
+/** The options `svc serve` takes. */
+const SERVE_OPTIONS = {
+  store: { type: "string" },
+  host: { type: "string" },
+  port: { type: "string" },
+  token: { type: "string" },
+  "read-only": { type: "boolean" },
+  quiet: { type: "boolean" },
+  "allow-host": { type: "string", multiple: true },
+  "max-connections": { type: "string" },
+  "sql-memory": { type: "string" },
+  "keep-versions": { type: "string" },
+  "export-cache": { type: "string" },
+  "page-cache": { type: "string" },
+  follow: { type: "string", multiple: true },
+  interval: { type: "string" },
+  verify: { type: "boolean" },
+  upstream: { type: "string" },
+  "upstream-token": { type: "string" },
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * The slugs to follow: `--follow` values, and the words after a `--follow`
+ * (`--follow a b`), else `SVC_FOLLOW`; any other word is a usage error.
+ */
+function followOf(
+  flags: string[] | undefined,
+  tokens: { kind: string; name?: string; value?: string }[],
+  env: Record<string, string | undefined>,
+): string[] {
+  const follow = [...(flags ?? [])];
+  if (follow.length === 0 && !flags) follow.push(...(env.SVC_FOLLOW ?? "").split(/\s+/).filter((x) => x));
+  let last = "";
+  for (const t of tokens) {
+    if (t.kind === "option") last = t.name!;
+    else if (t.kind === "positional" && last === "follow") follow.push(t.value!);
+    else if (t.kind === "positional") throw new UsageError(`svc serve takes no argument ${JSON.stringify(t.value)}`);
+  }
+  return follow;
+}
+
+/** The upstream node to follow (`--upstream` or `SVC_UPSTREAM`), an http(s) URL, or null. */
+function upstreamOf(
+  flag: string | undefined,
+  tokenFlag: string | undefined,
+  env: Record<string, string | undefined>,
+): string | null {
+  const upstream = flag ?? (env.SVC_UPSTREAM || null);
+  if (upstream !== null) {
+    let url: URL | null = null;
+    try {
+      url = new URL(upstream);
+    } catch { /* refused below */ }
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new UsageError(`--upstream must be an http(s) URL, not ${JSON.stringify(upstream)}`);
+    }
+  }
+  if (tokenFlag !== undefined && upstream === null) throw new UsageError("--upstream-token needs --upstream");
+  return upstream;
+}
+
+/** `--allow-host` values and `SVC_ALLOWED_HOSTS` (spaces or commas), each a host name or host:port. */
+function allowHostsOf(flags: string[] | undefined, env: Record<string, string | undefined>): string[] {
+  const allowHosts = [...(flags ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)].filter((h) => h !== "");
+  for (const h of allowHosts) {
+    if (!hostOk(h)) throw new UsageError(`--allow-host: ${JSON.stringify(h)} is not a host name or host:port`);
+  }
+  return allowHosts;
+}
+
 /**
  * Refuses settings the node cannot run with: a non-loopback address without
  * a token of at least 16 characters, and following without the origin or a key.
  *
  * @example
  * ```ts
- * import { checkServeSettings, parseServeArgs } from "./serve_args.ts";
+ * import { checkServeSettings, parseServeArgs } from "./serve.ts";
  * checkServeSettings(parseServeArgs([], {}));
  * ```
  */

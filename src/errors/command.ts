@@ -1,5 +1,7 @@
 /**
  * How the command line fails: usage errors exit 2, everything else 1.
+ * Here rather than in `cli/` because serve settings (`settings/`) and the
+ * container's entrypoint raise them too.
  *
  * @module
  */
@@ -9,8 +11,8 @@ export class UsageError extends Error {
   /**
    * @example
    * ```ts
-   * import { UsageError } from "./errors.ts";
-   * throw new UsageError("--port must be an integer from 0 to 65535");
+   * import { UsageError } from "./command.ts";
+   * new UsageError("--port must be an integer from 0 to 65535").name; // "UsageError"
    * ```
    */
   constructor(message: string) {
@@ -24,8 +26,8 @@ export class CliError extends Error {
   /**
    * @example
    * ```ts
-   * import { CliError } from "./errors.ts";
-   * throw new CliError("refusing to listen on 0.0.0.0 without a token");
+   * import { CliError } from "./command.ts";
+   * new CliError("refusing to listen on 0.0.0.0 without a token").name; // "CliError"
    * ```
    */
   constructor(message: string) {
@@ -53,7 +55,7 @@ const FILE_REASONS: Record<string, string> = {
  *
  * @example
  * ```ts
- * import { fileReason } from "./errors.ts";
+ * import { fileReason } from "./command.ts";
  * fileReason(Object.assign(new Error("ENOENT: no such file or directory"), { code: "ENOENT" })); // "not found"
  * ```
  */
@@ -69,7 +71,7 @@ export function fileReason(e: unknown): string {
  *
  * @example
  * ```ts
- * import { fileError } from "./errors.ts";
+ * import { fileError } from "./command.ts";
  * fileError("read", "records.jsonl", Object.assign(new Error(), { code: "EISDIR" })).message;
  * // "cannot read records.jsonl: is a directory"
  * ```

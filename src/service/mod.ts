@@ -1,0 +1,41 @@
+/**
+ * The node's typed services, which its HTTP routes, its MCP tools and the
+ * local commands all call: the projects, a page of records, a manifest, SQL
+ * over a version, the writes, health; and the state they run on.
+ *
+ * @example
+ * ```ts ignore
+ * import { projectList, readPage } from "./mod.ts";
+ * const { projects } = await projectList(state);
+ * const page = await readPage(state, projects[0].slug, { version: null, limit: 10, offset: 0 });
+ * ```
+ *
+ * @module
+ */
+export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
+export { healthOf } from "./health.ts";
+export { type ManifestRequest, versionManifest } from "./manifest.ts";
+export { DEFAULT_PAGE, MAX_PAGE, type PageRequest, readPage } from "./pages.ts";
+export { PART_URL_LIFETIME_S, partSignature, partSignatureValid, signPartQuery } from "./part_url.ts";
+export { projectDetail, projectEntry, projectList, type ProjectsState } from "./projects.ts";
+export { checkStatement, type QueryRequest, type QueryState, queryVersion } from "./query.ts";
+export { type FollowView, type LogSink, type NodeLog, nodeLog, type NodeState } from "./state.ts";
+export {
+  type HeldVersion,
+  holdVersion,
+  NO_VERSION_YET,
+  PROJECT_NOT_FOUND,
+  requireProject,
+  withVersion,
+} from "./versions.ts";
+export {
+  checkContribution,
+  contributeRecords,
+  type ContributionBody,
+  type ContributionSender,
+  contributionStatus,
+  createProject,
+  MAX_BATCH_BYTES,
+  MAX_RECORDS,
+  refuseOnReadOnly,
+} from "./writes.ts";

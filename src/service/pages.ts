@@ -1,0 +1,60 @@
+/**
+ * A page of a version's records, as `GET /projects/{slug}/data` and MCP's
+ * `read_dataset` give it: `{project, version, count, records, total, next}`,
+ * `total` the records in the version and `next` the offset of the next page
+ * (null after the last), built as JSON bytes around the page cache's.
+ *
+ * @module
+ */
+import type { NodeState } from "./state.ts";
+import { withVersion } from "./versions.ts";
+
+/** Largest page of `GET /data`. */
+export const MAX_PAGE = 1000;
+/** Page size when `limit` is absent. */
+export const DEFAULT_PAGE = 200;
+
+/** Which page to read. */
+export interface PageRequest {
+  /** The version; the newest whole one when null. */
+  version: number | null;
+  /** Records in the page. */
+  limit: number;
+  /** Records skipped. */
+  offset: number;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The page of `slug` that `request` names, as the JSON bytes of the answer.
+ *
+ * @example
+ * ```ts ignore
+ * const bytes = await readPage(state, "cities", { version: null, limit: 10, offset: 0 });
+ * ```
+ */
+export async function readPage(
+  state: Pick<NodeState, "store" | "pages">,
+  slug: string,
+  request: PageRequest,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const { limit, offset } = request;
+  return await withVersion(state, slug, request.version, async (version) => {
+    const [records, counts] = await Promise.all([
+      state.pages.pageBytes(version, offset, limit),
+      state.pages.partRecords(version),
+    ]);
+    const total = counts.reduce((a, n) => a + n, 0);
+    const next = records.count > 0 && offset + records.count < total ? offset + records.count : null;
+    const head = encoder.encode(
+      `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.count},"records":[`,
+    );
+    const tail = encoder.encode(`],"total":${total},"next":${next}}`);
+    const body = new Uint8Array(head.length + records.bytes.length + tail.length);
+    body.set(head);
+    body.set(records.bytes, head.length);
+    body.set(tail, head.length + records.bytes.length);
+    return body;
+  });
+}

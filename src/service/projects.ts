@@ -1,0 +1,136 @@
+/**
+ * The projects a node holds: the list (`GET /projects`, MCP `list_datasets`)
+ * and one project's detail (`GET /projects/{slug}`, MCP `dataset_info`).
+ *
+ * @module
+ */
+import { type ProjectState, publishManifest, type StoredVersion } from "../store/mod.ts";
+import type { ProjectDetail, ProjectEntry, SchemaDef, VersionSummary } from "../wire/mod.ts";
+import type { NodeState } from "./state.ts";
+import { requireProject } from "./versions.ts";
+
+/** What the project services need of the node. */
+export type ProjectsState = Pick<NodeState, "store" | "pages">;
+
+/** How many versions the project detail lists. */
+const DETAIL_VERSIONS = 10;
+
+function str(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}
+
+function num(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+function totals(version: StoredVersion | null): Record<string, unknown> {
+  const t = version?.manifest.raw.totals;
+  return t && typeof t === "object" ? t as Record<string, unknown> : {};
+}
+
+async function versionRecords(state: ProjectsState, version: StoredVersion | null): Promise<number> {
+  if (!version) return 0;
+  const declared = totals(version).records;
+  if (typeof declared === "number") return declared;
+  return (await state.pages.partRecords(version)).reduce((a, b) => a + b, 0);
+}
+
+function schemaOf(project: ProjectState, latest: StoredVersion | null): SchemaDef | null {
+  const meta = project.meta ?? {};
+  for (const candidate of [meta.schemaDef, meta.schema, latest?.manifest.raw.schema]) {
+    if (candidate && typeof candidate === "object" && Array.isArray((candidate as SchemaDef).fields)) {
+      const s = candidate as SchemaDef & { hash?: unknown };
+      return { fields: s.fields, allowExtra: s.allowExtra === true };
+    }
+  }
+  return null;
+}
+
+function latestKnown(project: ProjectState): number {
+  return Math.max(num(project.meta?.latestVersion, 0), project.versions[0] ?? 0);
+}
+
+async function latestVersion(state: ProjectsState, project: ProjectState): Promise<StoredVersion | null> {
+  const n = project.versions[0];
+  return n === undefined ? null : await state.store.version(project.slug, n);
+}
+
+/**
+ * The list entry of one project.
+ */
+export async function projectEntry(state: ProjectsState, project: ProjectState): Promise<ProjectEntry> {
+  const meta = project.meta ?? {};
+  const latest = await latestVersion(state, project);
+  return {
+    slug: project.slug,
+    title: str(meta.title, project.slug),
+    status: str(meta.status, "open"),
+    license: str(meta.license, "unknown"),
+    access: str(meta.access, "public"),
+    visibility: str(meta.visibility, "public"),
+    createdAt: str(meta.createdAt, "") || null,
+    stars: num(meta.stars, 0),
+    contributions: num(totals(latest).contributions, num(meta.contributions, 0)),
+    records: await versionRecords(state, latest),
+    latestVersion: latestKnown(project),
+    localVersions: project.versions.length,
+    local: meta.local === true,
+  };
+}
+
+/**
+ * Every project in the store, as `GET /projects` lists them.
+ *
+ * @example
+ * ```ts ignore
+ * const { projects } = await projectList(state);
+ * ```
+ */
+export async function projectList(state: ProjectsState): Promise<{ projects: ProjectEntry[] }> {
+  const projects: ProjectEntry[] = [];
+  for (const project of await state.store.projects()) projects.push(await projectEntry(state, project));
+  return { projects };
+}
+
+/**
+ * One project: schema, README, license and the versions held, as `GET
+ * /projects/{slug}` answers; not found when the store has no such project.
+ *
+ * @example
+ * ```ts ignore
+ * const detail = await projectDetail(state, "cities");
+ * ```
+ */
+export async function projectDetail(state: ProjectsState, slug: string): Promise<ProjectDetail> {
+  const project = await requireProject(state, slug);
+  const meta = project.meta ?? {};
+  const latest = await latestVersion(state, project);
+  const versions: VersionSummary[] = [];
+  for (const n of project.versions.slice(0, DETAIL_VERSIONS)) {
+    const v = n === latest?.version ? latest : await state.store.version(slug, n);
+    if (!v) continue;
+    const manifest = publishManifest(v.manifest, slug, n, null);
+    versions.push({ version: n, manifest, createdAt: str(v.manifest.raw.createdAt, v.mtime.toISOString()) });
+  }
+  const detail: ProjectDetail = {
+    id: typeof meta.id === "string" ? meta.id : null,
+    slug,
+    title: str(meta.title, slug),
+    readme: str(meta.readme, ""),
+    schemaDef: schemaOf(project, latest),
+    license: str(meta.license, "unknown"),
+    tags: Array.isArray(meta.tags) ? meta.tags.filter((t) => typeof t === "string") : [],
+    access: str(meta.access, "public"),
+    visibility: str(meta.visibility, "public"),
+    maintainer: meta.maintainer ?? null,
+    local: meta.local === true,
+    status: str(meta.status, "open"),
+    createdAt: str(meta.createdAt, "") || null,
+    stars: num(meta.stars, 0),
+    latestVersion: latestKnown(project),
+    localVersions: project.versions,
+    contributors: Array.isArray(meta.contributors) ? meta.contributors : [],
+    versions,
+  };
+  return detail;
+}

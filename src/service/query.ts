@@ -1,0 +1,74 @@
+/**
+ * One read statement over one version, as the table `records`, on the SQL
+ * worker pool: `POST /projects/{slug}/query`, MCP's `query_dataset` and
+ * `svc query` on a local store all run it here.
+ *
+ * @module
+ */
+import { NodeError } from "../errors/mod.ts";
+import { DEFAULT_ROWS, MAX_SQL_CHARS, sqlSource } from "../sql/mod.ts";
+import type { NodeState } from "./state.ts";
+import { withVersion } from "./versions.ts";
+
+/** A query. */
+export interface QueryRequest {
+  /** One read statement, 1-4000 characters (code points). */
+  sql: string;
+  /** The version; the newest whole one when null. */
+  version: number | null;
+  /** Rows to return (default 200, at most the pool's `maxRows`). */
+  limit: number | null;
+}
+
+/** What running a query needs of the node. */
+export type QueryState = Pick<NodeState, "store" | "sql" | "storeRealPath">;
+
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/**
+ * Checks a statement: 1-4000 characters, counted as code points (an emoji
+ * is one character, not two UTF-16 units); bad-request otherwise.
+ *
+ * @example
+ * ```ts
+ * import { checkStatement } from "./query.ts";
+ * checkStatement("SELECT 1"); // "SELECT 1"
+ * ```
+ */
+export function checkStatement(sql: unknown): string {
+  if (typeof sql !== "string" || sql.trim().length === 0 || codePoints(sql) > MAX_SQL_CHARS) {
+    throw new NodeError("bad-request", `body/sql must be a statement of 1-${MAX_SQL_CHARS} characters`);
+  }
+  return sql;
+}
+
+/**
+ * Runs `request` over `slug`: the answer's JSON text (`{project, version,
+ * columns, types, rows, count, truncated, ms, scannedBytes}`, the rows as
+ * the worker wrote them, so integers keep every digit).
+ *
+ * @example
+ * ```ts ignore
+ * const text = await queryVersion(state, "cities", { sql: "SELECT count(*) FROM records", version: null, limit: null });
+ * ```
+ */
+export async function queryVersion(state: QueryState, slug: string, request: QueryRequest): Promise<string> {
+  const sql = checkStatement(request.sql);
+  const limit = request.limit ?? DEFAULT_ROWS;
+  if (limit < 1 || limit > state.sql.maxRows) {
+    throw new NodeError("bad-request", `body/limit must be >= 1 and <= ${state.sql.maxRows}`);
+  }
+  return await withVersion(state, slug, request.version, async (version) => {
+    const source = await sqlSource(state.storeRealPath, version);
+    const answer = await state.sql.query(source, sql, limit);
+    const scannedBytes = version.parts.reduce((sum, p) => sum + p.bytes, 0);
+    const head = `{"project":${JSON.stringify(slug)},"version":${version.version},` +
+      `"columns":${JSON.stringify(answer.columns)},"types":${JSON.stringify(answer.types)}`;
+    return `${head},"rows":${answer.rows},"count":${answer.count},"truncated":${answer.truncated},` +
+      `"ms":${answer.ms},"scannedBytes":${scannedBytes}}`;
+  });
+}

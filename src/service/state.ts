@@ -1,0 +1,91 @@
+/**
+ * A node's state, built once when the node starts (`createNode`): the store
+ * and the readers over it, the SQL pool, the settings, the clock and the
+ * log. Every service function takes it, or the part of it that it needs.
+ *
+ * @module
+ */
+import type { PageReader, ReadEngine } from "../parquet/mod.ts";
+import type { SqlPool } from "../sql/mod.ts";
+import type { ExportCache, Store } from "../store/mod.ts";
+import type { FollowStatus } from "../wire/mod.ts";
+import type { WriteCache } from "../writes/mod.ts";
+
+/** The node's view of its follow loop. */
+export interface FollowView {
+  /** The status of every followed project. */
+  status(): Record<string, FollowStatus>;
+}
+
+/** Where log lines go; null for none (`--quiet`). */
+export type LogSink = ((line: string) => void) | null;
+
+/** The node's one log: request lines, warnings and errors all go through it. */
+export interface NodeLog {
+  /** One line per answered request (dropped under `--quiet`). */
+  request(line: string): void;
+  /** A note for the operator, such as what start-up tidied (dropped under `--quiet`). */
+  info(line: string): void;
+  /** Something the node survived that an operator should know of (`warning: ...`). */
+  warn(message: string): void;
+  /** A failure of the node's own (`error: ...`), with the error whose stack goes to the log. */
+  error(message: string, error?: unknown): void;
+}
+
+/**
+ * The node log over `requests` (request lines; null drops them) and `lines`
+ * (warnings and errors; standard error by default).
+ *
+ * @example
+ * ```ts
+ * import { nodeLog } from "./state.ts";
+ * const seen: string[] = [];
+ * nodeLog(null, (line) => seen.push(line)).warn("the disk is nearly full");
+ * seen; // ["warning: the disk is nearly full"]
+ * ```
+ */
+export function nodeLog(requests: LogSink, lines: (line: string) => void = (l) => console.error(l)): NodeLog {
+  return {
+    request: (line) => requests?.(line),
+    info: (line) => requests?.(line),
+    warn: (message) => lines(`warning: ${message}`),
+    error: (message, error) => {
+      const detail = error === undefined ? "" : `: ${(error as Error)?.stack ?? String(error)}`;
+      lines(`error: ${message}${detail}`);
+    },
+  };
+}
+
+/** A node's state and services, shared by its HTTP routes, its MCP tools and local commands. */
+export interface NodeState {
+  /** The store, read side. */
+  store: Store;
+  /** Finished exports kept for the next download. */
+  exports: ExportCache;
+  /** The node's own DuckDB for pages, exports and writing parts. */
+  engine: ReadEngine;
+  /** Pages of records by row range. */
+  pages: PageReader;
+  /** The worker pool that runs user SQL. */
+  sql: SqlPool;
+  /** The store's real path (symlinks resolved), for the SQL sandbox; `store.root` is its absolute path. */
+  storeRealPath: string;
+  /** The node token, or null when the node has none (it also keys signed part URLs). */
+  token: string | null;
+  /** Whether every write is refused. */
+  readOnly: boolean;
+  /** Versions kept per project, or null to keep all. */
+  keepVersions: number | null;
+  /** The store directory as the operator named it (shown in `/healthz`). */
+  storeAsNamed: string;
+  /** When the node started. */
+  since: Date;
+  /** The clock, in milliseconds since the epoch. */
+  now(): number;
+  /** The follow loop, when the node follows projects. */
+  follow: FollowView | null;
+  /** The node's log: request lines, warnings and errors, every one through here. */
+  log: NodeLog;
+  /** What writes keep between requests (see `src/writes/`). */
+  writes: WriteCache;
+}

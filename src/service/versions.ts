@@ -1,0 +1,84 @@
+/**
+ * Finding the project and version a read asks for, with the messages a
+ * client can act on.
+ *
+ * @module
+ */
+import { leaseParts, type ProjectState, type StoredVersion, withLease } from "../store/mod.ts";
+import { NodeError } from "../errors/mod.ts";
+import type { NodeState } from "./state.ts";
+
+/** What finding a version needs of the node: its store. */
+export type StoreState = Pick<NodeState, "store">;
+
+/** What a node answers for a project it does not hold (the reference node's words). */
+export const PROJECT_NOT_FOUND = "project not found on this node";
+/** What a node answers for a project with no whole version yet (the reference node's words). */
+export const NO_VERSION_YET = "no published version yet";
+
+/** The project `slug`, or 404. */
+export async function requireProject(state: StoreState, slug: string): Promise<ProjectState> {
+  const project = await state.store.project(slug);
+  if (!project) throw new NodeError("not-found", PROJECT_NOT_FOUND);
+  return project;
+}
+
+/**
+ * Version `wanted` of `slug` (the newest whole one when null), or 404 naming
+ * the newest version this node holds and how many (never the whole list,
+ * which grows without bound). The hit path reads only that version.
+ */
+export async function requireVersion(
+  state: StoreState,
+  slug: string,
+  wanted: number | null,
+): Promise<StoredVersion> {
+  const version = wanted === null ? await state.store.latest(slug) : await state.store.version(slug, wanted);
+  if (version) return version;
+  const local = (await requireProject(state, slug)).versions;
+  if (local.length === 0) throw new NodeError("not-found", NO_VERSION_YET);
+  const held = `${local.length} version${local.length === 1 ? "" : "s"} held`;
+  throw new NodeError("not-found", `version ${wanted} is not on this node (newest ${local[0]}, ${held})`);
+}
+
+/**
+ * Runs `fn` over version `wanted` of `slug` (the newest whole one when
+ * null) while its parts are leased: a prune that runs meanwhile leaves them
+ * on disk until `fn` is done. Not found as {@linkcode requireVersion} says.
+ *
+ * @example
+ * ```ts ignore
+ * const rows = await withVersion(state, "cities", null, (version) => state.pages.partRecords(version));
+ * ```
+ */
+export async function withVersion<T>(
+  state: StoreState,
+  slug: string,
+  wanted: number | null,
+  fn: (version: StoredVersion) => Promise<T>,
+): Promise<T> {
+  const version = await requireVersion(state, slug, wanted);
+  return await withLease(version.parts.map((p) => p.path), () => fn(version));
+}
+
+/** A version held for a reader that outlives one call (a streamed export): release it when done. */
+export interface HeldVersion {
+  /** The version. */
+  version: StoredVersion;
+  /** Lets its parts go; a second call does nothing. */
+  release(): void;
+}
+
+/**
+ * Version `wanted` of `slug` with its parts leased until `release()`.
+ *
+ * @example
+ * ```ts ignore
+ * const held = await holdVersion(state, "cities", 2);
+ * try { stream(held.version); } finally { held.release(); }
+ * ```
+ */
+export async function holdVersion(state: StoreState, slug: string, wanted: number | null): Promise<HeldVersion> {
+  const version = await requireVersion(state, slug, wanted);
+  return { version, release: leaseParts(version.parts.map((p) => p.path)) };
+}

@@ -1,0 +1,142 @@
+/**
+ * The house's layers, held: every module of `src/` has a floor, and a module
+ * imports only modules on lower floors, only through their `mod.ts`, never
+ * another module's `_` files; no module or file imports itself round a
+ * circle; no function of `src/` runs over 80 lines. DEVELOPERS.md draws the
+ * same floors.
+ *
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { assertEquals } from "./support/assert.ts";
+import { ROOT } from "./support/cli_process.ts";
+import { type Edge, importGraph, moduleOf, tsFiles } from "./support/import_graph.ts";
+
+/** The floors, lowest first: a module may import the modules of the floors below its own. */
+export const FLOORS: string[][] = [
+  ["src/errors", "src/wire", "src/version.ts"],
+  ["src/http", "src/gates", "src/client"],
+  ["src/runtime"],
+  ["src/store"],
+  ["src/parquet", "src/trust"],
+  ["src/sql", "src/writes"],
+  ["src/service", "src/settings"],
+  ["src/mcp", "src/local"],
+  ["src/node", "src/follow", "src/pay"],
+  ["src/cli"],
+  ["src/container"],
+  ["."],
+];
+
+const floorOf = new Map(FLOORS.flatMap((mods, floor) => mods.map((m) => [m, floor] as const)));
+
+/** The cycles among `nodes` given `next`, as lists of nodes (Tarjan's strongly connected components). */
+function cycles(nodes: string[], next: (n: string) => string[]): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    indices.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of next(v)) {
+      if (!indices.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || next(v).includes(v)) found.push(component.sort());
+    }
+  };
+  for (const n of nodes) if (!indices.has(n)) visit(n);
+  return found;
+}
+
+function crossing(edges: Edge[]): Edge[] {
+  return edges.filter((e) => moduleOf(e.from) !== moduleOf(e.to));
+}
+
+Deno.test("every module has a floor and imports only modules on lower floors", async () => {
+  const { files, edges } = await importGraph();
+  const unplaced = [...new Set(files.map(moduleOf))].filter((m) => !floorOf.has(m));
+  assertEquals(unplaced, [], "modules without a floor");
+  const upward = crossing(edges)
+    .filter((e) => floorOf.get(moduleOf(e.to))! >= floorOf.get(moduleOf(e.from))!)
+    .map((e) => `${e.from} -> ${e.to}`);
+  assertEquals(upward, []);
+});
+
+Deno.test("cross-module imports go through each module's mod.ts, never into another module's _ files", async () => {
+  const { edges } = await importGraph();
+  const around = crossing(edges)
+    .filter((e) => moduleOf(e.to) !== e.to && e.to !== `${moduleOf(e.to)}/mod.ts`)
+    .map((e) => `${e.from} -> ${e.to}`);
+  assertEquals(around, []);
+});
+
+Deno.test("no module and no file imports itself round a circle", async () => {
+  const { files, edges } = await importGraph();
+  const byFile = new Map<string, string[]>();
+  for (const e of edges) byFile.set(e.from, [...(byFile.get(e.from) ?? []), e.to]);
+  assertEquals(cycles(files, (f) => byFile.get(f) ?? []), [], "file cycles");
+  const byModule = new Map<string, Set<string>>();
+  for (const e of crossing(edges)) {
+    const from = moduleOf(e.from);
+    byModule.set(from, new Set([...(byModule.get(from) ?? []), moduleOf(e.to)]));
+  }
+  const modules = [...new Set(files.map(moduleOf))];
+  assertEquals(cycles(modules, (m) => [...(byModule.get(m) ?? [])]), [], "module cycles");
+});
+
+/** The functions of `text` longer than `max` lines: name and length, found by their braces. */
+function longFunctions(text: string, max: number): string[] {
+  const lines = text.split("\n");
+  const found: string[] = [];
+  const start = new RegExp(
+    [
+      /^(\s*)(?:export\s+)?(?:async\s+)?function\*?\s+(\w+)/.source,
+      /^(\s*)(?:export\s+)?const\s+(\w+)\s*=\s*(?:async\s*)?\([^()]*\)\s*(?::[^=]+)?=>\s*\{\s*$/.source,
+      // A method: `name(args) {` or `async name(args): T {`, not a statement such as `if (...) {`.
+      /^(\s*)(?:async\s+|get\s+|set\s+|\*\s*)?(?!if\b|for\b|while\b|switch\b|catch\b|return\b)(\w+)\s*\([^()]*\)\s*(?::[^={]+)?\{\s*$/
+        .source,
+    ].join("|"),
+  );
+  for (let i = 0; i < lines.length; i++) {
+    const m = start.exec(lines[i]);
+    if (!m) continue;
+    const indent = (m[1] ?? m[3] ?? m[5]).length;
+    let end = i + 1;
+    const close = new RegExp(`^\\s{${indent}}[})]`);
+    while (
+      end < lines.length &&
+      !(close.test(lines[end]) && /^\s*[})]/.test(lines[end]) && lines[end].search(/\S/) === indent)
+    ) {
+      end++;
+    }
+    const length = end - i + 1;
+    if (length > max) found.push(`${m[2] ?? m[4] ?? m[6]} (${length} lines)`);
+  }
+  return found;
+}
+
+Deno.test("no function of src/ runs over 80 lines", async () => {
+  const long: string[] = [];
+  for (const file of await tsFiles("src")) {
+    const text = await readFile(join(ROOT, file), "utf8");
+    for (const f of longFunctions(text, 80)) long.push(`${file}: ${f}`);
+  }
+  assertEquals(long, []);
+});
