@@ -48,7 +48,7 @@ async function installChromium(): Promise<boolean> {
 }
 
 async function main(): Promise<number> {
-  say("test: the whole suite takes about 8-10 minutes on 2 cores (files run in parallel)");
+  say("test: the whole suite takes about 10-12 minutes on 2 cores (files run in parallel, then the examples)");
   const problems: string[] = [];
   if (!(await runs("node", ["--version"]))) {
     problems.push("Node.js 20 or later is needed (the npm package's test and the HTTP framing comparison use it)");
