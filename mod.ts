@@ -7,12 +7,18 @@
  * (x402 purchases, purchase history, disputes) are `@svc/cli/pay`.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { Client } from "./mod.ts";
- * const client = new Client({ baseUrl: "http://127.0.0.1:8686" });
- * const page = await client.data("cities", { limit: 5 });
- * const answer = await client.query("cities", "SELECT count(*) FROM records");
- * console.log(page.count, answer.rows);
+ * import { serveNode } from "./server.ts";
+ *
+ * const serving = await serveNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", port: 0, token: "local" });
+ * const client = new Client({ baseUrl: serving.url, apiKey: "local" });
+ * await client.create({ slug: "notes", title: "Notes" });
+ * await client.contribute("notes", [{ text: "first" }, { text: "second" }]);
+ * const page = await client.data("notes", { limit: 5 });
+ * const answer = await client.query("notes", "SELECT count(*) AS n FROM records");
+ * console.log(page.records.length, answer.rows); // 2 [[2]]
+ * await serving.shutdown();
  * ```
  *
  * @module

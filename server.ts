@@ -3,7 +3,7 @@
  * Node with the same handler.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { serveNode } from "./server.ts";
  * const node = await serveNode({ store: "svc-data", host: "127.0.0.1", port: 8686, token: null });
  * console.log(`serving on ${node.url}`);

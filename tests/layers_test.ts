@@ -22,7 +22,7 @@ export const FLOORS: string[][] = [
   ["src/parquet", "src/trust"],
   ["src/sql", "src/writes"],
   ["src/service", "src/settings"],
-  ["src/mcp", "src/local"],
+  ["src/mcp", "src/local", "src/sharing"],
   ["src/node", "src/follow", "src/pay"],
   ["src/cli"],
   ["src/container"],

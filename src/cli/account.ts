@@ -58,11 +58,6 @@ function gb(bytes: number): string {
 
 /**
  * The lines of `svc quota`.
- *
- * @example
- * ```ts ignore
- * quotaLines(await client.account.quota());
- * ```
  */
 export function quotaLines(q: Quota): string {
   return `storage  ${gib(q.storage.usedBytes)} / ${gib(q.storage.limitBytes)} GiB\n` +
@@ -98,11 +93,6 @@ function nextSentence(e: Earnings): string {
 
 /**
  * The lines of `svc earnings`: what is on hold summed by the day it becomes payable.
- *
- * @example
- * ```ts ignore
- * earningsLines(await client.account.earnings());
- * ```
  */
 export function earningsLines(e: Earnings): string {
   const byDay = new Map<string, number>();
@@ -125,11 +115,6 @@ function price(p: string | number | null | undefined): string {
 /**
  * The lines of `svc listings`: a line a listing (a unit's revision being
  * screened or refused below it), then `page P of N · T listing(s)`.
- *
- * @example
- * ```ts ignore
- * listingLines(await client.account.listings({ kind: "unit" }));
- * ```
  */
 export function listingLines(l: Listings): string {
   const lines: string[] = [];
@@ -174,11 +159,6 @@ async function simple(
 
 /**
  * Runs `svc quota` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await quotaCommand(["--json"]);
- * ```
  */
 export function quotaCommand(args: string[]): Promise<number> {
   return simple(args, "quota", QUOTA_HELP, (c) => c.account.quota(), quotaLines);
@@ -186,11 +166,6 @@ export function quotaCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc earnings` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await earningsCommand([]);
- * ```
  */
 export function earningsCommand(args: string[]): Promise<number> {
   return simple(args, "earnings", EARNINGS_HELP, (c) => c.account.earnings(), earningsLines);
@@ -198,11 +173,6 @@ export function earningsCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc listings` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await listingsCommand(["tides", "--kind", "dataset"]);
- * ```
  */
 export async function listingsCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

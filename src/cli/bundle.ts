@@ -77,11 +77,6 @@ Options:
 
 /**
  * Runs `svc save` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await saveCommand(["cities@2", "-o", "cities.svc"]);
- * ```
  */
 export async function saveCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
@@ -133,11 +128,6 @@ export async function saveCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc load` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await loadCommand(["cities-v2.svc", "--check"]);
- * ```
  */
 export async function loadCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -50,11 +50,6 @@ export function creditsBuyLine(
 
 /**
  * Runs `svc buy` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await buyCommand(["ku_123", "--credits"]);
- * ```
  */
 export async function buyCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

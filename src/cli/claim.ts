@@ -86,11 +86,6 @@ function claimLines(answer: ClaimAnswer, keyFile: string, defaultFile: boolean):
 
 /**
  * Runs `svc claim` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await claimCommand(["svcc_...", "--name", "tide-reader"]);
- * ```
  */
 export async function claimCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
@@ -172,11 +167,6 @@ function statusLines(status: ClaimStatus): string {
 
 /**
  * Runs `svc claim-status` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await claimStatusCommand(["--wait", "10"]);
- * ```
  */
 export async function claimStatusCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -131,11 +131,6 @@ function describe(slug: string, t: Totals): string {
 
 /**
  * Runs `svc contribute` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await contributeCommand(["notes", "--file", "records.jsonl"]);
- * ```
  */
 export async function contributeCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

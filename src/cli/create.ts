@@ -113,11 +113,6 @@ export function gatherTags(args: string[]): string[] {
 
 /**
  * Runs `svc create` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await createCommand(["notes", "--title", "Notes", "--readme-file", "README.md", "--schema", "@schema.json"]);
- * ```
  */
 export async function createCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(gatherTags(args), {

@@ -33,11 +33,6 @@ ${PAY_ENV_HELP}
 
 /**
  * The lines of `svc credits` (origin-wire 3.10).
- *
- * @example
- * ```ts ignore
- * creditsText(await client.payments.credits());
- * ```
  */
 export function creditsText(view: CreditsView): string {
   const lines = [
@@ -68,11 +63,6 @@ export function creditsText(view: CreditsView): string {
 
 /**
  * Runs `svc credits` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await creditsCommand(["buy", "--max-price", "5"]);
- * ```
  */
 export async function creditsCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, { ...PAY_FLAGS, "max-price": { type: "string" } }, "credits");

@@ -32,11 +32,6 @@ const STATUSES = ["open", "paused", "archived"] as const;
 
 /**
  * Runs `svc edit` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await editCommand(["cities", "--status", "paused"]);
- * ```
  */
 export async function editCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

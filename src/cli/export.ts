@@ -35,11 +35,6 @@ Options:
 
 /**
  * Runs `svc export` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await exportCommand(["cities@2", "-o", "cities.jsonl.gz"]);
- * ```
  */
 export async function exportCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

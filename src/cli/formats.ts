@@ -74,7 +74,8 @@ export function csv(columns: string[], rows: unknown[][]): string {
  * went away (`| head`) ends the command quietly.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { writeOut } from "./formats.ts";
  * await writeOut('{"id":1}\n');
  * ```
  */
@@ -87,7 +88,8 @@ export async function writeOut(text: string | Uint8Array): Promise<void> {
  * the command at once with exit 0 instead of an error.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { endQuietlyWhenStdoutCloses } from "./formats.ts";
  * endQuietlyWhenStdoutCloses();
  * ```
  */

@@ -18,7 +18,8 @@ let installed = false;
  * {@linkcode noteOnInterrupt}, if any) on stderr and exits 130.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { exitOnInterrupt } from "./interrupt.ts";
  * exitOnInterrupt();
  * ```
  */
@@ -46,11 +47,6 @@ export function exitOnInterrupt(): void {
 
 /**
  * What to say after `interrupted` if Ctrl-C comes now (null: nothing more).
- *
- * @example
- * ```ts ignore
- * noteOnInterrupt(() => `${sent} batches sent`);
- * ```
  */
 export function noteOnInterrupt(describe: (() => string) | null): void {
   note = describe;
@@ -59,13 +55,6 @@ export function noteOnInterrupt(describe: (() => string) | null): void {
 /**
  * Runs `cleanup` (synchronous: the process exits right after) if Ctrl-C
  * comes before the returned function is called to withdraw it.
- *
- * @example
- * ```ts ignore
- * const withdraw = cleanUpOnInterrupt(() => unlinkSync(temp));
- * await work();
- * withdraw();
- * ```
  */
 export function cleanUpOnInterrupt(cleanup: () => void): () => void {
   cleanups.add(cleanup);

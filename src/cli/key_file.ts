@@ -42,12 +42,6 @@ export interface PendingKeyFile {
  * Makes `path` ready to take a key: refused when it exists, unless `force`
  * (and then only when it is a file); its folder made (0700) and a temporary
  * file opened beside it (0600).
- *
- * @example
- * ```ts ignore
- * const file = await prepareKeyFile("/home/ada/.config/svc/key", false);
- * await file.write(answer.apiKey);
- * ```
  */
 export async function prepareKeyFile(path: string, force: boolean): Promise<PendingKeyFile> {
   const there = await lstat(path).catch((e) => {
@@ -105,7 +99,8 @@ export async function prepareKeyFile(path: string, force: boolean): Promise<Pend
  * The key in `path` (its first line, trimmed), or null when there is no such file.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readKeyFile } from "./key_file.ts";
  * const key = await readKeyFile("/home/ada/.config/svc/key");
  * ```
  */

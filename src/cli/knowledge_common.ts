@@ -69,7 +69,8 @@ export function licenseFlag(value: string): string {
  * or undefined with neither; it must be a JSON object with a `kind`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { provenanceFlags } from "./knowledge_common.ts";
  * await provenanceFlags({ measured: true }); // { kind: "own_measurement" }
  * ```
  */
@@ -98,11 +99,6 @@ export async function provenanceFlags(flags: { provenance?: string; measured?: b
 /**
  * The text of `path`, or of stdin for `-`; a file that cannot be read is an
  * error naming it (exit 1).
- *
- * @example
- * ```ts ignore
- * const body = await readText("unit.md");
- * ```
  */
 export async function readText(path: string, what = ""): Promise<string> {
   if (path === "-") {
@@ -120,7 +116,8 @@ export async function readText(path: string, what = ""): Promise<string> {
  * else an error (exit 1, origin-wire 3.1); both is a usage error.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { unitText } from "./knowledge_common.ts";
  * const body = await unitText({ body: "Median TTL is 300 s." });
  * ```
  */
@@ -133,11 +130,6 @@ export async function unitText(flags: { file?: string; body?: string }): Promise
 
 /**
  * Writes `help` and answers true when `--help` was given.
- *
- * @example
- * ```ts ignore
- * if (helped(values, SEARCH_HELP)) return 0;
- * ```
  */
 export function helped(flags: { help?: boolean }, help: string): boolean {
   if (flags.help) process.stdout.write(help);

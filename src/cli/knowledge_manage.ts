@@ -90,11 +90,6 @@ export function priceLine(target: string, state: Partial<PriceState>): string {
 
 /**
  * Runs `svc status` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await statusCommand(["0b4c9d8e-...", "--wait"]);
- * ```
  */
 export async function statusCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, { ...CLIENT_FLAGS, wait: { type: "boolean" } }, "status");
@@ -111,11 +106,6 @@ export async function statusCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc retire` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await retireCommand(["0b4c9d8e-..."]);
- * ```
  */
 export async function retireCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, CLIENT_FLAGS, "retire");
@@ -134,11 +124,6 @@ export async function retireCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc price` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await priceCommand(["0b4c9d8e-...", "0.25", "--trial"]);
- * ```
  */
 export async function priceCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -66,11 +66,6 @@ export function hitLines(hit: SearchHit): string {
 /**
  * A unit as `svc read` prints it: `# title`, the line of category, author,
  * date and license, the source when there is one, a blank line, the text.
- *
- * @example
- * ```ts ignore
- * await writeOut(unitPage(await client.knowledge.read(id)));
- * ```
  */
 export function unitPage(unit: UnitFull): string {
   const lines = [
@@ -84,11 +79,6 @@ export function unitPage(unit: UnitFull): string {
 
 /**
  * Runs `svc search` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await searchCommand(["dns ttl", "--limit", "5"]);
- * ```
  */
 export async function searchCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
@@ -126,11 +116,6 @@ export async function searchCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc read` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await readCommand(["0b4c9d8e-..."]);
- * ```
  */
 export async function readCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, CLIENT_FLAGS, "read");

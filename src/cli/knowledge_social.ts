@@ -60,11 +60,6 @@ export function leaderboardLines(rows: LeaderboardRow[]): string {
 
 /**
  * Runs `svc review` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await reviewCommand(["0b4c9d8e-...", "5", "--comment", "exactly what I needed"]);
- * ```
  */
 export async function reviewCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, { ...CLIENT_FLAGS, comment: { type: "string" } }, "review");
@@ -82,11 +77,6 @@ export async function reviewCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc points` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await pointsCommand([]);
- * ```
  */
 export async function pointsCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, CLIENT_FLAGS, "points");
@@ -104,11 +94,6 @@ export async function pointsCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc leaderboard` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await leaderboardCommand(["--json"]);
- * ```
  */
 export async function leaderboardCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, CLIENT_FLAGS, "leaderboard");

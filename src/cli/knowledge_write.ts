@@ -77,11 +77,6 @@ async function waited(client: Client, id: string, wait: boolean | undefined): Pr
 
 /**
  * Runs `svc submit` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await submitCommand(["--title", "DNS TTLs", "--category", "infra", "--source", "measured", "--file", "unit.md"]);
- * ```
  */
 export async function submitCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
@@ -117,11 +112,6 @@ export async function submitCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc revise` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await reviseCommand(["0b4c9d8e-...", "--file", "unit.md", "--wait"]);
- * ```
  */
 export async function reviseCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -14,11 +14,6 @@ import { CliError } from "../errors/mod.ts";
 /**
  * Throws a {@linkcode CliError} unless `store` holds project `slug`;
  * `remote` says whether the command also takes `--remote`.
- *
- * @example
- * ```ts ignore
- * await requireLocalProject("svc-data", "cities", true);
- * ```
  */
 export async function requireLocalProject(store: string, slug: string, remote: boolean): Promise<void> {
   const where = store === resolve(store) ? store : `${store} (${resolve(store)})`;

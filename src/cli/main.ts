@@ -32,6 +32,7 @@ import { promoteCommand } from "./promote.ts";
 import { pushCommand } from "./push.ts";
 import { queryCommand } from "./query.ts";
 import { serveCommand } from "./serve.ts";
+import { shareCommand } from "./share.ts";
 import { trustCommand } from "./trust.ts";
 
 /** One command of the `svc` command line. */
@@ -58,6 +59,7 @@ const GROUPS = {
 const COMMANDS: Record<string, Command> = {
   serve: { run: serveCommand, about: "serve a store over HTTP", group: "node" },
   trust: { run: trustCommand, about: "pin an origin's signing keys", group: "node" },
+  share: { run: shareCommand, about: "Delta Sharing recipients: add, list, remove, profile", group: "node" },
   projects: {
     run: projectsCommand,
     about: "list the projects of a node or the origin, or show one",
@@ -141,7 +143,8 @@ Exit codes: 0 done, 1 failed (error: ... on stderr), 2 usage error,
  * 1 failed (`error: ...` on stderr), 2 usage error.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { main } from "./main.ts";
  * const code = await main(["--version"]);
  * ```
  */

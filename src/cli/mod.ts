@@ -3,9 +3,9 @@
  * its exit code.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { main } from "./mod.ts";
- * Deno.exit(await main(["--version"]));
+ * const code = await main(["--version"]); // prints the version; 0
  * ```
  *
  * @module

@@ -34,7 +34,8 @@ export const ORIGIN_OPTIONS_HELP = `  --json           print the answer as JSON,
  * (`SVC_PAY_URL`, `SVC_WALLET_KEY`, `SVC_MAX_PRICE`, `SVC_X402_NETWORKS`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { originClient } from "./origin_flags.ts";
  * const client = originClient({ "base-url": "http://127.0.0.1:3000" });
  * ```
  */
@@ -47,7 +48,8 @@ export function originClient(values: { "base-url"?: string; "api-key"?: string }
  * integers beyond 2^53 with their digits (origin-wire 7.1).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { printJson } from "./origin_flags.ts";
  * await printJson({ status: "closed" });
  * ```
  */

@@ -128,7 +128,8 @@ let openLine: ((text: string) => void) | null = null;
  * note is written).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { endProgressLine } from "./progress.ts";
  * endProgressLine();
  * process.stderr.write("error: ...\n");
  * ```
@@ -142,7 +143,8 @@ export function endProgressLine(): void {
  * A progress display for `label`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { progress } from "./progress.ts";
  * const bar = progress("contribute notes", { unit: "bytes" });
  * bar.update(52_500, 6_500_000, "1 batch");
  * bar.finish();
@@ -182,13 +184,6 @@ export function progress(label: string, options: ProgressOptions = {}): Progress
 
 /**
  * A progress display fed by an operation's `onProgress(done, total)` report.
- *
- * @example
- * ```ts ignore
- * const bar = progressOnReport("pull cities", "bytes", true);
- * await pull(client, "cities", { store, onProgress: bar.onProgress });
- * bar.finish();
- * ```
  */
 export function progressOnReport(
   label: string,

@@ -81,11 +81,6 @@ function detailText(p: ProjectDetail): string {
 
 /**
  * Runs `svc projects` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await projectsCommand(["cities", "--json"]);
- * ```
  */
 export async function projectsCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, CLIENT_FLAGS, "projects");
@@ -125,11 +120,6 @@ export async function projectsCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc data` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await dataCommand(["cities@2", "--limit", "10"]);
- * ```
  */
 export async function dataCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -42,13 +42,6 @@ Options:
 
 /**
  * A progress display on stderr for a push: the gzip copy, then the parts.
- *
- * @example
- * ```ts ignore
- * const bar = pushProgress("notes", true);
- * await promote(client, "notes", { onProgress: bar.onProgress });
- * bar.finish();
- * ```
  */
 export function pushProgress(label: string, shown: boolean): { onProgress: (p: PushProgress) => void; finish(): void } {
   const bars: Record<PushProgress["phase"], Progress | null> = { gzip: null, upload: null };
@@ -170,11 +163,6 @@ export function sourceFrom(raw: string | undefined): string | undefined {
 
 /**
  * Runs `svc promote` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await promoteCommand(["notes", "--to", "team-notes", "--base-url", "https://origin.example"]);
- * ```
  */
 export async function promoteCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -54,11 +54,6 @@ Options:
 
 /**
  * Runs `svc pull` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await pullCommand(["cities@2", "--store", "svc-data"]);
- * ```
  */
 export async function pullCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

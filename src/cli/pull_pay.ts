@@ -43,11 +43,6 @@ export function checkPayFlags(values: { paid?: boolean; credits?: boolean; "max-
  * Buys `slug` (version `version`, else the newest) with credits, prints
  * `bought|already yours: <p> v<N> with credits (X USDC) · balance Y USDC`
  * on stderr, and answers the version bought.
- *
- * @example
- * ```ts ignore
- * const version = await buyWithCredits(client, "cities", undefined);
- * ```
  */
 export async function buyWithCredits(client: Client, slug: string, version: number | undefined): Promise<number> {
   const bought = await client.payments.buyDatasetWithCredits(slug, version);
@@ -62,11 +57,6 @@ export async function buyWithCredits(client: Client, slug: string, version: numb
  * Buys and pulls with the wallet ({@linkcode pullPaid}); `note` says on
  * one line what was paid: `paid: <p> v<N> with x402 (X USDC on <network>) ·
  * transaction <tx>`, or `already held: <p> v<N> (not bought again)`.
- *
- * @example
- * ```ts ignore
- * const { result, note } = await pullWithWallet(client, "cities", { store: "svc-data", version: 2 });
- * ```
  */
 export async function pullWithWallet(
   client: Client,

@@ -49,12 +49,6 @@ ${PAY_ENV_HELP}
 
 /**
  * One purchase as a line of `svc purchases`.
- *
- * @example
- * ```ts ignore
- * purchaseLine(page.purchases[0]);
- * // "2026-11-03T10:00:00.000Z  unit ku_1 (Notes)  $0.10  settled  0xab...  disputable until 2026-11-10"
- * ```
  */
 export function purchaseLine(p: Purchase): string {
   const what = p.kind === "unit" && p.unit
@@ -73,11 +67,6 @@ export function purchaseLine(p: Purchase): string {
 
 /**
  * A dispute's state as `svc dispute --status` prints it.
- *
- * @example
- * ```ts ignore
- * disputeText(await disputeStatus(client, "dsp_1"));
- * ```
  */
 export function disputeText(d: Dispute): string {
   const lines = [
@@ -94,11 +83,6 @@ export function disputeText(d: Dispute): string {
 
 /**
  * Runs `svc purchases` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await purchasesCommand(["--limit", "10"]);
- * ```
  */
 export async function purchasesCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {
@@ -125,11 +109,6 @@ export async function purchasesCommand(args: string[]): Promise<number> {
 
 /**
  * Runs `svc dispute` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await disputeCommand(["0xabc...", "--reason", "the unit was empty"]);
- * ```
  */
 export async function disputeCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -128,11 +128,6 @@ function interruptNote(file: string, last: PushProgress | null): string {
 
 /**
  * Runs `svc push` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await pushCommand(["notes", "--file", "notes.jsonl", "--wait"]);
- * ```
  */
 export async function pushCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

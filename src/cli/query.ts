@@ -66,11 +66,6 @@ async function statement(positional: string | undefined, file: string | undefine
 
 /**
  * Runs `svc query` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await queryCommand(["cities", "SELECT count(*) FROM records", "--format", "csv"]);
- * ```
  */
 export async function queryCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -34,11 +34,6 @@ ${ORIGIN_OPTIONS_HELP}
 
 /**
  * Runs `svc report` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await reportCommand(["dataset", "cities", "inaccurate", "Half the populations are from 1990."]);
- * ```
  */
 export async function reportCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, { ...ORIGIN_FLAGS, email: { type: "string" } }, "report");

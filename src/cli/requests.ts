@@ -90,11 +90,6 @@ function aboutLine(r: Omit<RequestSummary, "answers">, answers?: number): string
 
 /**
  * The lines of `svc requests list`: two a request, then `page P of N · T request(s)`.
- *
- * @example
- * ```ts ignore
- * requestListLines(await client.community.listRequests({ status: "open" }));
- * ```
  */
 export function requestListLines(list: RequestList): string {
   const lines = list.requests.flatMap((r) => [
@@ -111,11 +106,6 @@ function indented(text: string, by: string): string[] {
 
 /**
  * The lines of `svc requests show`: the request, its body, and its answers.
- *
- * @example
- * ```ts ignore
- * requestLines(await client.community.getRequest(101));
- * ```
  */
 export function requestLines(r: RequestDetail): string {
   const lines = [`${r.id}  ${r.status}  ${r.kind}  ${r.title}`, aboutLine(r), r.url];
@@ -144,11 +134,6 @@ export function requestLines(r: RequestDetail): string {
 
 /**
  * The lines of `svc requests reviews`.
- *
- * @example
- * ```ts ignore
- * reviewLines(await client.community.itemReviews({ dataset: "north-sea-tides" }));
- * ```
  */
 export function reviewLines(r: ItemReviews): string {
   const lines = r.reviews.flatMap((
@@ -223,11 +208,6 @@ const ACTIONS: Record<string, (args: string[]) => Promise<number>> = {
 
 /**
  * Runs `svc requests` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await requestsCommand(["list", "--status", "open"]);
- * ```
  */
 export async function requestsCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args;

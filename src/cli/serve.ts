@@ -17,11 +17,6 @@ import { checkServeSettings, parseServeArgs, SERVE_HELP, type ServeSettings } fr
 /**
  * Runs `svc serve` with `args`; resolves when the node has stopped, with the
  * exit code.
- *
- * @example
- * ```ts ignore
- * const code = await serveCommand(["--store", "svc-data", "--port", "8686"]);
- * ```
  */
 export async function serveCommand(args: string[]): Promise<number> {
   const settings = parseServeArgs(args, process.env);
@@ -46,6 +41,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     keepVersions: settings.keepVersions,
     exportCache: settings.exportCache,
     pageCache: settings.pageCache,
+    shareName: settings.shareName,
     log,
     follow: follower ?? undefined,
   }).catch(async (e) => {

@@ -34,11 +34,6 @@ Options:
 
 /**
  * Runs `svc trust` with `args`; resolves with the exit code.
- *
- * @example
- * ```ts ignore
- * await trustCommand(["add", "https://origin.example"]);
- * ```
  */
 export async function trustCommand(args: string[]): Promise<number> {
   const { values, positionals } = commandArgs(args, {

@@ -20,11 +20,6 @@ export const GZIP_LEVEL = 6;
  * Writes the gzip copy of `source` to `target` and returns its size;
  * `onProgress` hears the source bytes read so far. `signal` stops it (the
  * temporary file is removed).
- *
- * @example
- * ```ts ignore
- * const bytes = await gzipCopy("notes.jsonl", "notes.jsonl.svc-upload.gz", (done) => console.log(done));
- * ```
  */
 export async function gzipCopy(
   source: string,
@@ -74,11 +69,6 @@ export async function gzipCopy(
 /**
  * The bytes `[start, end)` of `file`, read into one buffer (a part is sent
  * with its exact length, as its URL was signed for).
- *
- * @example
- * ```ts ignore
- * const bytes = await readRange("notes.jsonl.svc-upload.gz", 0, 5 * 1024 * 1024);
- * ```
  */
 export async function readRange(file: string, start: number, end: number): Promise<Uint8Array<ArrayBuffer>> {
   const bytes = new Uint8Array(end - start);

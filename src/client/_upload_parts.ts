@@ -19,11 +19,6 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
  * type; redirects followed; retried on a network error, a timeout, 429,
  * 500, 502, 503 and 504 (`Retry-After` obeyed; over 30 s fails at once).
  * Resolves with the ETag, quotes removed.
- *
- * @example
- * ```ts ignore
- * const etag = await putPart(endpoint, upload.urls["1"], await readRange(gz, 0, 5 * 1024 * 1024), undefined);
- * ```
  */
 export async function putPart(
   endpoint: Endpoint,

@@ -124,7 +124,8 @@ export function uploadPaths(file: string): UploadPaths {
  * The fingerprint of `file` as it is now, or null when it is not a regular file.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { fingerprintOf } from "./_upload_state.ts";
  * await fingerprintOf("notes.jsonl", { baseUrl: "https://origin.example", slug: "notes", compress: true });
  * ```
  */
@@ -146,11 +147,6 @@ export async function fingerprintOf(
 
 /**
  * Whether a saved state belongs to the file as `now` describes it.
- *
- * @example
- * ```ts ignore
- * if (!sameFile(saved, now)) startOver();
- * ```
  */
 export function sameFile(saved: Fingerprint, now: Fingerprint): boolean {
   return saved.baseUrl === now.baseUrl && saved.slug === now.slug && saved.size === now.size &&
@@ -166,7 +162,8 @@ function isRecordOf(value: unknown, item: (v: unknown) => boolean): value is Rec
  * as one (a stale or damaged state is discarded, never trusted).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readUploadState } from "./_upload_state.ts";
  * const saved = await readUploadState("notes.jsonl.svc-upload.json");
  * ```
  */
@@ -190,11 +187,6 @@ export async function readUploadState(path: string): Promise<UploadState | null>
 /**
  * Writes `state` to `path` so that a kill at any moment leaves the old file
  * or the new one whole: a temporary file beside it, fsynced, renamed over it.
- *
- * @example
- * ```ts ignore
- * await writeUploadState("notes.jsonl.svc-upload.json", state);
- * ```
  */
 export async function writeUploadState(path: string, state: UploadState): Promise<void> {
   const temp = `${path}.tmp`;
@@ -212,7 +204,8 @@ export async function writeUploadState(path: string, state: UploadState): Promis
  * Removes the state file (and a temporary one a kill may have left).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { dropUploadState } from "./_upload_state.ts";
  * await dropUploadState("notes.jsonl.svc-upload.json");
  * ```
  */
@@ -225,12 +218,6 @@ export async function dropUploadState(path: string): Promise<void> {
  * Calls `write` one at a time, in the order asked, so that state rewrites
  * from parallel parts never overlap; each call resolves once its own write
  * is done.
- *
- * @example
- * ```ts ignore
- * const save = serialized(() => writeUploadState(path, state));
- * await save();
- * ```
  */
 export function serialized(write: () => Promise<void>): () => Promise<void> {
   let tail: Promise<void> = Promise.resolve();

@@ -48,12 +48,6 @@ export const REGISTER_GONE = "agents no longer register with POST /agents: an ag
 
 /**
  * The account calls over `context`.
- *
- * @example
- * ```ts ignore
- * const account = accountCalls(context);
- * const { storage } = await account.quota();
- * ```
  */
 export function accountCalls(context: CallContext): AccountCalls {
   const endpoint = context.endpoint;

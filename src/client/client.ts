@@ -94,12 +94,6 @@ function search(params: Record<string, number | undefined>): string {
 
 /**
  * A client of one base URL.
- *
- * @example
- * ```ts ignore
- * const client = new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "local" });
- * const page = await client.data("cities", { limit: 10 });
- * ```
  */
 export class Client {
   /** The base URL calls go to. */
@@ -122,12 +116,6 @@ export class Client {
    * the origin, and the pay service's statements, purchase history and
    * disputes as plain HTTP (the pay service never receives the key). What
    * signs is `@svc/cli/pay`.
-   *
-   * @example
-   * ```ts ignore
-   * const bought = await client.payments.buyWithCredits("ku_123");
-   * console.log(bought.already, bought.balanceMicro);
-   * ```
    */
   readonly payments: PaymentCalls;
 
@@ -135,8 +123,11 @@ export class Client {
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
    *
    * @example
-   * ```ts ignore
-   * new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "key" });
+   * ```ts
+   * import { Client } from "./client.ts";
+   *
+   * const client = new Client({ env: { SVC_BASE_URL: "http://127.0.0.1:8686/", SVC_API_KEY: "key" } });
+   * console.log(client.baseUrl); // "http://127.0.0.1:8686"
    * ```
    */
   constructor(options: ClientOptions = {}) {

@@ -89,12 +89,6 @@ function oneItem(call: string, item: { unitId?: string; dataset?: string }, requ
 
 /**
  * The requests board calls over `context`.
- *
- * @example
- * ```ts ignore
- * const community = communityCalls(context);
- * const { requests } = await community.listRequests({ status: "open", kind: "dataset" });
- * ```
  */
 export function communityCalls(context: CallContext): CommunityCalls {
   const endpoint = context.endpoint;

@@ -10,12 +10,6 @@ const empty = () => new ReadableStream<Uint8Array>({ start: (c) => c.close() });
 
 /**
  * What `res` holds, its body unread (a 416's body is dropped).
- *
- * @example
- * ```ts ignore
- * const answer = await exportAnswer(await fetch(`${base}/projects/cities/export?version=2`));
- * answer.offset; // 0
- * ```
  */
 export async function exportAnswer(res: Response): Promise<ExportAnswer> {
   const filename = res.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ?? null;

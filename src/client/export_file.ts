@@ -31,11 +31,6 @@ export interface ExportClient {
 /**
  * The newest version of `slug` the base URL serves: the newest one a node
  * holds whole, else the project's `latestVersion` (the origin).
- *
- * @example
- * ```ts ignore
- * await newestVersion(client, "cities"); // 2
- * ```
  */
 export async function newestVersion(client: ExportClient, slug: string): Promise<number> {
   const detail = await client.project(slug);
@@ -71,12 +66,6 @@ async function heldPart(part: string, tagFile: string): Promise<{ offset: number
 /**
  * Downloads the export of `slug` (`options.version`, else the newest) to
  * `options.out` (default `<slug>-v<N>.jsonl.gz`), resuming a cut download.
- *
- * @example
- * ```ts ignore
- * const result = await exportFile(client, "cities", { version: 2 });
- * console.log(`${result.records} records in ${result.file}`);
- * ```
  */
 export async function exportFile(
   client: ExportClient,

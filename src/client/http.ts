@@ -69,11 +69,6 @@ function baseOf(endpoint: Endpoint): string {
 
 /**
  * Hands `warning` to the endpoint's `onWarning`, else to `console.warn`.
- *
- * @example
- * ```ts ignore
- * deliverWarning(endpoint, new SvcDeprecationWarning("GET /x", null, null, null));
- * ```
  */
 export function deliverWarning(endpoint: Endpoint, warning: SvcDeprecationWarning): void {
   (endpoint.onWarning ?? ((w) => console.warn(`SvcDeprecationWarning: ${w.message}`)))(warning);
@@ -247,11 +242,6 @@ async function settle<T>(endpoint: Endpoint, sent: { settled: () => void }, read
 /**
  * Calls `method path` on `endpoint` with `body` (JSON text, or null) and
  * returns the parsed answer.
- *
- * @example
- * ```ts ignore
- * const { body } = await callJson({ baseUrl: "http://127.0.0.1:8686", apiKey: null }, "GET", "/projects", null);
- * ```
  */
 export async function callJson(
   endpoint: Endpoint,
@@ -270,11 +260,6 @@ export async function callJson(
  * unread, for downloads: the timeout covers the wait for the headers only.
  * Errors are thrown as {@linkcode callJson} throws them, but for the
  * statuses in `options.pass`.
- *
- * @example
- * ```ts ignore
- * const res = await callStream({ baseUrl: "http://127.0.0.1:8686", apiKey: null }, "/projects/cities/export");
- * ```
  */
 export async function callStream(endpoint: Endpoint, path: string, options: StreamOptions = {}): Promise<Response> {
   const sent = await send(endpoint, "GET", path, null, { accept: "*/*", ...options.headers }, options);

@@ -96,19 +96,6 @@ export interface KnowledgeCalls {
 
 /**
  * The knowledge calls over `context` (what `client.knowledge` is).
- *
- * @example
- * ```ts ignore
- * const client = new Client({ baseUrl: "https://origin.example", apiKey: "km_..." });
- * const unit = await client.knowledge.submit({
- *   title: "DNS TTLs seen on 10,000 domains",
- *   body: "...",
- *   category: "infra-measurement",
- *   sourceDeclaration: "measured from our own resolvers, May 2026",
- *   license: "cc-by-4.0", // sent as CC-BY-4.0
- * });
- * const settled = await client.knowledge.wait(unit.id);
- * ```
  */
 export function knowledgeCalls(context: CallContext): KnowledgeCalls {
   const { endpoint } = context;

@@ -2,12 +2,6 @@
  * The remote client, for the modules of this package (the public door for
  * users is the root `mod.ts`): `Client`, its errors and its upload state.
  *
- * @example
- * ```ts ignore
- * import { Client } from "./mod.ts";
- * const projects = await new Client({ baseUrl: "http://127.0.0.1:8686" }).projects();
- * ```
- *
  * @module
  */
 export * from "./client.ts";

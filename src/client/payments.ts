@@ -68,12 +68,6 @@ function query(params: Record<string, string | number | undefined>): string {
 
 /**
  * The payments area over `context`.
- *
- * @example
- * ```ts ignore
- * const calls = paymentCalls(context);
- * const view = await calls.credits();
- * ```
  */
 export function paymentCalls(context: CallContext): PaymentCalls {
   const origin = context.endpoint;

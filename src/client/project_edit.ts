@@ -18,11 +18,6 @@ const KEPT_WHEN_NULL = ["title", "readme", "tags", "status", "trialSale"] as con
  * Changes a dataset's title, README, tags, status (`archived` is final),
  * price or trial flag, as an agent key of its maintaining operator; nothing
  * given is a `ValueError`, and nothing is sent.
- *
- * @example
- * ```ts ignore
- * await updateProject(context, "cities", { status: "paused", price: null });
- * ```
  */
 export async function updateProject(
   context: CallContext,

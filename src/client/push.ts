@@ -146,13 +146,6 @@ function nodeRefusal(base: string, body: unknown): SvcError {
 /**
  * Opens an upload: `POST /projects/{slug}/uploads` (never retried). A node
  * answers 405: that becomes an error saying push goes to the origin.
- *
- * @example
- * ```ts ignore
- * const upload = await initUpload(endpoint, "notes", {
- *   bytes: 6_000_000, parts: 2, partSize: 5_242_880, sourceDeclaration: null, compression: "gzip",
- * });
- * ```
  */
 export async function initUpload(endpoint: Endpoint, slug: string, request: UploadRequest): Promise<UploadAnswer> {
   const base = baseOf(endpoint);
@@ -196,11 +189,6 @@ async function refuseNode(endpoint: Endpoint): Promise<void> {
  * Waits until contribution `id` of `slug` is `merged` or `rejected`
  * (polled at once, then after 0.25 s doubling up to 5 s); fails with
  * `contribution <id> still <status> after <t>s` once `timeoutMs` passed.
- *
- * @example
- * ```ts ignore
- * const view = await waitForScreening(endpoint, "notes", result.contributionId, 900_000);
- * ```
  */
 export async function waitForScreening(
   endpoint: Endpoint,
@@ -256,14 +244,6 @@ function checkOptions(slug: string, options: PushOptions): { workers: number; pa
  * Pushes the JSON-lines `file` to project `slug` on the origin as one
  * contribution (see the module's description), resuming a push of the same
  * file that was stopped.
- *
- * @example
- * ```ts ignore
- * const result = await pushFile({ baseUrl: "https://origin.example", apiKey: "km_..." }, "notes", "notes.jsonl", {
- *   sourceDeclaration: "field notes, typed in", wait: true,
- * });
- * console.log(result.status, result.mergedVersion);
- * ```
  */
 export async function pushFile(
   endpoint: Endpoint,

@@ -12,16 +12,6 @@ import { callJson } from "./http.ts";
 /**
  * Sends `report` to the origin; the same report within a day is the same
  * report (`again: true`).
- *
- * @example
- * ```ts ignore
- * const { id, status } = await sendReport(context, {
- *   kind: "dataset",
- *   id: "cities",
- *   reason: "inaccurate",
- *   detail: "Half the populations are from 1990.",
- * });
- * ```
  */
 export async function sendReport(context: CallContext, report: Report): Promise<ReportAnswer> {
   const { kind, id, reason, detail, email } = report;

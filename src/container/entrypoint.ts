@@ -106,11 +106,6 @@ async function carryOut(plan: ContainerPlan): Promise<number> {
 /**
  * Runs the container's entrypoint with `argv` and `env`; resolves with the
  * exit code.
- *
- * @example
- * ```ts ignore
- * process.exit(await main(process.argv.slice(2), process.env));
- * ```
  */
 export async function main(argv: string[], env: Record<string, string | undefined>): Promise<number> {
   for (const name of Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]) {

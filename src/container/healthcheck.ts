@@ -17,7 +17,8 @@ import { CONTAINER_PORT } from "./layout.ts";
  * and a line for the health log.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { checkHealth } from "./healthcheck.ts";
  * const { code, line } = await checkHealth(8686);
  * ```
  */

@@ -34,7 +34,8 @@ export const IMAGE_LAYOUT: Omit<ContainerLayout, "duckdbBinding"> = {
  * architecture, or null when none is installed.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { findDuckdbBinding } from "./layout.ts";
  * findDuckdbBinding("/app"); // "/app/node_modules/.deno/@duckdb+node-bindings-linux-x64@1.5.5-r.5/node_modules/@duckdb/node-bindings-linux-x64/duckdb.node"
  * ```
  */

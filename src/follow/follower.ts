@@ -37,11 +37,6 @@ export interface Follower {
 
 /**
  * Starts following `options.slugs`; the first round starts at once.
- *
- * @example
- * ```ts ignore
- * const follower = await startFollower({ client, store: "svc-data", trust, slugs: ["cities"], intervalMs: 600_000, log: null });
- * ```
  */
 export async function startFollower(options: FollowerOptions): Promise<Follower> {
   const from = options.client.baseUrl;

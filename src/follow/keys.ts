@@ -16,7 +16,8 @@ import { type KeysDocument, pinKeys, readTrustFile, writeTrustFile } from "../tr
  * changed, for the log (nothing when the origin cannot be reached).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { refreshPinnedKeys } from "./keys.ts";
  * const note = await refreshPinnedKeys({ trustFile: "trust.json", origin: "https://origin.example", required: true });
  * ```
  */

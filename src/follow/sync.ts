@@ -31,11 +31,6 @@ export function initialStatus(from: string, version: number | null): FollowStatu
 /**
  * Syncs `slug` once and returns its new status (the previous one's version
  * and signature are kept when the sync fails before a version is judged).
- *
- * @example
- * ```ts ignore
- * const status = await syncProject(source, "cities", initialStatus(source.client.baseUrl, null));
- * ```
  */
 export async function syncProject(source: SyncSource, slug: string, previous: FollowStatus): Promise<FollowStatus> {
   const store = openStore(source.store);

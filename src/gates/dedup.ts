@@ -36,11 +36,6 @@ export function knownRecords(): KnownRecords {
 /**
  * Adds the records of one part, given as JSON lines (as exports and data
  * pages write them), and marks the part covered.
- *
- * @example
- * ```ts ignore
- * await learnPart(known, sha256, linesOf(part));
- * ```
  */
 export async function learnPart(known: KnownRecords, sha256: string, lines: AsyncIterable<string>): Promise<void> {
   for await (const line of lines) {

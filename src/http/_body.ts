@@ -25,12 +25,6 @@ const EARLY_END = "the connection ended inside the request body";
 /**
  * A reader of the body framed by `head`, pulling from `input` through `fill`
  * (which the connection wraps in its stall timer).
- *
- * @example
- * ```ts ignore
- * const body = bodyReader(head.body, input, () => input.fill());
- * for (let c = await body.next(); c; c = await body.next()) use(c);
- * ```
  */
 export function bodyReader(framing: RequestHead["body"], input: Input, fill: () => Promise<boolean>): BodyReader {
   if (framing.kind === "none") return { next: () => Promise.resolve(null), done: true, remaining: 0 };

@@ -31,13 +31,6 @@ interface Entry {
 
 /**
  * Deadlines checked every `tickMs` while any is armed or watched.
- *
- * @example
- * ```ts ignore
- * const deadline = createDeadlines(100).create();
- * deadline.arm(5_000, () => conn.close());
- * deadline.disarm();
- * ```
  */
 export function createDeadlines(tickMs: number): Deadlines {
   const watched = new Set<Entry>();

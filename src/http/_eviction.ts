@@ -40,11 +40,6 @@ function rank(s: Readonly<Standing>, limits: HttpLimits, now: number): number | 
 /**
  * The connection of `open` to drop for a new one, or null when every one
  * is moving.
- *
- * @example
- * ```ts ignore
- * const victim = evictionCandidate(open, limits, performance.now());
- * ```
  */
 export function evictionCandidate<T extends Evictable>(open: Iterable<T>, limits: HttpLimits, now: number): T | null {
   let best: T | null = null;

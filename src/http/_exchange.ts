@@ -36,11 +36,6 @@ const BODYLESS = new Set(["GET", "HEAD"]);
 /**
  * Serves the request whose head is `text` on `link`; resolves false when
  * the connection must not carry another.
- *
- * @example
- * ```ts ignore
- * const more = await exchange(link, headText, ctx, () => finishing);
- * ```
  */
 export async function exchange(
   link: Link,

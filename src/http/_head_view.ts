@@ -9,11 +9,6 @@ import type { RequestHeadView } from "./types.ts";
 
 /**
  * The view of `head` (whose authority is known).
- *
- * @example
- * ```ts ignore
- * headView(parseHead("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1")).headers.get("host"); // "127.0.0.1"
- * ```
  */
 export function headView(head: RequestHead): RequestHeadView {
   const fields = head.fields;

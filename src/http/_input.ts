@@ -30,12 +30,6 @@ export interface Input {
 
 /**
  * Input over `conn`.
- *
- * @example
- * ```ts ignore
- * const input = createInput(conn);
- * while (input.headEnd(0) < 0 && await input.fill());
- * ```
  */
 export function createInput(conn: Conn): Input {
   let buf: Uint8Array = EMPTY;

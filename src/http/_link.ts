@@ -85,12 +85,6 @@ export interface Link {
 
 /**
  * The link over `conn`.
- *
- * @example
- * ```ts ignore
- * const link = createLink(conn, limits, deadlines.create(), errorAnswer);
- * if (await link.awaitRequest(true)) await link.fillHead();
- * ```
  */
 export function createLink(conn: Conn, limits: HttpLimits, deadline: Deadline, errorAnswer: ErrorAnswer): Link {
   const opened = performance.now();

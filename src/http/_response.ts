@@ -165,11 +165,6 @@ export class BodyLengthMismatch extends Error {}
  * Writes `response` through `write`. Resolves with whether the connection
  * may stay open (false when the body had to be delimited by closing).
  * Rejects when writing fails; the body is cancelled then.
- *
- * @example
- * ```ts ignore
- * const keep = await writeResponse(write, new Response("hi"), { head: false, keepAlive: true, minor: 1, idleSeconds: 5 });
- * ```
  */
 export async function writeResponse(write: Write, response: Response, options: WriteOptions): Promise<boolean> {
   const { status, headers } = response;

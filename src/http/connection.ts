@@ -42,12 +42,6 @@ export interface ServedConnection {
 
 /**
  * Serves `conn` until it closes.
- *
- * @example
- * ```ts ignore
- * const served = serveConnection(conn, { handler, quick: null, limits: DEFAULT_LIMITS, errorAnswer, deadlines });
- * await served.done;
- * ```
  */
 export function serveConnection(conn: Conn, ctx: ConnectionContext): ServedConnection {
   const link = createLink(conn, ctx.limits, ctx.deadlines.create(), ctx.errorAnswer);

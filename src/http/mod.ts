@@ -3,13 +3,6 @@
  * runtime's listener (see `src/runtime/`): a connection cap, header, idle
  * and stall timeouts, strict request framing, graceful shutdown.
  *
- * @example
- * ```ts ignore
- * import { serveHttp } from "./mod.ts";
- * const server = await serveHttp(listen, async (req) => new Response(req.url), { hostname: "127.0.0.1", port: 0 });
- * await server.shutdown();
- * ```
- *
  * @module
  */
 export { type HttpServer, type HttpServerOptions, serveHttp } from "./server.ts";

@@ -63,12 +63,6 @@ function defaultErrorAnswer(status: number, message: string): Response {
 
 /**
  * Serves `handler` on a listener opened by `listen` (the runtime's).
- *
- * @example
- * ```ts ignore
- * const server = await serveHttp(listenNode, async () => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
- * await server.shutdown();
- * ```
  */
 export async function serveHttp(
   listen: Listen,

@@ -15,11 +15,6 @@ const BUFFER_BYTES = 1024 * 1024;
  * as many reads as the default reader on a fast download, and allocates
  * nothing per read; streams that offer no such reader are read the default
  * way.
- *
- * @example
- * ```ts ignore
- * for await (const chunk of bodyChunks(res.body!)) await file.write(chunk);
- * ```
  */
 export async function* bodyChunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   let reader: ReadableStreamBYOBReader;

@@ -69,11 +69,6 @@ function refuse(message: string): never {
  * Writes version `version` (the newest when null) of `slug` from the store at
  * `root` into a bundle at `out` (written under a temporary name, then
  * renamed).
- *
- * @example
- * ```ts ignore
- * const header = await saveBundle("svc-data", "cities", null, "cities-v2.svc");
- * ```
  */
 export async function saveBundle(
   root: string,
@@ -159,11 +154,6 @@ export async function saveBundle(
  * `pullMissing` brought it into the store when it was not held (it resolves
  * with the version it pulled); the bundle goes to `output`, by default
  * `./<slug>-v<N>.svc`.
- *
- * @example
- * ```ts ignore
- * const saved = await saveHeld("svc-data", "cities", null, null, (v) => pull(client, "cities", { store, version: v }).then((r) => r.version));
- * ```
  */
 export async function saveHeld(
   root: string,
@@ -185,12 +175,6 @@ export async function saveHeld(
  * the store `options.store` as a bundle at `options.output` (default
  * `./<slug>-v<N>.svc`), pulling it from `client` first when the store does
  * not hold it (`options.workers` parts at once, default 4).
- *
- * @example
- * ```ts ignore
- * const saved = await save(client, "cities", { store: "svc-data", version: 2 });
- * saved.file; // "cities-v2.svc"
- * ```
  */
 export async function save(
   client: Client,
@@ -214,11 +198,6 @@ export async function save(
 /**
  * Checks the bundle at `file` member by member and, unless `check`, lays its
  * version out in the store at `root`.
- *
- * @example
- * ```ts ignore
- * const { header } = await loadBundle("cities-v2.svc", "svc-data", { check: true });
- * ```
  */
 export async function loadBundle(
   file: string,

@@ -10,24 +10,6 @@
  * Unlike the remote client (`@svc/cli`), this entry loads the store, and
  * `queryLocal` the node and its SQL engine (DuckDB).
  *
- * @example
- * ```ts ignore
- * import { Client } from "../../mod.ts";
- * import { loadBundle, promote, pull, pushBundle, queryLocal, save } from "./mod.ts";
- *
- * const client = new Client({ baseUrl: "http://127.0.0.1:8686", apiKey: "local" });
- * const pulled = await pull(client, "cities", { store: "svc-data" });
- * const answer = await queryLocal("svc-data", "cities", { sql: "SELECT count(*) AS n FROM records" });
- * console.log(pulled.version, answer.rows[0][0]);
- * const saved = await save(client, "cities", { store: "svc-data", output: "cities.svc" });
- * await loadBundle(saved.file, "other-store", { check: true });
- *
- * const origin = new Client({ baseUrl: "https://origin.example", apiKey: "agent-key" });
- * await pushBundle(origin, saved.file, "cities", { store: "svc-data" });
- * const promoted = await promote(origin, "notes", { store: "svc-data" });
- * console.log(promoted.status, promoted.promoted.records);
- * ```
- *
  * @module
  */
 export { pull } from "./pull.ts";

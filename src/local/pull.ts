@@ -176,11 +176,6 @@ export async function refuseLocal(root: string, slug: string): Promise<void> {
 /**
  * Pulls `slug` (version `options.version`, else the newest) from `client`
  * into `options.store`.
- *
- * @example
- * ```ts ignore
- * const result = await pull(new Client({ baseUrl, apiKey }), "cities", { store: "svc-data" });
- * ```
  */
 export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
   if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);

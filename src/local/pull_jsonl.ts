@@ -38,11 +38,6 @@ export const MAX_PAGE = 1000;
  * Pages every record of `slug` (version `options.version`, else the newest)
  * into a JSON-lines file in the store, `options.page` records a page (1 to
  * 1000, default 200).
- *
- * @example
- * ```ts ignore
- * const { file } = await pullJsonLines(client, "cities", { store: "svc-data" });
- * ```
  */
 export async function pullJsonLines(
   client: Client,

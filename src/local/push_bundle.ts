@@ -77,12 +77,6 @@ const DEFAULT_STORE = "svc-data";
 
 /**
  * The header of the bundle at `file`, read without checking the rest.
- *
- * @example
- * ```ts ignore
- * const header = await readBundleHeader("cities-v2.svc");
- * console.log(header.project, header.version, header.access);
- * ```
  */
 export async function readBundleHeader(file: string): Promise<BundleHeader> {
   const stream = createReadStream(file, { highWaterMark: 64 * 1024 });
@@ -128,13 +122,6 @@ function importedFrom(file: string, h: BundleHeader): string {
  * the bundle, so an interrupted push resumes) and pushes them to project
  * `slug` on the origin `client` points at. A paid bundle is refused unless
  * `allowPaid`.
- *
- * @example
- * ```ts ignore
- * const client = new Client({ baseUrl: "https://origin.example", apiKey: "agent-key" });
- * const result = await pushBundle(client, "cities-v2.svc", "cities", { store: "svc-data" });
- * console.log(result.status, result.acceptedCount, result.bundle.records);
- * ```
  */
 export async function pushBundle(
   client: Client,
@@ -189,13 +176,6 @@ export async function pushBundle(
  * {@linkcode pushBundle} does with no signature check (node versions are
  * unsigned, so `SVC_VERIFY` must be unset). Records already on the origin
  * are dropped as duplicates: a repeat promote sends only what is new.
- *
- * @example
- * ```ts ignore
- * const client = new Client({ baseUrl: "https://origin.example", apiKey: "agent-key" });
- * const result = await promote(client, "notes", { store: "svc-data" });
- * console.log(result.status, result.promoted); // merged { from: "notes", version: 3, to: "notes", records: 30 }
- * ```
  */
 export async function promote(client: Client, slug: string, options: PromoteOptions = {}): Promise<PromoteResult> {
   const env = options.env ?? process.env;

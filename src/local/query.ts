@@ -17,11 +17,6 @@ import type { QueryAnswer } from "../wire/mod.ts";
  * Runs `request.sql` over `slug` in the store at `store`. Unlike a node's
  * route, `limit` may pass 1000 here, and 0 asks for every row (still within
  * the engine's 32 MiB answer and 20 s).
- *
- * @example
- * ```ts ignore
- * const answer = await queryLocal("svc-data", "cities", { sql: "SELECT count(*) FROM records" });
- * ```
  */
 export async function queryLocal(
   store: string,

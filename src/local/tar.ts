@@ -70,11 +70,6 @@ function field(block: Uint8Array, at: number, width: number): string {
  * The members of a tar stream, in order. Throws `BundleError` on a bad
  * checksum, a member that is not a regular file, or a stream that ends
  * early.
- *
- * @example
- * ```ts ignore
- * for await (const entry of readTar(file.readable)) console.log(entry.name, entry.size);
- * ```
  */
 export async function* readTar(source: AsyncIterable<Uint8Array>): AsyncGenerator<TarEntry> {
   const iterator = source[Symbol.asyncIterator]();

@@ -43,14 +43,6 @@ function refuse(message: string, code = "signature", signature: string | null = 
 /**
  * Checks `candidate` against the keys pinned for `trust.origin` and the
  * versions the store holds; pins chain-learned keys once verified.
- *
- * @example
- * ```ts ignore
- * const verdict = await checkVersion(
- *   { root: "svc-data", slug: "cities", asked: null, manifest, parts: ["ab12..."] },
- *   { trustFile: "trust.json", origin: "https://origin.example", required: true },
- * );
- * ```
  */
 export async function checkVersion(candidate: Candidate, trust: TrustOptions): Promise<Verdict> {
   const { root, slug, asked, manifest, parts } = candidate;
@@ -95,11 +87,6 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
  * that version already (with the same parts, checked before): gives the
  * held copy the signature that now verified, or, under `required`, refuses
  * a held copy that was taken unsigned. Call it under the project's lock.
- *
- * @example
- * ```ts ignore
- * await takeVersion("svc-data", "cities", 2, manifestOnDisk, { verified: true, required: true });
- * ```
  */
 export async function takeVersion(
   root: string,

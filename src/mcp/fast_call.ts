@@ -37,11 +37,6 @@ function rpcAnswer(id: string | number, inner: string): Response {
 /**
  * The answer to `body` when it is a plain `tools/call` of one of the node's
  * read tools with arguments its schema takes, else null (the SDK answers).
- *
- * @example
- * ```ts ignore
- * const res = await fastToolCall(ctx, new Map(), "http://127.0.0.1:8686", message) ?? await viaSdk(message);
- * ```
  */
 export async function fastToolCall(
   ctx: NodeState,

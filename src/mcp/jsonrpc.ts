@@ -208,12 +208,6 @@ export function paramsRefusal(
  * Puts {@linkcode paramsRefusal} between a connected transport and its
  * server: a request with wrong params is answered on the transport and never
  * reaches the server. Call after `server.connect(transport)`.
- *
- * @example
- * ```ts ignore
- * await server.connect(transport);
- * guardParams(transport);
- * ```
  */
 export function guardParams(transport: Transport): void {
   const deliver = transport.onmessage;

@@ -2,12 +2,6 @@
  * MCP at `/mcp`: the node's tools over Streamable HTTP (stateless, JSON
  * answers), each calling the same service its HTTP route calls.
  *
- * @example
- * ```ts ignore
- * import { mcpEndpoint } from "./mod.ts";
- * const answer = await mcpEndpoint(state).post(request);
- * ```
- *
  * @module
  */
 export { mcpInstructions } from "./instructions.ts";

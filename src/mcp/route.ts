@@ -86,12 +86,6 @@ export interface McpEndpoint {
 
 /**
  * The MCP endpoint of the node whose state is `ctx`, built once with the node.
- *
- * @example
- * ```ts ignore
- * const mcp = mcpEndpoint(state);
- * const res = await mcp.post(request); // a JSON-RPC answer, or 202 for a notification
- * ```
  */
 export function mcpEndpoint(ctx: NodeState): McpEndpoint {
   const idle = new Map<string, Server[]>();

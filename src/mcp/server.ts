@@ -69,12 +69,6 @@ function unknownTool(name: string, all: NodeTool[], listed: NodeTool[]): RpcErro
  * An MCP server with the node's tools; `base` is the node's address as the
  * client reached it (for part URLs). On a read-only node the write side is
  * left out. Connect it to one transport per request.
- *
- * @example
- * ```ts ignore
- * const server = mcpServer(ctx, "http://127.0.0.1:8686");
- * await server.connect(transport);
- * ```
  */
 export function mcpServer(ctx: NodeState, base: string): Server {
   const all = nodeTools(ctx, base);

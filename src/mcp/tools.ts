@@ -241,11 +241,6 @@ function writeTools(ctx: NodeState): NodeTool[] {
  * Every tool of the node, in listing order; `base` is the node's address as
  * the client reached it (for part URLs). A `--read-only` node lists only
  * those not on the write side.
- *
- * @example
- * ```ts ignore
- * const names = nodeTools(ctx, "http://127.0.0.1:8686").filter((t) => !t.writeSide).map((t) => t.name);
- * ```
  */
 export function nodeTools(ctx: NodeState, base: string): NodeTool[] {
   return [...readTools(ctx, base), ...writeTools(ctx)];

@@ -66,11 +66,6 @@ export function routedPath(url: URL, target: string | undefined): string {
 /**
  * The facts of `req`, whose URL is `url` (throws when it cannot be parsed)
  * and whose target as sent is `target` when the server knows it.
- *
- * @example
- * ```ts ignore
- * const facts = factsOf(ctx, new Request("http://127.0.0.1:8686/healthz"));
- * ```
  */
 export function factsOf(
   ctx: NodeContext,
@@ -91,11 +86,6 @@ export function factsOf(
 /**
  * Runs the guards over `req`: its route and whether it is authed, or the
  * preflight answer; throws {@linkcode NodeError} with the refusal.
- *
- * @example
- * ```ts ignore
- * const admitted = admit(ctx, req, factsOf(ctx, req));
- * ```
  */
 export function admit(ctx: NodeContext, req: RequestHeadView, facts: Facts): Admission {
   const { url, path, route, withToken, withCookie, loopbackNode } = facts;

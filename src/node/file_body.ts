@@ -13,11 +13,6 @@ const STEP = 256 * 1024;
 /**
  * Bytes `start` to `end` (inclusive) of an open file, closing it when the
  * stream ends or is cancelled.
- *
- * @example
- * ```ts ignore
- * new Response(fileBody(handle, 0, size - 1));
- * ```
  */
 export function fileBody(handle: FileHandle, start: number, end: number): ReadableStream<Uint8Array> {
   let position = start;

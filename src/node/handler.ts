@@ -12,7 +12,8 @@ import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "../http/mod.ts";
 import { allowOrigin } from "./guards/cors.ts";
 import { failureOf } from "../service/mod.ts";
 import { errorPage, isNavigation } from "./ui/routes.ts";
-import { errorResponse } from "./response.ts";
+import { errorResponse, json } from "./response.ts";
+import { sharingErrorCode } from "../sharing/mod.ts";
 import { NodeError } from "../errors/mod.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
@@ -75,12 +76,6 @@ async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Res
 /**
  * The handler of a node over `ctx`, logging one line per request to the
  * node's log.
- *
- * @example
- * ```ts ignore
- * const handler = createHandler(ctx);
- * const res = await handler(new Request("http://127.0.0.1:8686/healthz"));
- * ```
  */
 export function createHandler(ctx: NodeContext): Handler {
   return async (req, info) => {
@@ -91,11 +86,18 @@ export function createHandler(ctx: NodeContext): Handler {
       facts = factsOf(ctx, req, undefined, info?.target);
       res = await answer(ctx, req, facts);
     } catch (e) {
-      const failure = failureOf(e, `${req.method} ${pathOf(req, info?.target)}`, ctx.log);
-      // A browser that opened the address itself gets a page with a way back; programs get the JSON.
-      res = isNavigation(req)
-        ? errorPage(failure.status, failure.message, failure.headers)
-        : errorResponse(failure.status, failure.message, failure.headers);
+      const path = pathOf(req, info?.target);
+      const failure = failureOf(e, `${req.method} ${path}`, ctx.log);
+      // A browser that opened the address itself gets a page with a way back; programs get the JSON, in Delta
+      // Sharing's shape under /delta-sharing.
+      if (path === "/delta-sharing" || path.startsWith("/delta-sharing/")) {
+        const body = { errorCode: sharingErrorCode(e, failure.status), message: failure.message };
+        res = json(body, failure.status, failure.headers);
+      } else {
+        res = isNavigation(req)
+          ? errorPage(failure.status, failure.message, failure.headers)
+          : errorResponse(failure.status, failure.message, failure.headers);
+      }
     }
     if (facts?.corsOrigin) res = allowOrigin(res, facts.corsOrigin);
     if (req.method === "HEAD" && res.body) {

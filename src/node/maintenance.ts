@@ -24,11 +24,6 @@ export interface Upkeep {
 
 /**
  * Tidies every project of `store` as the node starts.
- *
- * @example
- * ```ts ignore
- * await tidyStore(openStore("svc-data"), { keepVersions: 3, readOnly: false, report: console.error, warn: console.error });
- * ```
  */
 export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
   for (const slug of await store.slugs().catch(() => [] as string[])) {

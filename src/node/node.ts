@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
 import { defaultPageCacheBytes } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
+import { DEFAULT_SHARE_NAME, footerReader, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
@@ -47,6 +48,8 @@ export interface NodeOptions {
   now?: () => number;
   /** SQL pool settings beyond the spec's defaults (time limit, waiting, memory). */
   sql?: Omit<SqlPoolOptions, "storeRoot">;
+  /** The Delta Sharing share's name (default `svc`). */
+  shareName?: string;
   /** The follow loop, whose status `/healthz` shows and whose projects cannot be created here. */
   follow?: FollowView;
 }
@@ -59,8 +62,6 @@ export interface SvcNode {
   quick: QuickHandler;
   /** Starts the SQL workers now, so the first queries do not wait for them. */
   warmSql(): Promise<void>;
-  /** Tells the node the port it was bound to, which the Host guard then checks. */
-  bound(port: number): void;
   /** Process ids of the SQL workers now running. */
   sqlPids(): number[];
   /** Stops the SQL workers and releases the node's DuckDB; call after the server has stopped. */
@@ -71,9 +72,12 @@ export interface SvcNode {
  * Builds a node over `options.store`.
  *
  * @example
- * ```ts ignore
- * const node = await createNode({ store: "svc-data", host: "127.0.0.1", token: null });
+ * ```ts
+ * import { createNode } from "./node.ts";
+ *
+ * const node = await createNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", token: null });
  * const res = await node.handler(new Request("http://127.0.0.1:8686/projects"));
+ * console.log(res.status, await res.json()); // 200 []
  * await node.close();
  * ```
  */
@@ -94,7 +98,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   const engine = await openReadEngine(root);
   const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? defaultPageCacheBytes()) });
   const sql = createSqlPool({ ...options.sql, storeRoot: realRoot, warn: (message) => logs.warn(message) });
-  const state: Omit<NodeContext, "mcp"> = {
+  const state: Omit<NodeContext, "mcp" | "sharing"> = {
     store,
     exports: createExportCache(root, {
       maxBytes: options.exportCache ?? DEFAULT_EXPORT_CACHE_BYTES,
@@ -116,13 +120,15 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     log: logs,
     writes: createWriteCache(),
   };
-  const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state) });
+  const sharing = {
+    share: options.shareName ?? DEFAULT_SHARE_NAME,
+    footers: footerReader(engine),
+    recipients: recipientBook(root),
+  };
+  const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
   return {
     handler: createHandler(context),
     quick: createQuickHandler(context),
-    bound(port) {
-      context.address.port = port;
-    },
     sqlPids: () => sql.pids(),
     warmSql: () => sql.warm(),
     close: async () => {

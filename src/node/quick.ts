@@ -20,11 +20,6 @@ const encoder = new TextEncoder();
 
 /**
  * The quick handler of a node over `ctx`, logging as the handler does.
- *
- * @example
- * ```ts ignore
- * const server = await serve(createHandler(ctx), { hostname, port, quick: createQuickHandler(ctx) });
- * ```
  */
 export function createQuickHandler(ctx: NodeContext): QuickHandler {
   return async (head, info) => {

@@ -18,6 +18,7 @@ import { getManifest } from "./routes/manifest.ts";
 import { getPart, partUrlSigned } from "./routes/parts.ts";
 import { getHealth, getProject, listProjects } from "./routes/projects.ts";
 import { postQuery } from "./routes/query.ts";
+import { sharingRoute } from "./routes/sharing.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
 import { getAsset, getShell, isAsset, postLogin, postLogout } from "./ui/routes.ts";
 
@@ -31,6 +32,8 @@ export interface Match {
   form?: boolean;
   /** Whether the request carries a credential of its own that stands for the token (a signed part URL). */
   signed?(ctx: NodeContext, url: URL): boolean;
+  /** Whether errors take Delta Sharing's shape (`{errorCode, message}`). */
+  sharing?: boolean;
   /** Answers the request; `authed` says whether it carried the node token (or the login cookie, from the node's own page). */
   run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response>;
 }
@@ -89,6 +92,10 @@ export function match(pathname: string): Match | null {
       signed: (ctx, url) => partUrlSigned(ctx, url, s[1], s[2]),
       run: (ctx, req) => getPart(ctx, req, s[1], s[2]),
     };
+  }
+  if (s[0] === "delta-sharing") {
+    const route = sharingRoute(s.slice(1));
+    return route ? { ...route, public: true, sharing: true } : null;
   }
   if (s[0] !== "projects") return null;
   if (s.length === 1) {

@@ -33,38 +33,48 @@ export interface ServingNode {
  * Builds a node and serves it at `options.host`:`options.port`.
  *
  * @example
- * ```ts ignore
- * const serving = await serveNode({ store: "svc-data", host: "127.0.0.1", port: 0, token: "s3cret" });
- * await fetch(`${serving.url}/healthz`);
+ * ```ts
+ * import { serveNode } from "./serve.ts";
+ *
+ * const serving = await serveNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", port: 0, token: "s3cret" });
+ * const health = await fetch(`${serving.url}/healthz`);
+ * console.log(health.status, (await health.json()).status); // 200 "ok"
  * await serving.shutdown();
  * ```
  */
 export async function serveNode(options: ServeNodeOptions): Promise<ServingNode> {
-  const node = await createNode(options);
-  let server;
+  // The node is built once it knows its port (port 0 picks one at bind), so
+  // its address never changes after; a request that comes in before then is
+  // told the node is starting.
+  let node: SvcNode | null = null;
+  const server = await serve((req, info) => node ? node.handler(req, info) : Promise.resolve(starting()), {
+    hostname: options.host,
+    port: options.port,
+    limits: options.limits,
+    errorAnswer: (status, message) => errorResponse(status, message),
+    quick: (head, info) => node ? node.quick(head, info) : Promise.resolve(null),
+    log: (line) => console.error(line),
+  });
   try {
-    server = await serve(node.handler, {
-      hostname: options.host,
-      port: options.port,
-      limits: options.limits,
-      errorAnswer: (status, message) => errorResponse(status, message),
-      quick: node.quick,
-      log: (line) => console.error(line),
-    });
+    node = await createNode({ ...options, port: server.addr.port });
   } catch (e) {
-    await node.close();
+    await server.shutdown();
     throw e;
   }
-  node.bound(server.addr.port);
+  const built = node;
   const host = server.addr.hostname.includes(":") ? `[${server.addr.hostname}]` : server.addr.hostname;
   let stopping: Promise<void> | null = null;
   return {
     url: `http://${host}:${server.addr.port}`,
-    node,
+    node: built,
     connections: () => server.connections(),
     shutdown() {
-      stopping ??= server.shutdown().then(() => node.close());
+      stopping ??= server.shutdown().then(() => built.close());
       return stopping;
     },
   };
+}
+
+function starting(): Response {
+  return errorResponse(503, "the node is starting: try again in a moment", { "retry-after": "1" });
 }

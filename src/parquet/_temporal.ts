@@ -54,11 +54,6 @@ export function isoDuration(value: DuckDBIntervalValue): string {
 /**
  * The ISO 8601 text of a temporal DuckDB value, or null when `value` is not
  * one this module knows.
- *
- * @example
- * ```ts ignore
- * temporalText(value); // "2026-11-22T03:04:05.123456"
- * ```
  */
 export function temporalText(value: DuckDBValue): string | null {
   if (value instanceof DuckDBDateValue) {

@@ -161,11 +161,6 @@ function blockLines(engine: ReadEngine, version: StoredVersion, lines: string[])
 
 /**
  * The records of `version` as a stream of JSON lines (uncompressed bytes).
- *
- * @example
- * ```ts ignore
- * for await (const bytes of jsonLines(engine, version)) console.log(bytes.byteLength);
- * ```
  */
 export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -229,11 +224,6 @@ export function jsonLines(engine: ReadEngine, version: StoredVersion): ReadableS
 
 /**
  * A gzip compressor as a Web transform, on the runtime's native zlib.
- *
- * @example
- * ```ts ignore
- * const gz = jsonLines(engine, version).pipeThrough(gzip(1));
- * ```
  */
 export function gzip(level: number): TransformStream<Uint8Array, Uint8Array> {
   const zip = createGzip({ level });
@@ -262,11 +252,6 @@ export function gzip(level: number): TransformStream<Uint8Array, Uint8Array> {
 
 /**
  * The records of `version` as gzip-compressed JSON lines.
- *
- * @example
- * ```ts ignore
- * return new Response(gzipJsonLines(engine, version), { headers: { "content-type": "application/gzip" } });
- * ```
  */
 export function gzipJsonLines(engine: ReadEngine, version: StoredVersion): ReadableStream<Uint8Array> {
   return jsonLines(engine, version).pipeThrough(gzip(EXPORT_GZIP_LEVEL));

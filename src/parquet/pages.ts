@@ -136,12 +136,6 @@ interface ReaderState {
  * larger ones) are all held is cut from memory; otherwise it is read from the
  * parts as without one, and a block read this way a second time is decoded
  * whole into the cache behind the answer, one block at a time.
- *
- * @example
- * ```ts ignore
- * const pages = pageReader(engine, { cache: pageCache(256 * 1024 ** 2) });
- * const records = await pages.page(version, 400, 200);
- * ```
  */
 export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}): PageReader {
   const state: ReaderState = {

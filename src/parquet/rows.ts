@@ -15,12 +15,6 @@ export type RecordEncoder = (chunk: DuckDBDataChunk) => string[];
 
 /**
  * An encoder for the chunks of `result`, built once from its column types.
- *
- * @example
- * ```ts ignore
- * const encode = recordEncoder(result);
- * for await (const chunk of result) console.log(encode(chunk));
- * ```
  */
 export function recordEncoder(result: DuckDBResult): RecordEncoder {
   const names = result.columnNames();

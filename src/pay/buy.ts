@@ -15,12 +15,6 @@ export type PaidManifest = Manifest & { urlExpiresAt?: string; paid?: boolean; x
 /**
  * Buys knowledge unit `unitId` (`GET /paid/knowledge?id=`): the unit with
  * its body, plus `x402`.
- *
- * @example
- * ```ts ignore
- * const unit = await buy(client, "ku_123", { maxPrice: "0.25" });
- * console.log(unit.body, unit.x402?.transaction);
- * ```
  */
 export async function buy(
   client: Client,
@@ -36,12 +30,6 @@ export async function buy(
  * Buys version `version` of dataset `slug` (default the newest;
  * `GET /paid/dataset?slug=&version=`): the manifest with 15-minute part
  * URLs, `urlExpiresAt`, `paid` and `x402`.
- *
- * @example
- * ```ts ignore
- * const manifest = await buyDataset(client, "cities", 2);
- * console.log(manifest.parts.length, manifest.x402?.transaction);
- * ```
  */
 export async function buyDataset(
   client: Client,
@@ -65,12 +53,6 @@ export async function buyDataset(
  * Buys a credit pack for the operator (`GET /paid/credits?operator=`). With
  * no `operatorId`, it is read from `GET /credits` on the origin first, which
  * needs the agent key (the pay service never sees it).
- *
- * @example
- * ```ts ignore
- * const pack = await buyCredits(client, { maxPrice: "5" });
- * console.log(pack.creditedMicro, pack.balanceMicro);
- * ```
  */
 export async function buyCredits(
   client: Client,

@@ -28,12 +28,6 @@ export interface StatementOptions {
 /**
  * A page of the wallet's purchases, newest first (`limit` default 50;
  * `before` the `next` of the page before).
- *
- * @example
- * ```ts ignore
- * const page = await purchases(client, { limit: 10 });
- * for (const p of page.purchases) console.log(p.kind, p.price, p.transaction);
- * ```
  */
 export async function purchases(
   client: Client,
@@ -55,12 +49,6 @@ export async function purchases(
 /**
  * Opens a dispute on the purchase settled by `transaction` (within 7 days of
  * settlement; `reason` 3 to 500 characters).
- *
- * @example
- * ```ts ignore
- * const opened = await openDispute(client, receipt.transaction, "the unit was empty");
- * console.log(opened.id, opened.status);
- * ```
  */
 export async function openDispute(
   client: Client,
@@ -84,12 +72,6 @@ export async function openDispute(
 
 /**
  * A dispute's state (`GET /disputes/{id}`); no wallet needed.
- *
- * @example
- * ```ts ignore
- * const dispute = await disputeStatus(client, "dsp_1");
- * console.log(dispute.status, dispute.refundTx ?? dispute.note);
- * ```
  */
 export async function disputeStatus(client: Client, id: string): Promise<Dispute> {
   if (typeof id !== "string" || id.trim() === "") throw new SvcError("a dispute id is needed", null, "bad_id");

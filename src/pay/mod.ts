@@ -16,19 +16,6 @@
  * npm package. Calls that need no wallet (credits, credit purchases, a
  * dispute's state) are `client.payments` of `@svc/cli`.
  *
- * @example
- * ```ts ignore
- * import { Client } from "../../mod.ts";
- * import { buy, openDispute, pullPaid, purchases } from "./mod.ts";
- *
- * const client = new Client({ baseUrl: "https://origin.example", env: Deno.env.toObject() });
- * const unit = await buy(client, "ku_123", { maxPrice: "0.25" });
- * const pulled = await pullPaid(client, "cities", { store: "svc-data" });
- * const page = await purchases(client, { limit: 10 });
- * console.log(unit.x402?.transaction, pulled.version, page.purchases.length);
- * await openDispute(client, unit.x402!.transaction, "the unit's body was empty");
- * ```
- *
  * @module
  */
 export { buy, buyCredits, buyDataset, type PaidManifest } from "./buy.ts";

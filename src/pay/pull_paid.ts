@@ -54,12 +54,6 @@ async function held(slug: string, options: PullPaidOptions): Promise<PullPaidRes
 /**
  * Buys `slug` (version `options.version`, else the newest) with x402 and
  * pulls it into `options.store`.
- *
- * @example
- * ```ts ignore
- * const pulled = await pullPaid(client, "cities", { store: "svc-data", version: 2, maxPrice: "0.50" });
- * console.log(pulled.paid, pulled.x402?.transaction, pulled.downloaded);
- * ```
  */
 export async function pullPaid(client: Client, slug: string, options: PullPaidOptions): Promise<PullPaidResult> {
   if (!isSlug(slug)) throw new SvcError(`${JSON.stringify(slug)} is not a project slug`, null, "bad_slug");

@@ -63,12 +63,6 @@ function checkTyped(typed: TypedData, offer: PaymentRequirements | null, policy:
 
 /**
  * Buys `path` of the client's pay service with x402 under `options`.
- *
- * @example
- * ```ts ignore
- * const paid = await x402Get(client, "/paid/knowledge", { id: "ku_1" }, { maxPrice: "0.50" });
- * console.log(paid.receipt?.transaction);
- * ```
  */
 export async function x402Get(
   client: Client,

@@ -97,11 +97,6 @@ export function transactionHash(text: string): string {
  * {@linkcode STATEMENT_WINDOW_S} of `nowMs`, and the statement equal, byte
  * for byte, to `build(time)`. Anything else raises `SvcError`: nothing is
  * signed.
- *
- * @example
- * ```ts ignore
- * const time = checkStatement(answer, (t) => purchaseHistoryStatement(wallet, origin, t), Date.now());
- * ```
  */
 export function checkStatement(answer: StatementAnswer, build: (time: number) => string, nowMs: number): number {
   const time = (answer as { time?: unknown })?.time;

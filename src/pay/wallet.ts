@@ -88,12 +88,6 @@ export function walletKey(
 
 /**
  * The wallet of `key` (see {@linkcode walletKey}).
- *
- * @example
- * ```ts ignore
- * const wallet = await openWallet(walletKey(undefined, process.env));
- * const signature = await wallet.signMessage("hello");
- * ```
  */
 export async function openWallet(key: `0x${string}`): Promise<Wallet> {
   const { privateKeyToAccount } = await loadPaymentModule(() => import("viem/accounts"), "viem");

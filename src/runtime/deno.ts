@@ -91,7 +91,8 @@ function sleep(ms: number): Promise<void> {
  * Listens with `Deno.listen` (`deno` is the `Deno` global).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { listenDeno } from "./deno.ts";
  * const listener = await listenDeno(Deno)({ hostname: "127.0.0.1", port: 0 }, (conn) => conn.close(), console.error);
  * ```
  */

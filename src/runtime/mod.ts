@@ -32,11 +32,6 @@ export function runtimeName(): "deno" | "node" {
 /**
  * The runtime's listener: `Deno.listen` with its own accept loop under Deno,
  * `node:net` under Node.
- *
- * @example
- * ```ts ignore
- * const server = await serveHttp(runtimeListen(), handler, { hostname: "127.0.0.1", port: 0 });
- * ```
  */
 export function runtimeListen(): Listen {
   const deno = denoGlobal();
@@ -48,7 +43,8 @@ export function runtimeListen(): Listen {
  * listener.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { serve } from "./mod.ts";
  * const server = await serve(async () => new Response("hi"), { hostname: "127.0.0.1", port: 8686 });
  * await server.shutdown();
  * ```
@@ -61,7 +57,8 @@ export function serve(handler: ServeHandler, options: HttpServerOptions): Promis
  * Calls `fn` on every SIGINT or SIGTERM (instead of the default of dying).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { onShutdownSignal } from "./mod.ts";
  * onShutdownSignal((signal) => console.error(`stopping on ${signal}`));
  * ```
  */
@@ -79,7 +76,8 @@ export function onShutdownSignal(fn: (signal: "SIGINT" | "SIGTERM") => void): vo
  * one bad request).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { surviveStrayErrors } from "./mod.ts";
  * surviveStrayErrors((e) => console.error("error: unhandled:", e));
  * ```
  */
@@ -110,7 +108,8 @@ export function surviveStrayErrors(report: (error: unknown) => void): void {
  * instead of raising an error on every log line.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { outliveOutputReaders } from "./mod.ts";
  * outliveOutputReaders();
  * ```
  */
@@ -120,11 +119,6 @@ export function outliveOutputReaders(): void {
 
 /**
  * Ends the process with `code`.
- *
- * @example
- * ```ts ignore
- * exit(130);
- * ```
  */
 export function exit(code: number): never {
   const deno = denoGlobal();

@@ -74,7 +74,8 @@ export function socketConn(socket: Socket): Conn {
  * Listens with `node:net`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { listenNode } from "./node.ts";
  * const listener = await listenNode({ hostname: "127.0.0.1", port: 0 }, (conn) => conn.close(), console.error);
  * listener.close();
  * ```

@@ -16,7 +16,8 @@ import { unrefTimer } from "./timers.ts";
  * lose and is not watched. Returns a function that stops watching.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { onParentGone } from "./parent.ts";
  * const stop = onParentGone(() => console.error("parent gone, stopping"));
  * stop();
  * ```

@@ -48,11 +48,6 @@ exec "$@"`;
 
 /**
  * The command that runs `command` inside `view`.
- *
- * @example
- * ```ts ignore
- * const [cmd, ...args] = inPrivateView(["deno", "run", "worker.ts"], { base, mounts: { store: "/srv/svc-data" } });
- * ```
  */
 export function inPrivateView(command: string[], view: PrivateView): string[] {
   const pairs = [...Object.entries(view.mounts), ...(view.keep ?? []).map((name) => [name, `${VIEW_ROOT}/${name}`])]
@@ -120,7 +115,8 @@ function ownPaths(): string[] {
  * it, or a name the view's own mounts take).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { keptTmpFolders } from "./private_view.ts";
  * keptTmpFolders(["/tmp/ci/src/sql/worker_main.ts"]); // ["ci"] (when the runtime lives outside /tmp)
  * ```
  */
@@ -140,11 +136,6 @@ export function keptTmpFolders(paths: string[], taken: string[] = ["store", "spi
  * Whether children can be given a private view here: Linux, `unshare` and
  * unprivileged user namespaces, tried once for real, and what the child
  * runs from can be kept in view ({@linkcode keptTmpFolders}).
- *
- * @example
- * ```ts ignore
- * if (await privateViewsWork([moduleFile])) spawn(...inPrivateView(command, view));
- * ```
  */
 export async function privateViewsWork(paths: string[]): Promise<boolean> {
   const keep = keptTmpFolders(paths);

@@ -35,7 +35,8 @@ function statNow(path: string): Stamp | null {
  * cannot be read.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { stampOf } from "./stat.ts";
  * const stamp = stampOf("svc-data");
  * ```
  */
@@ -52,7 +53,8 @@ export function stampOf(path: string): Stamp | null {
  * there; any other failure (no permission, ...) is thrown.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { fileStampOf } from "./stat.ts";
  * const stamp = fileStampOf("svc-data/cities/v3/manifest.json");
  * ```
  */

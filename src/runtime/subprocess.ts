@@ -66,7 +66,8 @@ function configAbove(file: string): string | null {
  * piped stdin and stdout; its stderr goes to ours.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { spawnModule } from "./subprocess.ts";
  * const child = spawnModule(new URL("./worker_main.ts", import.meta.url), { args: [], denoPermissions: ["--allow-read"] });
  * ```
  */

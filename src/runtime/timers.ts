@@ -7,11 +7,6 @@
 /**
  * Lets the process exit while `timer` is pending (Node's `unref()`, Deno's
  * `Deno.unrefTimer`); returns it.
- *
- * @example
- * ```ts ignore
- * const timer = unrefTimer(setTimeout(tidy, 60_000));
- * ```
  */
 export function unrefTimer<T>(timer: T): T {
   (timer as unknown as { unref?: () => void }).unref?.();

@@ -11,11 +11,6 @@ import type { NodeState } from "./state.ts";
  * What `/healthz` answers: liveness alone, or with `full` the store summary
  * (kept in memory by the store; see `Store.project`), follow status and page
  * cache.
- *
- * @example
- * ```ts ignore
- * const health = await healthOf(ctx, true);
- * ```
  */
 export async function healthOf(ctx: NodeState, full: boolean): Promise<Health | { ok: true }> {
   if (!full) return { ok: true };

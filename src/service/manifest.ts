@@ -29,11 +29,6 @@ export interface ManifestRequest {
 
 /**
  * The manifest of `slug` that `request` names.
- *
- * @example
- * ```ts ignore
- * const manifest = await versionManifest(state, "cities", { version: 2, origin: "http://127.0.0.1:8686" });
- * ```
  */
 export async function versionManifest(
   state: Pick<NodeState, "store" | "token" | "now">,

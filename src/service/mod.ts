@@ -3,13 +3,6 @@
  * local commands all call: the projects, a page of records, a manifest, SQL
  * over a version, the writes, health; and the state they run on.
  *
- * @example
- * ```ts ignore
- * import { projectList, readPage } from "./mod.ts";
- * const { projects } = await projectList(state);
- * const page = await readPage(state, projects[0].slug, { version: null, limit: 10, offset: 0 });
- * ```
- *
  * @module
  */
 export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";

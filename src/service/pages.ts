@@ -28,11 +28,6 @@ const encoder = new TextEncoder();
 
 /**
  * The page of `slug` that `request` names, as the JSON bytes of the answer.
- *
- * @example
- * ```ts ignore
- * const bytes = await readPage(state, "cities", { version: null, limit: 10, offset: 0 });
- * ```
  */
 export async function readPage(
   state: Pick<NodeState, "store" | "pages">,

@@ -80,11 +80,6 @@ export async function projectEntry(state: ProjectsState, project: ProjectState):
 
 /**
  * Every project in the store, as `GET /projects` lists them.
- *
- * @example
- * ```ts ignore
- * const { projects } = await projectList(state);
- * ```
  */
 export async function projectList(state: ProjectsState): Promise<{ projects: ProjectEntry[] }> {
   const projects: ProjectEntry[] = [];
@@ -95,11 +90,6 @@ export async function projectList(state: ProjectsState): Promise<{ projects: Pro
 /**
  * One project: schema, README, license and the versions held, as `GET
  * /projects/{slug}` answers; not found when the store has no such project.
- *
- * @example
- * ```ts ignore
- * const detail = await projectDetail(state, "cities");
- * ```
  */
 export async function projectDetail(state: ProjectsState, slug: string): Promise<ProjectDetail> {
   const project = await requireProject(state, slug);

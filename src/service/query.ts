@@ -50,11 +50,6 @@ export function checkStatement(sql: unknown): string {
  * Runs `request` over `slug`: the answer's JSON text (`{project, version,
  * columns, types, rows, count, truncated, ms, scannedBytes}`, the rows as
  * the worker wrote them, so integers keep every digit).
- *
- * @example
- * ```ts ignore
- * const text = await queryVersion(state, "cities", { sql: "SELECT count(*) FROM records", version: null, limit: null });
- * ```
  */
 export async function queryVersion(state: QueryState, slug: string, request: QueryRequest): Promise<string> {
   const sql = checkStatement(request.sql);

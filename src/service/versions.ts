@@ -45,11 +45,6 @@ export async function requireVersion(
  * Runs `fn` over version `wanted` of `slug` (the newest whole one when
  * null) while its parts are leased: a prune that runs meanwhile leaves them
  * on disk until `fn` is done. Not found as {@linkcode requireVersion} says.
- *
- * @example
- * ```ts ignore
- * const rows = await withVersion(state, "cities", null, (version) => state.pages.partRecords(version));
- * ```
  */
 export async function withVersion<T>(
   state: StoreState,
@@ -71,12 +66,6 @@ export interface HeldVersion {
 
 /**
  * Version `wanted` of `slug` with its parts leased until `release()`.
- *
- * @example
- * ```ts ignore
- * const held = await holdVersion(state, "cities", 2);
- * try { stream(held.version); } finally { held.release(); }
- * ```
  */
 export async function holdVersion(state: StoreState, slug: string, wanted: number | null): Promise<HeldVersion> {
   const version = await requireVersion(state, slug, wanted);

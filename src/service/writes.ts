@@ -43,11 +43,6 @@ export function refuseOnReadOnly(state: Pick<NodeState, "readOnly">): void {
 /**
  * Creates the local project that `input` (a request body) describes; its
  * answer as `POST /projects` gives it.
- *
- * @example
- * ```ts ignore
- * await createProject(state, { slug: "notes", title: "Notes", readme, schemaDef });
- * ```
  */
 export async function createProject(state: NodeState, input: unknown): Promise<Record<string, unknown>> {
   refuseOnReadOnly(state);
@@ -125,12 +120,6 @@ export interface ContributionSender {
  * take writes, so a refusal does not wait on a body) to the local project
  * `slug`: the final answer, merged or rejected, and whether it replays an
  * earlier one.
- *
- * @example
- * ```ts ignore
- * const sender = { idempotencyKey: null, agentId: "anonymous" };
- * const { view } = await contributeRecords(state, "notes", () => Promise.resolve({ records }), sender);
- * ```
  */
 export async function contributeRecords(
   state: NodeState,
@@ -154,11 +143,6 @@ export async function contributeRecords(
 
 /**
  * A contribution's answer by its id; not found when this node has none.
- *
- * @example
- * ```ts ignore
- * const view = await contributionStatus(state, "notes", id);
- * ```
  */
 export async function contributionStatus(
   state: Pick<NodeState, "store">,

@@ -49,6 +49,8 @@ export interface ServeSettings {
   exportCache: number;
   /** Bytes of decoded row groups kept for data pages (0: none). */
   pageCache: number;
+  /** The Delta Sharing share's name. */
+  shareName: string;
   /** Projects to follow. */
   follow: string[];
   /** Seconds between follow syncs. */
@@ -88,6 +90,9 @@ Options:
                           (repeatable; env SVC_ALLOWED_HOSTS, separated by
                           spaces or commas); a node with a token answers any
                           Host, and without the token only what is public
+  --share-name NAME       the name of the Delta Sharing share the node's
+                          projects are tables of, under /delta-sharing
+                          (default: svc; env SVC_SHARE_NAME)
   --keep-versions N       keep the newest N versions of every project, local
                           and followed; older ones and the parts only they
                           list are deleted (env SVC_NODE_KEEP_VERSIONS;
@@ -218,6 +223,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     keepVersions: keep === undefined ? null : intIn("keep-versions", keep, 1, 1_000_000_000),
     exportCache: exportCacheBytes(values["export-cache"] ?? (env.SVC_NODE_EXPORT_CACHE || null)),
     pageCache: pageCacheBytes(values["page-cache"] ?? (env.SVC_NODE_PAGE_CACHE || null)),
+    shareName: shareNameOf(values["share-name"] ?? (env.SVC_SHARE_NAME || "svc")),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),
     verify: verify && follow.length > 0,
@@ -227,6 +233,15 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     apiKey: values["api-key"] ?? (env.SVC_API_KEY || null),
     help: values.help ?? false,
   };
+}
+
+function shareNameOf(name: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/.test(name)) {
+    throw new UsageError(
+      `--share-name is 1 to 64 letters, digits, "_" or "-", starting with a letter or digit: ${name}`,
+    );
+  }
+  return name;
 }
 
 /** The options `svc serve` takes. */
@@ -243,6 +258,7 @@ const SERVE_OPTIONS = {
   "keep-versions": { type: "string" },
   "export-cache": { type: "string" },
   "page-cache": { type: "string" },
+  "share-name": { type: "string" },
   follow: { type: "string", multiple: true },
   interval: { type: "string" },
   verify: { type: "boolean" },

@@ -65,11 +65,6 @@ function vectorBytes(vector: duckdb.Vector, count: number, limit: number): numbe
  * variable-size ones (strings, blobs, bits, big numbers) and one for every
  * other value, nested ones included; the count stops soon after passing
  * `limit`.
- *
- * @example
- * ```ts ignore
- * if (variableBytes(chunk, budget) > budget) throw new QueryRefused(400, "the answer is over 32 MiB");
- * ```
  */
 export function leastJsonBytes(chunk: DuckDBDataChunk, limit: number): number {
   const raw = chunk.chunk;

@@ -71,12 +71,6 @@ export interface WorkerSettings {
 
 /**
  * Starts a worker.
- *
- * @example
- * ```ts ignore
- * const w = await startWorker({ storeRoot, memory: workerMemory(2 ** 31), threads: 2, tempLimit: "2GB" });
- * await w.ready;
- * ```
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
   const home = await mkdtemp(join(tempRoot(), `${WORKER_FOLDER_PREFIX}${process.pid}-`));
@@ -215,7 +209,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * earlier release and untouched for a day. Resolves with how many it removed.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { sweepStaleWorkerFolders } from "./_worker_process.ts";
  * const swept = await sweepStaleWorkerFolders();
  * ```
  */

@@ -92,13 +92,6 @@ export interface SqlPool {
  * A pool of SQL workers over the store at `options.storeRoot`. Workers
  * start on the first query (or on `warm()`); one that dies or grew too large
  * is replaced at once; one left without a query for `idleMs` is stopped.
- *
- * @example
- * ```ts ignore
- * const pool = createSqlPool({ storeRoot: "/srv/svc-data" });
- * const answer = await pool.query({ key: "cities@2", parts }, "SELECT count(*) FROM records", 200);
- * await pool.close();
- * ```
  */
 export function createSqlPool(options: SqlPoolOptions): SqlPool {
   const memory = { ...workerMemory(options.memory ?? defaultSqlMemory()) };

@@ -35,11 +35,6 @@ async function resolve(realRoot: string, version: StoredVersion): Promise<SqlSou
 
 /**
  * The SQL source of `version` in the store whose real path is `realRoot`.
- *
- * @example
- * ```ts ignore
- * const source = await sqlSource(await realpath("svc-data"), version);
- * ```
  */
 export function sqlSource(realRoot: string, version: StoredVersion): Promise<SqlSource> {
   let source = sources.get(version);

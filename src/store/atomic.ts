@@ -11,11 +11,6 @@ import { basename, dirname, join } from "node:path";
 
 /**
  * Fsyncs a folder so that entries renamed into it are durable.
- *
- * @example
- * ```ts ignore
- * await syncDir("svc-data/notes/v3");
- * ```
  */
 export async function syncDir(dir: string): Promise<void> {
   const handle = await open(dir, "r");
@@ -29,11 +24,6 @@ export async function syncDir(dir: string): Promise<void> {
 /**
  * Writes `data` to `path` atomically: readers see the old file or the whole
  * new one, never a part.
- *
- * @example
- * ```ts ignore
- * await writeFileAtomic("svc-data/notes/project.json", JSON.stringify(meta));
- * ```
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);

@@ -17,11 +17,6 @@ import { stringifyExactJson } from "../wire/mod.ts";
 /**
  * Makes version `version` of `slug` appear with `manifest` as its
  * `manifest.json`. Call after its parts are in place, under the project's lock.
- *
- * @example
- * ```ts ignore
- * await commitVersion("svc-data", "notes", 4, manifest);
- * ```
  */
 export async function commitVersion(
   root: string,

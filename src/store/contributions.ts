@@ -53,11 +53,6 @@ function indexFile(root: string, slug: string): string {
 
 /**
  * The kept answer of contribution `id`, or null.
- *
- * @example
- * ```ts ignore
- * const view = await readContribution("svc-data", "notes", id);
- * ```
  */
 export async function readContribution(root: string, slug: string, id: string): Promise<ContributionView | null> {
   if (!isContributionId(id)) return null;
@@ -71,11 +66,6 @@ export async function readContribution(root: string, slug: string, id: string): 
 
 /**
  * Keeps a contribution's answer.
- *
- * @example
- * ```ts ignore
- * await writeContribution("svc-data", "notes", view);
- * ```
  */
 export async function writeContribution(root: string, slug: string, view: ContributionView): Promise<void> {
   await writeFileAtomic(contributionFile(root, slug, view.id), JSON.stringify(view, null, 2) + "\n");
@@ -85,7 +75,8 @@ export async function writeContribution(root: string, slug: string, view: Contri
  * The Idempotency-Key index of `slug` (empty when absent or unreadable).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readIdempotency } from "./contributions.ts";
  * const index = await readIdempotency("svc-data", "notes");
  * ```
  */
@@ -101,11 +92,6 @@ export async function readIdempotency(root: string, slug: string): Promise<Recor
 /**
  * Writes the index with `entry` under `key`, leaving out entries older than
  * 24 hours at `now`.
- *
- * @example
- * ```ts ignore
- * await rememberIdempotency("svc-data", "notes", "key-1", entry, Date.now());
- * ```
  */
 export async function rememberIdempotency(
   root: string,

@@ -52,11 +52,6 @@ export interface ExportCache {
 
 /**
  * Where the finished export of `version` is kept.
- *
- * @example
- * ```ts ignore
- * exportCachePath("svc-data", version); // "svc-data/cities/exports/v2-1f0c....jsonl.gz"
- * ```
  */
 export function exportCachePath(root: string, version: StoredVersion): string {
   return join(projectDir(root, version.slug), "exports", `${exportTag(version)}.jsonl.gz`);
@@ -67,11 +62,6 @@ export function exportCachePath(root: string, version: StoredVersion): string {
  * from its parts and the export format. The export of a version is the same
  * bytes each time it is made (DuckDB keeps the parts' record order, gzip is
  * deterministic), so the tag is the kept file's name and the answer's ETag.
- *
- * @example
- * ```ts ignore
- * exportTag(version); // "v2-1f0c2a9b8e7d6c5f"
- * ```
  */
 export function exportTag(version: StoredVersion): string {
   const key = createHash("sha256")
@@ -97,12 +87,6 @@ async function keptFiles(root: string): Promise<{ path: string; bytes: number; u
 
 /**
  * The export cache of the store at `root`.
- *
- * @example
- * ```ts ignore
- * const cache = createExportCache("svc-data", { maxBytes: 1024 ** 3, readOnly: false });
- * const body = cache.keep(gzipJsonLines(engine, version), version);
- * ```
  */
 export function createExportCache(root: string, options: ExportCacheOptions): ExportCache {
   const writable = !options.readOnly && options.maxBytes > 0;

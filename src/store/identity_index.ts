@@ -33,7 +33,8 @@ function files(root: string, slug: string) {
  * be read).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readIdentityIndex } from "./identity_index.ts";
  * const index = await readIdentityIndex("svc-data", "notes");
  * ```
  */
@@ -60,11 +61,6 @@ function metaText(index: IdentityIndex, count: number): string {
 
 /**
  * Writes the whole index of `slug`.
- *
- * @example
- * ```ts ignore
- * await writeIdentityIndex("svc-data", "notes", index);
- * ```
  */
 export async function writeIdentityIndex(root: string, slug: string, index: IdentityIndex): Promise<void> {
   const { bin, meta } = files(root, slug);
@@ -82,11 +78,6 @@ export async function writeIdentityIndex(root: string, slug: string, index: Iden
  * Appends `added` identities (already in `index`) and records the covered
  * parts of `index`; writes the whole index when the file on disk does not
  * hold exactly the others.
- *
- * @example
- * ```ts ignore
- * await appendIdentities("svc-data", "notes", index, newIds);
- * ```
  */
 export async function appendIdentities(
   root: string,

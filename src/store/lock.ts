@@ -96,11 +96,6 @@ async function stale(path: string, owner: string): Promise<boolean> {
 /**
  * Runs `fn` while holding the write lock of project `slug` in the store at
  * `root`, within this process and across processes.
- *
- * @example
- * ```ts ignore
- * await withProjectLock("svc-data", "notes", async () => { ... });
- * ```
  */
 export function withProjectLock<T>(
   root: string,

@@ -11,7 +11,8 @@ import { type FileHandle, open } from "node:fs/promises";
  * component; null when it is absent, a symlink or not a regular file.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { openRegularFile } from "./regular_file.ts";
  * const file = await openRegularFile("svc-data/cities/parts/ab.parquet");
  * ```
  */

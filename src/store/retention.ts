@@ -17,16 +17,12 @@ import { withProjectLock } from "./lock.ts";
 // Per process, not per store object: two nodes (or a node and a local command) over one store in one process must
 // see each other's readers, and a part is named by its resolved path whichever object opened it.
 const reading = new Map<string, number>();
+/** Part files promised to holders of a signed URL (resolved paths), until when (ms since the epoch). */
+const promised = new Map<string, number>();
 
 /**
  * Marks `paths` as being read until the returned function is called; a
  * prune meanwhile leaves them on disk.
- *
- * @example
- * ```ts ignore
- * const release = leaseParts(version.parts.map((p) => p.path));
- * try { await readPage(version); } finally { release(); }
- * ```
  */
 export function leaseParts(paths: readonly string[]): () => void {
   const held = paths.map((p) => resolve(p));
@@ -45,11 +41,6 @@ export function leaseParts(paths: readonly string[]): () => void {
 
 /**
  * Runs `fn` with `paths` leased (see {@linkcode leaseParts}).
- *
- * @example
- * ```ts ignore
- * const records = await withLease(version.parts.map((p) => p.path), () => pages.page(version, 0, 200));
- * ```
  */
 export async function withLease<T>(paths: readonly string[], fn: () => Promise<T>): Promise<T> {
   const release = leaseParts(paths);
@@ -58,6 +49,37 @@ export async function withLease<T>(paths: readonly string[], fn: () => Promise<T
   } finally {
     release();
   }
+}
+
+/**
+ * Keeps `paths` from pruning until `untilMs` (ms since the epoch), for URLs
+ * handed out that stay valid until then (Delta Sharing's file URLs). One
+ * entry per part, however many URLs name it: the latest promise wins.
+ *
+ * @example
+ * ```ts
+ * import { promiseParts } from "./retention.ts";
+ * promiseParts(["svc-data/cities/parts/ab.parquet"], Date.now() + 3_600_000);
+ * ```
+ */
+export function promiseParts(paths: readonly string[], untilMs: number): void {
+  if (promised.size > 4096) {
+    const now = Date.now();
+    for (const [path, until] of promised) if (until <= now) promised.delete(path);
+  }
+  for (const p of paths) {
+    const path = resolve(p);
+    if ((promised.get(path) ?? 0) < untilMs) promised.set(path, untilMs);
+  }
+}
+
+function inUse(path: string, now: number): boolean {
+  if (reading.has(path)) return true;
+  const until = promised.get(path);
+  if (until === undefined) return false;
+  if (until > now) return true;
+  promised.delete(path);
+  return false;
 }
 
 /** What a prune removed. */
@@ -84,7 +106,8 @@ async function names(dir: string): Promise<string[]> {
  * project's lock.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { sweepProject } from "./retention.ts";
  * await sweepProject("svc-data", "notes");
  * ```
  */
@@ -126,7 +149,8 @@ async function listedParts(root: string, slug: string, version: number): Promise
  * request is reading it. Call under the project's lock.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { pruneLocked } from "./retention.ts";
  * const { versions, parts } = await pruneLocked("svc-data", "notes", 3);
  * ```
  */
@@ -158,7 +182,7 @@ export async function pruneLocked(root: string, slug: string, keep: number): Pro
       const m = /^([0-9a-f]{64})\.parquet$/.exec(name);
       if (!m || listed.has(m[1])) continue;
       const path = join(dir, "parts", name);
-      if (reading.has(resolve(path))) {
+      if (inUse(resolve(path), Date.now())) {
         busy++;
         continue;
       }
@@ -171,11 +195,6 @@ export async function pruneLocked(root: string, slug: string, keep: number): Pro
 
 /**
  * {@linkcode pruneLocked} under the project's lock.
- *
- * @example
- * ```ts ignore
- * await prune("svc-data", "cities", 2);
- * ```
  */
 export function prune(root: string, slug: string, keep: number): Promise<PruneResult> {
   return withProjectLock(root, slug, () => pruneLocked(root, slug, keep));
@@ -183,11 +202,6 @@ export function prune(root: string, slug: string, keep: number): Promise<PruneRe
 
 /**
  * {@linkcode prune}, telling `report` what went when anything did.
- *
- * @example
- * ```ts ignore
- * await pruneReported("svc-data", "cities", 2, console.error);
- * ```
  */
 export async function pruneReported(
   root: string,

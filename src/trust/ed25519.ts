@@ -53,11 +53,6 @@ export function keyId(raw: Uint8Array): string {
 /**
  * Whether `signature` (64 bytes) by the raw 32-byte `publicKey` covers
  * `message`; false for keys or signatures of the wrong length.
- *
- * @example
- * ```ts ignore
- * await verifyEd25519(publicKey, signature, bytes);
- * ```
  */
 export async function verifyEd25519(
   publicKey: Uint8Array,

@@ -71,7 +71,8 @@ export function trustFilePath(env: Record<string, string | undefined>): string {
  * Reads the trust file (empty when absent).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { readTrustFile } from "./trust_file.ts";
  * const trust = await readTrustFile("/data/trust.json");
  * ```
  */
@@ -90,11 +91,6 @@ export async function readTrustFile(path: string): Promise<TrustFile> {
 
 /**
  * Writes the trust file atomically.
- *
- * @example
- * ```ts ignore
- * await writeTrustFile("/data/trust.json", trust);
- * ```
  */
 export async function writeTrustFile(path: string, trust: TrustFile): Promise<void> {
   await writeFileAtomic(path, JSON.stringify(trust, null, 2) + "\n");
@@ -116,11 +112,6 @@ function revokeWithDescendants(keys: TrustedKey[], kid: string, at: string, out:
  * Applies `doc` (fetched from `origin`) to `trust`, in place; `force` pins
  * refused keys too (marked `forced`). Throws when the document names another
  * origin.
- *
- * @example
- * ```ts ignore
- * const result = await pinKeys(trust, "https://origin.example", doc, { now: new Date().toISOString() });
- * ```
  */
 export async function pinKeys(
   trust: TrustFile,

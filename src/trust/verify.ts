@@ -67,12 +67,6 @@ function usable(key: PinnedKey | undefined): key is PinnedKey {
  * `manifest` must be read with `parseDocumentJson` (`src/wire/exact_json.ts`),
  * never `JSON.parse`, or an integer beyond 2^53 is rounded and the signature
  * fails.
- *
- * @example
- * ```ts ignore
- * const verdict = await verifyManifest(manifest, "https://origin.example", pinnedKeys);
- * if (verdict.status !== "verified") console.error(verdict.reason);
- * ```
  */
 export async function verifyManifest(
   manifest: Record<string, unknown>,

@@ -104,11 +104,6 @@ function gateProblem(records: ExactJson[], schema: SchemaDef): ContributionView[
 
 /**
  * Runs one contribution to the local project `slug` with `schema`.
- *
- * @example
- * ```ts ignore
- * const { view } = await contribute(ctx, "notes", schema, { records, sourceDeclaration: null, idempotencyKey: null });
- * ```
  */
 export function contribute(
   ctx: WriteTarget,

@@ -13,11 +13,6 @@ import type { WriteTarget } from "./target.ts";
 
 /**
  * Creates the local project `input` and returns its `project.json`.
- *
- * @example
- * ```ts ignore
- * await createLocalProject(ctx, checkNewProject(body));
- * ```
  */
 export async function createLocalProject(
   ctx: Pick<WriteTarget, "store" | "follow" | "now">,

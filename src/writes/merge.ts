@@ -105,11 +105,6 @@ export interface MergeRequest {
 /**
  * Writes version `(latest?.version ?? 0) + 1` of `slug` from `records` and
  * returns it. Call under the project's lock.
- *
- * @example
- * ```ts ignore
- * const { version } = await mergeVersion({ root, engine, slug, latest, schema, records, source });
- * ```
  */
 export async function mergeVersion(
   { root, engine, slug, latest, schema, records, source }: MergeRequest,

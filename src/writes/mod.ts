@@ -4,12 +4,6 @@
  * an interrupted merge left. The floor above both the store and Parquet, so
  * a contribution walks down the floors only.
  *
- * @example
- * ```ts ignore
- * import { contribute } from "./mod.ts";
- * const { view } = await contribute(target, "notes", schema, { records, sourceDeclaration: null, idempotencyKey: null, agentId: "anonymous" });
- * ```
- *
  * @module
  */
 export { contribute, type ContributionOutcome, type ContributionRequest } from "./contribute.ts";

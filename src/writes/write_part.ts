@@ -59,11 +59,6 @@ async function sha256File(path: string): Promise<string> {
  * Writes `records` (already checked against `schema`) as one part in
  * `partsDir`, after the rows of the parts at `foldPaths` (in order), whose
  * `foldRecords` records it takes over.
- *
- * @example
- * ```ts ignore
- * const part = await writePart(engine, "svc-data/notes/parts", schema, records, [], 0);
- * ```
  */
 export async function writePart(
   engine: ReadEngine,

@@ -1,5 +1,5 @@
 import { assertEquals, type Json } from "../support/assert.ts";
-import { createNode } from "../../server.ts";
+import { createNode, type SvcNode } from "../../server.ts";
 import { serveHttp } from "../../src/http/mod.ts";
 import { errorResponse } from "../../src/node/mod.ts";
 import { listenNode } from "../../src/runtime/node.ts";
@@ -10,13 +10,13 @@ Deno.test("the node:net listener serves the same handler, streams, and answers b
   const dir = await tempDir();
   try {
     await citiesStore(dir.path);
-    const node = await createNode({ store: dir.path, host: "127.0.0.1", token: null });
-    const server = await serveHttp(listenNode, node.handler, {
+    let node: SvcNode | null = null;
+    const server = await serveHttp(listenNode, (req, info) => node!.handler(req, info), {
       hostname: "127.0.0.1",
       port: 0,
       errorAnswer: errorResponse,
     });
-    node.bound(server.addr.port);
+    node = await createNode({ store: dir.path, host: "127.0.0.1", port: server.addr.port, token: null });
     const url = `http://127.0.0.1:${server.addr.port}`;
     try {
       const page: Json = await (await fetch(`${url}/projects/cities/data?limit=3&offset=597`)).json();

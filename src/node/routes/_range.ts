@@ -64,12 +64,6 @@ export function matchesEtag(header: string | null, etag: string): boolean {
  * strong comparison), so a resumed download never joins two different
  * files. The handle is closed once the body ends, or at once when there is
  * no body (HEAD, 416, an empty file).
- *
- * @example
- * ```ts ignore
- * const opened = await openRegularFile(path);
- * return await rangedFile(req, opened.handle, opened.size, { "content-type": "application/gzip" }, '"v2-1f0c"');
- * ```
  */
 export async function rangedFile(
   req: Request,

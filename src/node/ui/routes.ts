@@ -174,16 +174,6 @@ function loginFormToken(ctx: NodeContext, req: Request): string {
  * login page again with an error (401). 404 on a node without a token; 403
  * when posted from another page, even a loopback one the cross-site guard lets
  * through.
- *
- * @example
- * ```ts ignore
- * const res = await postLogin(ctx, new Request("http://127.0.0.1:8686/ui/login", {
- *   method: "POST",
- *   headers: { "content-type": "application/x-www-form-urlencoded" },
- *   body: "token=s3cret",
- * }));
- * res.headers.get("set-cookie"); // "svc_node_8686=...; Max-Age=43200; Path=/; HttpOnly; SameSite=Strict"
- * ```
  */
 export async function postLogin(ctx: NodeContext, req: Request): Promise<Response> {
   const token = loginFormToken(ctx, req);
@@ -197,12 +187,6 @@ export async function postLogin(ctx: NodeContext, req: Request): Promise<Respons
 /**
  * `POST /ui/logout`: clears the login cookie and sends the browser to `/`
  * (303). 404 on a node without a token, 403 from another page.
- *
- * @example
- * ```ts ignore
- * const res = postLogout(ctx, new Request("http://127.0.0.1:8686/ui/logout", { method: "POST" }));
- * res.headers.get("set-cookie"); // "svc_node_8686=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict"
- * ```
  */
 export function postLogout(ctx: NodeContext, req: Request): Response {
   loginFormToken(ctx, req);

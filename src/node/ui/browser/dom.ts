@@ -48,11 +48,6 @@ function setProp(el: HTMLElement, key: string, v: unknown): void {
 
 /**
  * An element `tag` with `props` and `children` (text is added as text nodes).
- *
- * @example
- * ```ts ignore
- * h("a", { href: "#/", text: "Projects" });
- * ```
  */
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -82,11 +77,6 @@ export class ApiError extends Error {
 
 /**
  * The JSON the node answers at `path` (same-origin, with the login cookie).
- *
- * @example
- * ```ts ignore
- * const list = await api<{ projects: ProjectEntry[] }>("/projects");
- * ```
  */
 export async function api<T>(path: string, init?: RequestInit): Promise<T> {
   let res: Response;

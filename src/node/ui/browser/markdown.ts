@@ -307,12 +307,6 @@ function blockElement(b: Block, doc: MdDocument<MdNode>): MdElement {
 
 /**
  * `blocks` as DOM, built with `createElement` and `createTextNode` only.
- *
- * @example
- * ```ts ignore
- * import { mdParse, mdRender } from "./markdown.ts";
- * document.body.appendChild(mdRender(mdParse("Hello *there*"), document));
- * ```
  */
 export function mdRender<F extends MdNode>(blocks: Block[], doc: MdDocument<F>): F {
   const frag = doc.createDocumentFragment();

@@ -17,11 +17,6 @@ function signatureText(manifest: Record<string, unknown>): string {
 
 /**
  * How many records version `n` of `p` holds, or null when its manifest does not say.
- *
- * @example
- * ```ts ignore
- * versionRecords(project, 2); // 1500
- * ```
  */
 export function versionRecords(p: ProjectDetail, n: number): number | null {
   const v = p.versions.find((x) => x.version === n);

@@ -1,0 +1,149 @@
+/**
+ * What Delta Sharing says of a table's files and columns, read from the
+ * Parquet footers through the node's DuckDB (no data is scanned) and kept:
+ * a part never changes, and neither does a version's column list.
+ *
+ * @module
+ */
+import { type ReadEngine, sqlString } from "../parquet/mod.ts";
+
+/** Per-file statistics as the protocol's `stats` JSON holds them. */
+export interface FileStats {
+  /** Records in the file. */
+  numRecords: number;
+  /** Smallest value per column, where the footer says and the type compares as JSON does. */
+  minValues: Record<string, unknown>;
+  /** Largest value per column, likewise. */
+  maxValues: Record<string, unknown>;
+  /** Nulls per column, where the footer says. */
+  nullCount: Record<string, number>;
+}
+
+/** A column of a version: its name and DuckDB type. */
+export interface Column {
+  /** The column's name. */
+  name: string;
+  /** DuckDB's name of its type (`BIGINT`, `VARCHAR`, ...). */
+  type: string;
+}
+
+const NUMERIC = new Set([
+  "BIGINT",
+  "INTEGER",
+  "SMALLINT",
+  "TINYINT",
+  "UINTEGER",
+  "USMALLINT",
+  "UTINYINT",
+  "DOUBLE",
+  "FLOAT",
+]);
+
+interface FooterRow {
+  column: string;
+  rowGroup: string;
+  rows: string;
+  min: string | null;
+  max: string | null;
+  nulls: string | null;
+}
+
+function typedValue(text: string, type: string): unknown {
+  if (NUMERIC.has(type)) {
+    const n = Number(text);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (type === "BOOLEAN") return text === "true" ? true : text === "false" ? false : undefined;
+  if (type === "VARCHAR") return text;
+  return undefined;
+}
+
+function statsFrom(rows: FooterRow[], types: ReadonlyMap<string, string>): FileStats {
+  const groups = new Map<string, number>();
+  const byColumn = new Map<string, FooterRow[]>();
+  for (const row of rows) {
+    groups.set(row.rowGroup, Number(row.rows));
+    if (!types.has(row.column)) continue; // nested leaves (a.b) have no top-level statistics here
+    byColumn.set(row.column, [...(byColumn.get(row.column) ?? []), row]);
+  }
+  const stats: FileStats = {
+    numRecords: [...groups.values()].reduce((a, n) => a + n, 0),
+    minValues: {},
+    maxValues: {},
+    nullCount: {},
+  };
+  for (const [column, list] of byColumn) {
+    const type = types.get(column)!;
+    if (list.every((r) => r.nulls !== null)) stats.nullCount[column] = list.reduce((a, r) => a + Number(r.nulls), 0);
+    const mins = list.map((r) => r.min === null ? undefined : typedValue(r.min, type));
+    const maxes = list.map((r) => r.max === null ? undefined : typedValue(r.max, type));
+    if (mins.every((v) => v !== undefined)) stats.minValues[column] = mins.reduce((a, b) => (b! < a! ? b : a));
+    if (maxes.every((v) => v !== undefined)) stats.maxValues[column] = maxes.reduce((a, b) => (b! > a! ? b : a));
+  }
+  return stats;
+}
+
+/** Reads and keeps the statistics of parts and the columns of versions. */
+export interface FooterReader {
+  /** The statistics of the part at `path` whose digest is `sha256`, with its columns typed by `columns`. */
+  stats(sha256: string, path: string, columns: readonly Column[]): Promise<FileStats>;
+  /** The columns of the parts at `paths` (by name, in first-seen order), kept under `key`. */
+  columns(key: string, paths: readonly string[]): Promise<Column[]>;
+}
+
+/** How many parts' statistics and versions' columns are kept. */
+const KEPT = 20_000;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): V {
+  if (map.size >= KEPT) map.delete(map.keys().next().value!);
+  map.set(key, value);
+  return value;
+}
+
+/**
+ * A footer reader over the node's read engine (built once per node).
+ *
+ * @example
+ * ```ts
+ * import { footerReader } from "./file_stats.ts";
+ * import { openReadEngine } from "../parquet/mod.ts";
+ *
+ * const engine = await openReadEngine(await Deno.makeTempDir());
+ * console.log(await footerReader(engine).columns("empty", [])); // []
+ * await engine.close();
+ * ```
+ */
+export function footerReader(engine: ReadEngine): FooterReader {
+  const stats = new Map<string, Promise<FileStats>>();
+  const columns = new Map<string, Promise<Column[]>>();
+  return {
+    stats(sha256, path, cols) {
+      const known = stats.get(sha256);
+      if (known) return known;
+      const types = new Map(cols.map((c) => [c.name, c.type.toUpperCase()]));
+      const reading = engine.use(async (c) => {
+        const reader = await c.runAndReadAll(
+          `SELECT path_in_schema AS "column", row_group_id::VARCHAR AS "rowGroup", row_group_num_rows::VARCHAR AS rows,
+             stats_min_value AS min, stats_max_value AS max, stats_null_count::VARCHAR AS nulls
+           FROM parquet_metadata(${sqlString(path)})`,
+        );
+        return statsFrom(reader.getRowObjectsJson() as unknown as FooterRow[], types);
+      });
+      reading.catch(() => stats.delete(sha256));
+      return remember(stats, sha256, reading);
+    },
+    columns(key, paths) {
+      const known = columns.get(key);
+      if (known) return known;
+      if (paths.length === 0) return Promise.resolve([]);
+      const list = `[${paths.map(sqlString).join(", ")}]`;
+      const reading = engine.use(async (c) => {
+        const reader = await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${list}, union_by_name = true)`);
+        return (reader.getRowObjectsJson() as { column_name: string; column_type: string }[])
+          .map((r) => ({ name: r.column_name, type: r.column_type }));
+      });
+      reading.catch(() => columns.delete(key));
+      return remember(columns, key, reading);
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Delta Sharing over the node's datasets: the share, its schema and tables,
+ * versions and time travel, table metadata as Spark's schema, file lines
+ * with statistics, page tokens, predicates for skipping files, and
+ * recipients (tokens that read the shares and nothing else).
+ *
+ * @module
+ */
+export { SharingError, sharingErrorCode } from "./errors.ts";
+export { type Column, type FileStats, type FooterReader, footerReader } from "./file_stats.ts";
+export { MAX_RESULTS, maxResultsOf, type Page, pageOf, pageOffset, pageToken } from "./paging.ts";
+export { mayMatch, parseJsonPredicate, parseSqlPredicate, type Predicate } from "./predicates.ts";
+export {
+  FILE_URL_LIFETIME_S,
+  type FileLines,
+  fileLines,
+  type FileQuery,
+  metadataLine,
+  protocolLine,
+  type ResponseFormat,
+  type TableMetadata,
+  tableMetadata,
+  type TableReadContext,
+} from "./query.ts";
+export {
+  addRecipient,
+  listRecipients,
+  type NewRecipient,
+  type Recipient,
+  RECIPIENT_NAME,
+  type RecipientBook,
+  recipientBook,
+  recipientsFile,
+  removeRecipient,
+} from "./recipients.ts";
+export { type SparkField, sparkSchemaString, type SparkType, sparkType } from "./spark_schema.ts";
+export {
+  DEFAULT_SHARE_NAME,
+  heldVersions,
+  parseTimestamp,
+  requireSchema,
+  requireShare,
+  requireTable,
+  SCHEMA_NAME,
+  SHARE_NAME,
+  sharedProjects,
+  type SharingState,
+  stableId,
+  tableId,
+  tableVersion,
+  versionAsOf,
+  versionFrom,
+  versionTime,
+} from "./tables.ts";

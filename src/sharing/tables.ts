@@ -1,0 +1,184 @@
+/**
+ * The node's datasets as Delta Sharing sees them: one share (named by
+ * `--share-name`, default `svc`) holding one schema (`default`) whose tables
+ * are the projects that have a whole version. Names are case-insensitive, as
+ * the protocol says; a table's versions are the project's versions held.
+ *
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { ProjectState, Store, StoredVersion } from "../store/mod.ts";
+import { isSlug } from "../wire/mod.ts";
+import { SharingError } from "./errors.ts";
+
+/** The one schema of the share. */
+export const SCHEMA_NAME = "default";
+
+/** The default share name. */
+export const DEFAULT_SHARE_NAME = "svc";
+
+/** Share names `--share-name` takes: letters, digits, `_` and `-`, 1 to 64. */
+export const SHARE_NAME: RegExp = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** What the sharing functions read. */
+export interface SharingState {
+  /** The store, read side. */
+  store: Store;
+  /** The share's name. */
+  share: string;
+}
+
+/**
+ * A stable UUID-shaped id for `what`.
+ *
+ * @example
+ * ```ts
+ * import { stableId } from "./tables.ts";
+ * stableId("share:svc").length; // 36
+ * ```
+ */
+export function stableId(what: string): string {
+  const h = createHash("sha256").update(what).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+function notFound(message: string): SharingError {
+  return new SharingError(404, "RESOURCE_DOES_NOT_EXIST", message);
+}
+
+/**
+ * The share's name as the node spells it, when `name` names it (any case).
+ *
+ * @example
+ * ```ts
+ * import { requireShare } from "./tables.ts";
+ * requireShare({ share: "svc" } as never, "SVC"); // "svc"
+ * ```
+ */
+export function requireShare(state: Pick<SharingState, "share">, name: string): string {
+  if (name.toLowerCase() !== state.share.toLowerCase()) throw notFound(`share ${name.slice(0, 100)} does not exist`);
+  return state.share;
+}
+
+/**
+ * Checks `name` is the share's schema (any case).
+ *
+ * @example
+ * ```ts
+ * import { requireSchema } from "./tables.ts";
+ * requireSchema("Default"); // "default"
+ * ```
+ */
+export function requireSchema(name: string): string {
+  if (name.toLowerCase() !== SCHEMA_NAME) throw notFound(`schema ${name.slice(0, 100)} does not exist`);
+  return SCHEMA_NAME;
+}
+
+/**
+ * The shared tables: every project with a whole version, by slug.
+ */
+export async function sharedProjects(state: Pick<SharingState, "store">): Promise<ProjectState[]> {
+  return (await state.store.projects()).filter((p) => p.versions.length > 0);
+}
+
+/**
+ * The project table `name` stands for (any case).
+ */
+export async function requireTable(state: Pick<SharingState, "store">, name: string): Promise<ProjectState> {
+  const slug = name.toLowerCase();
+  const project = isSlug(slug) ? await state.store.project(slug) : null;
+  if (!project || project.versions.length === 0) throw notFound(`table ${name.slice(0, 100)} does not exist`);
+  return project;
+}
+
+/** The table's id: stable for the project. */
+export function tableId(project: ProjectState): string {
+  return stableId(`table:${project.slug}:${project.meta?.createdAt ?? ""}`);
+}
+
+/**
+ * When version `version` was made, in ms since the epoch: its manifest's
+ * `createdAt`, else when its manifest was written.
+ */
+export function versionTime(version: StoredVersion): number {
+  const created = Date.parse(String(version.manifest.raw.createdAt ?? ""));
+  return Number.isFinite(created) ? created : version.mtime.getTime();
+}
+
+/**
+ * A protocol timestamp in ms since the epoch: ISO 8601 (`2022-01-01T00:00:00Z`),
+ * or the older `yyyy-mm-dd hh:mm:ss[.f]` read as UTC. 400 otherwise.
+ *
+ * @example
+ * ```ts
+ * import { parseTimestamp } from "./tables.ts";
+ * parseTimestamp("2022-01-01T00:00:00Z", "timestamp"); // 1640995200000
+ * ```
+ */
+export function parseTimestamp(text: string, field: string): number {
+  const spaced = /^(\d{4}-\d{1,2}-\d{1,2}) (\d{1,2}:\d{2}:\d{2}(?:\.\d+)?)$/.exec(text);
+  const iso = spaced ? `${spaced[1]}T${spaced[2]}Z` : text;
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(iso) || spaced ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(ms)) {
+    throw new SharingError(
+      400,
+      "INVALID_PARAMETER_VALUE",
+      `${field} must be an ISO 8601 timestamp such as 2022-01-01T00:00:00Z`,
+    );
+  }
+  return ms;
+}
+
+/** The versions of a project held, oldest first, with their times. */
+export async function heldVersions(store: Store, project: ProjectState): Promise<StoredVersion[]> {
+  const out: StoredVersion[] = [];
+  for (const n of [...project.versions].sort((a, b) => a - b)) {
+    const v = await store.version(project.slug, n);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/**
+ * Version `wanted` of the project, its newest when null: 400 past the
+ * newest, 404 when it is not held (pruned, or never pulled).
+ */
+export async function tableVersion(store: Store, project: ProjectState, wanted: number | null): Promise<StoredVersion> {
+  const newest = Math.max(...project.versions);
+  const n = wanted ?? newest;
+  if (n > newest) {
+    throw new SharingError(400, "INVALID_PARAMETER_VALUE", `version ${n} is past the table's newest, ${newest}`);
+  }
+  const version = await store.version(project.slug, n);
+  if (!version) {
+    const held = [...project.versions].sort((a, b) => a - b).join(", ");
+    throw notFound(`version ${n} of ${project.slug} is not on this node (held: ${held})`);
+  }
+  return version;
+}
+
+/**
+ * The newest version made at or before `ms`: 400 when every version held is
+ * newer.
+ */
+export async function versionAsOf(store: Store, project: ProjectState, ms: number): Promise<StoredVersion> {
+  const held = await heldVersions(store, project);
+  const before = held.filter((v) => versionTime(v) <= ms);
+  if (before.length === 0) {
+    const first = held[0] ? new Date(versionTime(held[0])).toISOString() : "none";
+    throw new SharingError(
+      400,
+      "INVALID_PARAMETER_VALUE",
+      `the timestamp is before the table's first version held (${first})`,
+    );
+  }
+  return before[before.length - 1];
+}
+
+/**
+ * The oldest version made at or after `ms` (the newest when none is).
+ */
+export async function versionFrom(store: Store, project: ProjectState, ms: number): Promise<StoredVersion> {
+  const held = await heldVersions(store, project);
+  return held.find((v) => versionTime(v) >= ms) ?? held[held.length - 1];
+}
