@@ -26,6 +26,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   disk_growth: async () => (await import("./disk_growth.ts")).benchmark,
   summary_scale: async () => (await import("./summary_scale.ts")).benchmark,
   healthz: async () => (await import("./healthz.ts")).benchmark,
+  delta_sharing: async () => (await import("./delta_sharing.ts")).benchmark,
 };
 
 /**

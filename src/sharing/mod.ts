@@ -6,6 +6,7 @@
  *
  * @module
  */
+export { type ChangeFile, changeFiles, changeLines, type ChangeRange, versionsInRange } from "./changes.ts";
 export { SharingError, sharingErrorCode } from "./errors.ts";
 export { type Column, type FileStats, type FooterReader, footerReader } from "./file_stats.ts";
 export { MAX_RESULTS, maxResultsOf, type Page, pageOf, pageOffset, pageToken } from "./paging.ts";
@@ -14,6 +15,7 @@ export {
   FILE_URL_LIFETIME_S,
   type FileLines,
   fileLines,
+  fileUrl,
   type FileQuery,
   metadataLine,
   protocolLine,

@@ -118,7 +118,23 @@ export interface FileLines {
   minUrlExpiration: number | null;
 }
 
-function fileUrl(ctx: TableReadContext, slug: string, sha256: string): { url: string; expires: number } {
+/**
+ * The URL of part `sha256` of `slug` as a reader fetches it: signed with the
+ * node's token for {@linkcode FILE_URL_LIFETIME_S} seconds, plain on a node
+ * without one; and when it expires (ms since the epoch).
+ *
+ * @example
+ * ```ts
+ * import { fileUrl } from "./query.ts";
+ * const link = fileUrl({ token: "t", now: () => 0, origin: "http://127.0.0.1:8686" }, "notes", "ab".repeat(32));
+ * console.log(link.expires); // 3600000
+ * ```
+ */
+export function fileUrl(
+  ctx: Pick<TableReadContext, "token" | "now" | "origin">,
+  slug: string,
+  sha256: string,
+): { url: string; expires: number } {
   const now = ctx.now();
   const base = `${ctx.origin}/parts/${slug}/${sha256}.parquet`;
   if (!ctx.token) return { url: base, expires: now + FILE_URL_LIFETIME_S * 1000 };

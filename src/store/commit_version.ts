@@ -16,18 +16,21 @@ import { stringifyExactJson } from "../wire/mod.ts";
 
 /**
  * Makes version `version` of `slug` appear with `manifest` as its
- * `manifest.json`. Call after its parts are in place, under the project's lock.
+ * `manifest.json`, with the files of `beside` (name to text) in the same
+ * folder. Call after its parts are in place, under the project's lock.
  */
 export async function commitVersion(
   root: string,
   slug: string,
   version: number,
   manifest: Record<string, unknown>,
+  beside: Record<string, string> = {},
 ): Promise<void> {
   const dir = projectDir(root, slug);
   const staging = join(dir, `.v${version}.tmp-${randomUUID()}`);
   await mkdir(staging);
   try {
+    for (const [name, text] of Object.entries(beside)) await writeFileAtomic(join(staging, name), text);
     await writeFileAtomic(join(staging, "manifest.json"), stringifyExactJson(manifest, 2) + "\n");
     await rename(staging, join(dir, `v${version}`));
   } catch (e) {

@@ -18,3 +18,4 @@ export * from "./project_file.ts";
 export * from "./retention.ts";
 export * from "./store.ts";
 export { openRegularFile } from "./regular_file.ts";
+export { CHANGES_FILE, changeText, readChange, type VersionChange } from "./changes.ts";

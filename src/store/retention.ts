@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { projectDir, versionOfDirName } from "./layout.ts";
 import { parseStoredManifest } from "./manifest.ts";
 import { withProjectLock } from "./lock.ts";
+import { readChange } from "./changes.ts";
 
 /** Part files being read now (resolved paths, with how many readers). */
 // Per process, not per store object: two nodes (or a node and a local command) over one store in one process must
@@ -140,7 +141,9 @@ async function listedParts(root: string, slug: string, version: number): Promise
   const text = await readFile(join(projectDir(root, slug), `v${version}`, "manifest.json"), "utf8").catch(() => null);
   if (text === null) return null;
   const parsed = parseStoredManifest(text, slug, version);
-  return "reason" in parsed ? null : parsed.parts.map((p) => p.sha256);
+  if ("reason" in parsed) return null;
+  const change = await readChange(root, slug, version);
+  return [...parsed.parts.map((p) => p.sha256), ...(change ? [change.sha256] : [])];
 }
 
 /**

@@ -15,6 +15,8 @@ import type { ReadEngine } from "../parquet/mod.ts";
 import { writePart } from "./write_part.ts";
 import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
 import {
+  CHANGES_FILE,
+  changeText,
   commitVersion,
   type ContributionView,
   type IdempotencyEntry,
@@ -152,7 +154,13 @@ export async function mergeVersion(
     },
     source: { ...source, contribution: { ...source.contribution, mergedVersion: n } },
   };
-  await commitVersion(root, slug, n, manifest);
+  // The version's change (the records it adds) is its new part unless older parts were folded into that one.
+  const change = folded.length === 0
+    ? part
+    : await writePart(engine, join(dir, "parts"), schema, records, [], 0);
+  if (change !== part) await syncDir(join(dir, "parts"));
+  const beside = { [CHANGES_FILE]: changeText({ sha256: change.sha256, bytes: change.bytes, records: change.records }) };
+  await commitVersion(root, slug, n, manifest, beside);
   return { version: n, partSha256: part.sha256 };
 }
 

@@ -11,6 +11,7 @@ const COMMANDS = [
   "save",
   "load",
   "trust",
+  "share",
   "create",
   "contribute",
   "push",
@@ -50,7 +51,7 @@ Deno.test("svc alone prints the usage on stderr (exit 2); svc --help and svc hel
   for (const name of COMMANDS) assertMatch(bare.stderr, new RegExp(`\\n  ${name} +\\S`), `${name} is listed`);
   assertMatch(
     bare.stderr,
-    /\nNode:\n {2}serve +\S.*\n {2}trust +\S.*\n\nDatasets:\n {2}projects /,
+    /\nNode:\n {2}serve +\S.*\n {2}trust +\S.*\n {2}share +\S.*\n\nDatasets:\n {2}projects /,
     "commands are grouped",
   );
   const groups = [...bare.stderr.matchAll(/^([A-Z][a-z ]+)(?: \(the origin[a-z ]* only\))?:$/gm)].map((m) => m[1]);
@@ -78,7 +79,7 @@ Deno.test("svc help COMMAND is svc COMMAND --help, and every command's help list
   }
   const unknown = await runCli(["help", "nope"]);
   assertEquals(unknown.code, 2);
-  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, trust, projects, data/);
+  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, trust, share, projects, data/);
 });
 
 Deno.test("usage errors are worded for the command line: unknown options, missing values, unknown commands", async () => {

@@ -8,9 +8,10 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
-import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
 import { DeltaSharingClient, SharingClientError } from "../support/delta_sharing_client.ts";
 import { withNode } from "../support/node.ts";
+import { post } from "../support/local_project.ts";
 import { citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
 import { addRecipient, removeRecipient } from "../../src/sharing/mod.ts";
 
@@ -23,7 +24,7 @@ async function refused(fn: () => Promise<unknown>): Promise<SharingClientError> 
   return e;
 }
 
-async function parquetRows(bytes: Uint8Array): Promise<Json[]> {
+async function parquetRows(bytes: Uint8Array, columns = "id, name, population"): Promise<Json[]> {
   const dir = await tempDir("svc-ds-read-");
   try {
     const file = join(dir.path, "f.parquet");
@@ -31,7 +32,7 @@ async function parquetRows(bytes: Uint8Array): Promise<Json[]> {
     const db = await DuckDBInstance.create(":memory:");
     const c = await db.connect();
     try {
-      const reader = await c.runAndReadAll(`SELECT id, name, population FROM read_parquet('${file}')`);
+      const reader = await c.runAndReadAll(`SELECT ${columns} FROM read_parquet('${file}')`);
       return reader.getRowObjectsJson() as Json[];
     } finally {
       c.closeSync();
@@ -305,5 +306,92 @@ Deno.test("a file URL stays readable until it expires though its version is prun
       assertEquals(res.status, 200);
       await res.body?.cancel();
     }
+  });
+});
+
+const NOTES = {
+  slug: "notes",
+  title: "Notes",
+  readme: "Notes kept while working, one per record.",
+  schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }], allowExtra: false },
+};
+
+Deno.test("changes: replaying every version's change from the first gives the newest version, over merges that fold", async () => {
+  await withNode({ token: TOKEN }, async (node) => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const created = await post(node.url, "/projects", NOTES, auth);
+    assertEquals(created.status, 201, created.text);
+    let next = 0;
+    for (let i = 0; i < 30; i++) {
+      const n = 1 + ((i * 7) % 13);
+      const records = Array.from({ length: n }, () => ({ id: next, text: `note ${next++}` }));
+      const r = await post(node.url, "/projects/notes/contribute", { records }, auth);
+      assertEquals(r.status, 201, JSON.stringify(r.body));
+    }
+    const manifest = await (await fetch(`${node.url}/projects/notes/manifest`, { headers: auth })).json();
+    assertEquals(manifest.version, 30);
+    assert(manifest.parts.length < 30, "merges folded parts");
+    const client = new DeltaSharingClient({ shareCredentialsVersion: 1, endpoint: `${node.url}/delta-sharing`, bearerToken: TOKEN });
+    const res = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=1");
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("delta-table-version"), "1");
+    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals(Object.keys(lines[0]), ["protocol"]);
+    assertEquals(lines[1].metaData.configuration, { enableChangeDataFeed: "true" });
+    const adds = lines.slice(2).map((l) => l.add);
+    assertEquals(adds.map((a) => a.version), Array.from({ length: 30 }, (_, i) => i + 1));
+    const replayed: Json[] = [];
+    for (const add of adds) {
+      const rows = await parquetRows(new Uint8Array(await (await fetch(add.url)).arrayBuffer()), "id, text");
+      assertEquals(JSON.parse(add.stats).numRecords, rows.length);
+      replayed.push(...rows);
+    }
+    const page = await (await fetch(`${node.url}/projects/notes/data?limit=1000`, { headers: auth })).json();
+    const key = (r: Json) => `${Number(r.id)}:${r.text}`;
+    assertEquals(replayed.length, next);
+    assertEquals(replayed.map(key).sort(), page.records.map(key).sort());
+    // a window, through query's startingVersion and endingVersion
+    const window = await client.query("svc", "default", "notes", { startingVersion: 28, endingVersion: 29 });
+    assertEquals(window.files.map((f) => [f.kind, f.version]), [["add", 28], ["add", 29]]);
+    assertEquals(window.version, 28);
+    for (const q of ["startingVersion=31", "startingVersion=5&endingVersion=4", "endingVersion=3", "startingVersion=x"]) {
+      const r = await client.raw("GET", `/shares/svc/schemas/default/tables/notes/changes?${q}`);
+      assertEquals(r.status, 400, q);
+      assertEquals((await r.json()).errorCode, "INVALID_PARAMETER_VALUE", q);
+    }
+    // a pulled version that rewrote its parts has no known change: said, not guessed
+    const pulled = await client.raw("GET", "/shares/svc/schemas/default/tables/cities/changes?startingVersion=1");
+    assertEquals(pulled.status, 400);
+    assertMatch((await pulled.json()).message, /change of version 2 is not known/);
+    const first = await client.raw("GET", "/shares/svc/schemas/default/tables/cities/changes?startingVersion=1&endingVersion=1");
+    assertEquals(first.status, 200);
+    await first.body?.cancel();
+  });
+});
+
+Deno.test("changes: a pruned start is 400 naming the oldest version held; the change files go with their versions", async () => {
+  await withNode({ token: TOKEN, keepVersions: 3 }, async (node) => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const created = await post(node.url, "/projects", NOTES, auth);
+    assertEquals(created.status, 201, created.text);
+    for (let i = 0; i < 6; i++) {
+      const r = await post(node.url, "/projects/notes/contribute", { records: [{ id: i, text: `n${i}` }] }, auth);
+      assertEquals(r.status, 201);
+    }
+    const client = new DeltaSharingClient({ shareCredentialsVersion: 1, endpoint: `${node.url}/delta-sharing`, bearerToken: TOKEN });
+    const r = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=1");
+    assertEquals(r.status, 400);
+    assertMatch((await r.json()).message, /oldest version held is 4/);
+    const kept = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=4");
+    const adds = (await kept.text()).trim().split("\n").slice(2).map((l) => JSON.parse(l).add);
+    assertEquals(adds.map((a) => a.version), [4, 5, 6]);
+    const { readdir } = await import("node:fs/promises");
+    const onDisk = (await readdir(join(node.store, "notes", "parts"))).filter((f) => f.endsWith(".parquet"));
+    const listed = new Set<string>(adds.map((a) => a.id));
+    for (const v of [4, 5, 6]) {
+      const manifest = await (await fetch(`${node.url}/projects/notes/manifest?version=${v}`, { headers: auth })).json();
+      for (const p of manifest.parts) listed.add(p.sha256);
+    }
+    assert(onDisk.every((f) => listed.has(f.replace(".parquet", ""))), `left: ${onDisk.filter((f) => !listed.has(f.replace(".parquet", "")))} of ${onDisk.length}; listed ${[...listed]}`);
   });
 });

@@ -9,6 +9,8 @@
  */
 import { publicOrigin, readJsonBody } from "../../http/mod.ts";
 import {
+  changeLines,
+  type ChangeRange,
   fileLines,
   type FileQuery,
   maxResultsOf,
@@ -32,7 +34,9 @@ import {
   tableVersion,
   versionAsOf,
   versionFrom,
+  versionsInRange,
 } from "../../sharing/mod.ts";
+import type { ProjectState } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { bearerOf, hasToken } from "../guards/token.ts";
 import { json } from "../response.ts";
@@ -178,12 +182,15 @@ async function postTableQuery(ctx: NodeContext, req: Request, name: string): Pro
   const project = await requireTable(ctx, name);
   const format = formatOf(capabilities(req));
   const endStream = capabilities(req).get("includeendstreamaction")?.includes("true") ?? false;
-  if (body.startingVersion !== undefined && body.startingVersion !== null) {
-    throw new SharingError(
-      400,
-      "UNSUPPORTED_OPERATION",
-      "startingVersion (reading a table's changes) is not served yet: read a version with version or timestamp",
-    );
+  const startingVersion = optionalInt(body, "startingVersion", 0, Number.MAX_SAFE_INTEGER);
+  if (startingVersion !== null) {
+    const range: ChangeRange = {
+      startingVersion,
+      startingTimestamp: null,
+      endingVersion: optionalInt(body, "endingVersion", 0, Number.MAX_SAFE_INTEGER),
+      endingTimestamp: null,
+    };
+    return await changesAnswer(ctx, req, project, range, format);
   }
   const wanted = optionalInt(body, "version", 0, Number.MAX_SAFE_INTEGER);
   const timestamp = optionalString(body, "timestamp");
@@ -221,6 +228,44 @@ async function postTableQuery(ctx: NodeContext, req: Request, name: string): Pro
     });
   }
   return ndjson(lines, formatHeaders(format, version.version));
+}
+
+function versionQueryParam(url: URL, name: string): number | null {
+  const text = url.searchParams.get(name);
+  if (text === null) return null;
+  if (!/^\d{1,15}$/.test(text)) throw new SharingError(400, "INVALID_PARAMETER_VALUE", `${name} must be a whole number`);
+  return Number(text);
+}
+
+async function changesAnswer(
+  ctx: NodeContext,
+  req: Request,
+  project: ProjectState,
+  range: ChangeRange,
+  format: ResponseFormat,
+): Promise<Response> {
+  const versions = await versionsInRange(ctx.store, project, range);
+  const last = versions[versions.length - 1];
+  const meta = await tableMetadata(ctx.sharing, last);
+  const read = { ...ctx.sharing, store: ctx.store, token: ctx.token, now: ctx.now, origin: publicOrigin(req) };
+  const lines = await changeLines(read, meta, versions, format);
+  const metaLine = metadataLine(project, meta, format, true);
+  const described = (format === "delta" ? (metaLine.metaData as Record<string, Record<string, unknown>>).deltaMetadata
+    : metaLine.metaData) as Record<string, unknown>;
+  described.configuration = { enableChangeDataFeed: "true" };
+  return ndjson([protocolLine(format), metaLine, ...lines], formatHeaders(format, versions[0].version));
+}
+
+async function getChanges(ctx: NodeContext, req: Request, url: URL, name: string): Promise<Response> {
+  const project = await requireTable(ctx, name);
+  const q = url.searchParams;
+  const range: ChangeRange = {
+    startingVersion: versionQueryParam(url, "startingVersion"),
+    startingTimestamp: q.get("startingTimestamp"),
+    endingVersion: versionQueryParam(url, "endingVersion"),
+    endingTimestamp: q.get("endingTimestamp"),
+  };
+  return await changesAnswer(ctx, req, project, range, formatOf(capabilities(req)));
 }
 
 type SharingRun = (ctx: NodeContext, req: Request, url: URL) => Promise<Response>;
@@ -290,13 +335,7 @@ export function sharingRoute(rest: readonly string[]): { methods: readonly strin
     case "query":
       return tableRoute(["POST"], (ctx, req) => postTableQuery(ctx, req, table));
     case "changes":
-      return tableRoute(read, () => {
-        throw new SharingError(
-          400,
-          "UNSUPPORTED_OPERATION",
-          "the change data feed is not served yet: read a version with query",
-        );
-      });
+      return tableRoute(read, (ctx, req, url) => getChanges(ctx, req, url, table));
   }
   return null;
 }

@@ -1,0 +1,175 @@
+/**
+ * A table's changes between two versions, for Delta Sharing's change data
+ * feed and for `query` with `startingVersion`: each version's change file
+ * (the records it added, written when it merged) as an `add` action, so
+ * replaying every version's changes from the first gives the newest
+ * version's records, none twice and none lost. A version that came without
+ * a change file (pulled) has one only when it kept every part of the
+ * version before and added whole parts; otherwise its change is unknown and
+ * that is said, not guessed.
+ *
+ * @module
+ */
+import type { ProjectState, Store, StoredVersion } from "../store/mod.ts";
+import { promiseParts, readChange } from "../store/mod.ts";
+import { SharingError } from "./errors.ts";
+import type { FileStats } from "./file_stats.ts";
+import { fileUrl, type ResponseFormat, type TableMetadata, type TableReadContext } from "./query.ts";
+import { heldVersions, parseTimestamp, versionTime } from "./tables.ts";
+
+/** One file of one version's change. */
+export interface ChangeFile {
+  /** The version it belongs to. */
+  version: StoredVersion;
+  /** The part's digest, size and path. */
+  part: { sha256: string; bytes: number; path: string };
+}
+
+function bad(message: string): SharingError {
+  return new SharingError(400, "INVALID_PARAMETER_VALUE", message);
+}
+
+/** The versions a change range asks for, from query parameters or a query body. */
+export interface ChangeRange {
+  /** First version, inclusive (or null with a starting timestamp). */
+  startingVersion: number | null;
+  /** Its time instead. */
+  startingTimestamp: string | null;
+  /** Last version, inclusive (the newest when both are null). */
+  endingVersion: number | null;
+  /** Its time instead. */
+  endingTimestamp: string | null;
+}
+
+/**
+ * The held versions from the range's start to its end, oldest first: 400
+ * when the start is missing, past the end or the newest, or older than the
+ * oldest version held (pruned).
+ */
+export async function versionsInRange(store: Store, project: ProjectState, range: ChangeRange): Promise<StoredVersion[]> {
+  const held = await heldVersions(store, project);
+  const newest = held[held.length - 1];
+  let from: number;
+  if (range.startingVersion !== null) from = range.startingVersion;
+  else if (range.startingTimestamp !== null) {
+    const ms = parseTimestamp(range.startingTimestamp, "startingTimestamp");
+    const first = held.find((v) => versionTime(v) >= ms);
+    if (!first) throw bad(`no version was made at or after ${range.startingTimestamp}`);
+    from = first.version;
+  } else throw bad("give startingVersion or startingTimestamp");
+  let to = newest.version;
+  if (range.endingVersion !== null) to = Math.min(range.endingVersion, newest.version);
+  else if (range.endingTimestamp !== null) {
+    const ms = parseTimestamp(range.endingTimestamp, "endingTimestamp");
+    const before = held.filter((v) => versionTime(v) <= ms);
+    if (before.length === 0) throw bad(`no version was made at or before ${range.endingTimestamp}`);
+    to = before[before.length - 1].version;
+  }
+  if (from > newest.version) throw bad(`startingVersion ${from} is past the table's newest, ${newest.version}`);
+  if (from > to) throw bad(`the range starts at version ${from}, after its end, ${to}`);
+  if (from < held[0].version) {
+    throw bad(`version ${from} is no longer held (pruned): the oldest version held is ${held[0].version}`);
+  }
+  const range_ = held.filter((v) => v.version >= from && v.version <= to);
+  for (let i = 1; i < range_.length; i++) {
+    if (range_[i].version !== range_[i - 1].version + 1) {
+      throw bad(`version ${range_[i - 1].version + 1} is not held, so the changes after it cannot be told`);
+    }
+  }
+  return range_;
+}
+
+/** The files of `version`'s change; `previous` is the version before it when held. */
+export async function changeFiles(
+  store: Store,
+  version: StoredVersion,
+  previous: StoredVersion | null,
+): Promise<ChangeFile[]> {
+  const change = await readChange(store.root, version.slug, version.version);
+  if (change) {
+    return [{ version, part: { ...change, path: store.partPath(version.slug, change.sha256) } }];
+  }
+  const parent = version.manifest.raw.parent;
+  if (version.version === 1 || parent === null) return version.parts.map((part) => ({ version, part }));
+  if (previous) {
+    const mine = new Set(version.parts.map((p) => p.sha256));
+    if (previous.parts.every((p) => mine.has(p.sha256))) {
+      const before = new Set(previous.parts.map((p) => p.sha256));
+      return version.parts.filter((p) => !before.has(p.sha256)).map((part) => ({ version, part }));
+    }
+  }
+  throw bad(
+    `the change of version ${version.version} is not known on this node: it came without one and rewrote ` +
+      `earlier parts; read the version itself with query`,
+  );
+}
+
+/** The `add` line of one change file, in `format`. */
+function addLine(
+  format: ResponseFormat,
+  file: ChangeFile,
+  link: { url: string; expires: number },
+  stats: FileStats,
+): Record<string, unknown> {
+  const { part, version } = file;
+  const at = { version: version.version, timestamp: versionTime(version) };
+  if (format === "delta") {
+    return {
+      file: {
+        id: part.sha256,
+        size: part.bytes,
+        expirationTimestamp: link.expires,
+        ...at,
+        deltaSingleAction: {
+          add: {
+            path: link.url,
+            partitionValues: {},
+            size: part.bytes,
+            modificationTime: at.timestamp,
+            dataChange: true,
+            stats: JSON.stringify(stats),
+          },
+        },
+      },
+    };
+  }
+  const body = {
+    url: link.url,
+    id: part.sha256,
+    partitionValues: {},
+    size: part.bytes,
+    stats: JSON.stringify(stats),
+    expirationTimestamp: link.expires,
+    ...at,
+  };
+  return { add: body };
+}
+
+/**
+ * The change lines of `versions` (oldest first, contiguous), with URLs
+ * signed and their parts kept until they expire.
+ */
+export async function changeLines(
+  ctx: TableReadContext & { store: Store },
+  meta: TableMetadata,
+  versions: StoredVersion[],
+  format: ResponseFormat,
+): Promise<Record<string, unknown>[]> {
+  const held = new Map<number, StoredVersion>();
+  for (const v of versions) held.set(v.version, v);
+  const lines: Record<string, unknown>[] = [];
+  const given: string[] = [];
+  let expires = 0;
+  for (const version of versions) {
+    const previous = held.get(version.version - 1) ?? await ctx.store.version(version.slug, version.version - 1);
+    for (const file of await changeFiles(ctx.store, version, previous)) {
+      const stats = await ctx.footers.stats(file.part.sha256, file.part.path, meta.columns);
+      const link = fileUrl(ctx, version.slug, file.part.sha256);
+      lines.push(addLine(format, file, link, stats));
+      given.push(file.part.path);
+      expires = Math.max(expires, link.expires);
+    }
+  }
+  if (given.length > 0) promiseParts(given, expires);
+  return lines;
+}
