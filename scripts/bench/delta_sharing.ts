@@ -85,7 +85,11 @@ async function run(): Promise<void> {
       const cold = performance.now();
       await f.query();
       const coldMs = performance.now() - cold;
-      const [q, m, md, p] = await interleaved([f.query, f.manifest, f.metadata, f.project], { maxRuns: 60, maxMs: 20_000, minRuns: 10 });
+      const [q, m, md, p] = await interleaved([f.query, f.manifest, f.metadata, f.project], {
+        maxRuns: 60,
+        maxMs: 20_000,
+        minRuns: 10,
+      });
       const queryRatio = median(q) / median(m);
       const metaRatio = median(md) / median(p);
       results.push(queryRatio <= QUERY_TARGET, metaRatio <= METADATA_TARGET);
@@ -115,7 +119,9 @@ async function run(): Promise<void> {
     const mib = (n: number) => `${(n / 1024 ** 2).toFixed(0)} MiB`;
     console.log(`RSS every 1,000 queries: ${rss.map(mib).join(", ")}`);
     const growth = rss[rss.length - 1] / rss[0];
-    console.log(verdict(growth <= MEMORY_TARGET, `memory flat over ${QUERIES} queries: last/first ${growth.toFixed(2)}x`));
+    console.log(
+      verdict(growth <= MEMORY_TARGET, `memory flat over ${QUERIES} queries: last/first ${growth.toFixed(2)}x`),
+    );
   } finally {
     await serving.shutdown();
   }

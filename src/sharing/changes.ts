@@ -46,7 +46,11 @@ export interface ChangeRange {
  * when the start is missing, past the end or the newest, or older than the
  * oldest version held (pruned).
  */
-export async function versionsInRange(store: Store, project: ProjectState, range: ChangeRange): Promise<StoredVersion[]> {
+export async function versionsInRange(
+  store: Store,
+  project: ProjectState,
+  range: ChangeRange,
+): Promise<StoredVersion[]> {
   const held = await heldVersions(store, project);
   const newest = held[held.length - 1];
   let from: number;

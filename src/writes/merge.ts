@@ -155,11 +155,11 @@ export async function mergeVersion(
     source: { ...source, contribution: { ...source.contribution, mergedVersion: n } },
   };
   // The version's change (the records it adds) is its new part unless older parts were folded into that one.
-  const change = folded.length === 0
-    ? part
-    : await writePart(engine, join(dir, "parts"), schema, records, [], 0);
+  const change = folded.length === 0 ? part : await writePart(engine, join(dir, "parts"), schema, records, [], 0);
   if (change !== part) await syncDir(join(dir, "parts"));
-  const beside = { [CHANGES_FILE]: changeText({ sha256: change.sha256, bytes: change.bytes, records: change.records }) };
+  const beside = {
+    [CHANGES_FILE]: changeText({ sha256: change.sha256, bytes: change.bytes, records: change.records }),
+  };
   await commitVersion(root, slug, n, manifest, beside);
   return { version: n, partSha256: part.sha256 };
 }

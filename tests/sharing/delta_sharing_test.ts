@@ -331,7 +331,11 @@ Deno.test("changes: replaying every version's change from the first gives the ne
     const manifest = await (await fetch(`${node.url}/projects/notes/manifest`, { headers: auth })).json();
     assertEquals(manifest.version, 30);
     assert(manifest.parts.length < 30, "merges folded parts");
-    const client = new DeltaSharingClient({ shareCredentialsVersion: 1, endpoint: `${node.url}/delta-sharing`, bearerToken: TOKEN });
+    const client = new DeltaSharingClient({
+      shareCredentialsVersion: 1,
+      endpoint: `${node.url}/delta-sharing`,
+      bearerToken: TOKEN,
+    });
     const res = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=1");
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("delta-table-version"), "1");
@@ -354,7 +358,9 @@ Deno.test("changes: replaying every version's change from the first gives the ne
     const window = await client.query("svc", "default", "notes", { startingVersion: 28, endingVersion: 29 });
     assertEquals(window.files.map((f) => [f.kind, f.version]), [["add", 28], ["add", 29]]);
     assertEquals(window.version, 28);
-    for (const q of ["startingVersion=31", "startingVersion=5&endingVersion=4", "endingVersion=3", "startingVersion=x"]) {
+    for (
+      const q of ["startingVersion=31", "startingVersion=5&endingVersion=4", "endingVersion=3", "startingVersion=x"]
+    ) {
       const r = await client.raw("GET", `/shares/svc/schemas/default/tables/notes/changes?${q}`);
       assertEquals(r.status, 400, q);
       assertEquals((await r.json()).errorCode, "INVALID_PARAMETER_VALUE", q);
@@ -363,7 +369,10 @@ Deno.test("changes: replaying every version's change from the first gives the ne
     const pulled = await client.raw("GET", "/shares/svc/schemas/default/tables/cities/changes?startingVersion=1");
     assertEquals(pulled.status, 400);
     assertMatch((await pulled.json()).message, /change of version 2 is not known/);
-    const first = await client.raw("GET", "/shares/svc/schemas/default/tables/cities/changes?startingVersion=1&endingVersion=1");
+    const first = await client.raw(
+      "GET",
+      "/shares/svc/schemas/default/tables/cities/changes?startingVersion=1&endingVersion=1",
+    );
     assertEquals(first.status, 200);
     await first.body?.cancel();
   });
@@ -378,7 +387,11 @@ Deno.test("changes: a pruned start is 400 naming the oldest version held; the ch
       const r = await post(node.url, "/projects/notes/contribute", { records: [{ id: i, text: `n${i}` }] }, auth);
       assertEquals(r.status, 201);
     }
-    const client = new DeltaSharingClient({ shareCredentialsVersion: 1, endpoint: `${node.url}/delta-sharing`, bearerToken: TOKEN });
+    const client = new DeltaSharingClient({
+      shareCredentialsVersion: 1,
+      endpoint: `${node.url}/delta-sharing`,
+      bearerToken: TOKEN,
+    });
     const r = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=1");
     assertEquals(r.status, 400);
     assertMatch((await r.json()).message, /oldest version held is 4/);
@@ -389,9 +402,15 @@ Deno.test("changes: a pruned start is 400 naming the oldest version held; the ch
     const onDisk = (await readdir(join(node.store, "notes", "parts"))).filter((f) => f.endsWith(".parquet"));
     const listed = new Set<string>(adds.map((a) => a.id));
     for (const v of [4, 5, 6]) {
-      const manifest = await (await fetch(`${node.url}/projects/notes/manifest?version=${v}`, { headers: auth })).json();
+      const manifest = await (await fetch(`${node.url}/projects/notes/manifest?version=${v}`, { headers: auth }))
+        .json();
       for (const p of manifest.parts) listed.add(p.sha256);
     }
-    assert(onDisk.every((f) => listed.has(f.replace(".parquet", ""))), `left: ${onDisk.filter((f) => !listed.has(f.replace(".parquet", "")))} of ${onDisk.length}; listed ${[...listed]}`);
+    assert(
+      onDisk.every((f) => listed.has(f.replace(".parquet", ""))),
+      `left: ${onDisk.filter((f) => !listed.has(f.replace(".parquet", "")))} of ${onDisk.length}; listed ${[
+        ...listed,
+      ]}`,
+    );
   });
 });

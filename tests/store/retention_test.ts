@@ -19,11 +19,15 @@ async function versionDirs(store: string, slug: string): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
-async function listedParts(url: string, slug: string, versions: number[]): Promise<Set<string>> {
+/** The part files versions list: their manifests' parts and, for versions merged here, their change files. */
+async function listedParts(url: string, slug: string, versions: number[], store?: string): Promise<Set<string>> {
   const listed = new Set<string>();
   for (const v of versions) {
     const m: Json = await (await fetch(`${url}/projects/${slug}/manifest?version=${v}`)).json();
     for (const p of m.parts) listed.add(`${p.sha256}.parquet`);
+    if (store === undefined) continue;
+    const change = await readFile(join(store, slug, `v${v}`, "changes.json"), "utf8").catch(() => null);
+    if (change !== null) listed.add(`${JSON.parse(change).sha256}.parquet`);
   }
   return listed;
 }
@@ -38,7 +42,11 @@ Deno.test("--keep-versions: after each merge only the newest N versions and the 
     for (let i = 0; i < 7; i++) assertEquals((await post(url, "/projects/notes/contribute", batch(i))).status, 201);
     assertEquals(await versionDirs(store, "notes"), [6, 7]);
     const parts = (await readdir(join(store, "notes", "parts"))).sort();
-    assertEquals(parts, [...await listedParts(url, "notes", [6, 7])].sort(), "no part only a pruned version listed");
+    assertEquals(
+      parts,
+      [...await listedParts(url, "notes", [6, 7], store)].sort(),
+      "no part only a pruned version listed",
+    );
     const gone = await fetch(`${url}/projects/notes/data?version=3`);
     assertEquals(gone.status, 404);
     assertEquals(await gone.json(), { error: "version 3 is not on this node (newest 7, 2 versions held)" });

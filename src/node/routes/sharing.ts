@@ -233,7 +233,9 @@ async function postTableQuery(ctx: NodeContext, req: Request, name: string): Pro
 function versionQueryParam(url: URL, name: string): number | null {
   const text = url.searchParams.get(name);
   if (text === null) return null;
-  if (!/^\d{1,15}$/.test(text)) throw new SharingError(400, "INVALID_PARAMETER_VALUE", `${name} must be a whole number`);
+  if (!/^\d{1,15}$/.test(text)) {
+    throw new SharingError(400, "INVALID_PARAMETER_VALUE", `${name} must be a whole number`);
+  }
   return Number(text);
 }
 
@@ -250,8 +252,10 @@ async function changesAnswer(
   const read = { ...ctx.sharing, store: ctx.store, token: ctx.token, now: ctx.now, origin: publicOrigin(req) };
   const lines = await changeLines(read, meta, versions, format);
   const metaLine = metadataLine(project, meta, format, true);
-  const described = (format === "delta" ? (metaLine.metaData as Record<string, Record<string, unknown>>).deltaMetadata
-    : metaLine.metaData) as Record<string, unknown>;
+  const described =
+    (format === "delta"
+      ? (metaLine.metaData as Record<string, Record<string, unknown>>).deltaMetadata
+      : metaLine.metaData) as Record<string, unknown>;
   described.configuration = { enableChangeDataFeed: "true" };
   return ndjson([protocolLine(format), metaLine, ...lines], formatHeaders(format, versions[0].version));
 }
