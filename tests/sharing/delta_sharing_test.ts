@@ -249,7 +249,14 @@ Deno.test("recipients: a recipient's token reads the shares and nothing else; re
     });
     assertEquals((await client.listAllTables("svc")).length, 2);
     const files = (await client.query("svc", "default", "cities", {})).files;
-    assertEquals((await fetch(files[0].url as string)).status, 200);
+    const fresh = await fetch(files[0].url as string);
+    assertEquals(fresh.status, 200);
+    await fresh.body?.cancel();
+    clock += 3601_000; // past the URL's hour
+    const stale = await fetch(files[0].url as string);
+    assertEquals(stale.status, 403, "an expired file URL is refused");
+    await stale.body?.cancel();
+    clock -= 3601_000;
     const auth = { authorization: `Bearer ${token}` };
     for (
       const [method, path, body] of [
