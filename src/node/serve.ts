@@ -43,38 +43,37 @@ export interface ServingNode {
  * ```
  */
 export async function serveNode(options: ServeNodeOptions): Promise<ServingNode> {
-  // The node is built once it knows its port (port 0 picks one at bind), so
-  // its address never changes after; a request that comes in before then is
-  // told the node is starting.
-  let node: SvcNode | null = null;
-  const server = await serve((req, info) => node ? node.handler(req, info) : Promise.resolve(starting()), {
+  // The node is built once it knows its port (port 0 picks one at bind), so its address never changes after; a
+  // request that comes in meanwhile waits for it, as it would have waited for the port to open.
+  let settle!: { resolve(node: SvcNode): void; reject(e: unknown): void };
+  const built = new Promise<SvcNode>((resolve, reject) => settle = { resolve, reject });
+  built.catch(() => {});
+  const server = await serve((req, info) => built.then((node) => node.handler(req, info)), {
     hostname: options.host,
     port: options.port,
     limits: options.limits,
     errorAnswer: (status, message) => errorResponse(status, message),
-    quick: (head, info) => node ? node.quick(head, info) : Promise.resolve(null),
+    quick: (head, info) => built.then((node) => node.quick(head, info)),
     log: (line) => console.error(line),
   });
+  let node: SvcNode;
   try {
     node = await createNode({ ...options, port: server.addr.port });
   } catch (e) {
+    settle.reject(e);
     await server.shutdown();
     throw e;
   }
-  const built = node;
+  settle.resolve(node);
   const host = server.addr.hostname.includes(":") ? `[${server.addr.hostname}]` : server.addr.hostname;
   let stopping: Promise<void> | null = null;
   return {
     url: `http://${host}:${server.addr.port}`,
-    node: built,
+    node,
     connections: () => server.connections(),
     shutdown() {
-      stopping ??= server.shutdown().then(() => built.close());
+      stopping ??= server.shutdown().then(() => node.close());
       return stopping;
     },
   };
-}
-
-function starting(): Response {
-  return errorResponse(503, "the node is starting: try again in a moment", { "retry-after": "1" });
 }
