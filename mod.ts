@@ -13,7 +13,12 @@
  *
  * const serving = await serveNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", port: 0, token: "local" });
  * const client = new Client({ baseUrl: serving.url, apiKey: "local" });
- * await client.create({ slug: "notes", title: "Notes" });
+ * await client.create({
+ *   slug: "notes",
+ *   title: "Notes",
+ *   readme: "Notes kept while working, one per record.",
+ *   schemaDef: { fields: [{ name: "text", type: "string" }] },
+ * });
  * await client.contribute("notes", [{ text: "first" }, { text: "second" }]);
  * const page = await client.data("notes", { limit: 5 });
  * const answer = await client.query("notes", "SELECT count(*) AS n FROM records");

@@ -94,6 +94,23 @@ function search(params: Record<string, number | undefined>): string {
 
 /**
  * A client of one base URL.
+ *
+ * @example
+ * ```ts
+ * import { Client } from "./client.ts";
+ * import { serveNode } from "../node/mod.ts";
+ *
+ * const serving = await serveNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", port: 0, token: "local" });
+ * const client = new Client({ baseUrl: serving.url, apiKey: "local" });
+ * await client.create({
+ *   slug: "cities",
+ *   title: "Cities",
+ *   readme: "Cities of the world, one per record.",
+ *   schemaDef: { fields: [{ name: "name", type: "string" }, { name: "population", type: "integer" }] },
+ * });
+ * console.log((await client.projects()).map((p) => p.slug)); // ["cities"]
+ * await serving.shutdown();
+ * ```
  */
 export class Client {
   /** The base URL calls go to. */
