@@ -87,6 +87,8 @@ function statsFrom(rows: FooterRow[], types: ReadonlyMap<string, string>): FileS
 export interface FooterReader {
   /** The statistics of the part at `path` whose digest is `sha256`, with its columns typed by `columns`. */
   stats(sha256: string, path: string, columns: readonly Column[]): Promise<FileStats>;
+  /** The statistics of `parts`, in order; the footers not read yet are read in one query. */
+  statsOf(parts: readonly { sha256: string; path: string }[], columns: readonly Column[]): Promise<FileStats>[];
   /** The columns of the parts at `paths` (by name, in first-seen order), kept under `key`. */
   columns(key: string, paths: readonly string[]): Promise<Column[]>;
 }
@@ -116,22 +118,43 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
 export function footerReader(engine: ReadEngine): FooterReader {
   const stats = new Map<string, Promise<FileStats>>();
   const columns = new Map<string, Promise<Column[]>>();
-  return {
-    stats(sha256, path, cols) {
-      const known = stats.get(sha256);
-      if (known) return known;
+  function statsOf(parts: readonly { sha256: string; path: string }[], cols: readonly Column[]): Promise<FileStats>[] {
+    const found = new Map<string, Promise<FileStats>>();
+    for (const p of parts) {
+      const known = stats.get(p.sha256);
+      if (known) found.set(p.sha256, known);
+    }
+    const missing = parts.filter((p) => !found.has(p.sha256));
+    if (missing.length > 0) {
       const types = new Map(cols.map((c) => [c.name, c.type.toUpperCase()]));
+      // One query reads every missing footer: a thousand parts cost one scan of their footers, not a thousand.
+      const list = `[${missing.map((p) => sqlString(p.path)).join(", ")}]`;
       const reading = engine.use(async (c) => {
         const reader = await c.runAndReadAll(
-          `SELECT path_in_schema AS "column", row_group_id::VARCHAR AS "rowGroup", row_group_num_rows::VARCHAR AS rows,
-             stats_min_value AS min, stats_max_value AS max, stats_null_count::VARCHAR AS nulls
-           FROM parquet_metadata(${sqlString(path)})`,
+          `SELECT file_name AS file, path_in_schema AS "column", row_group_id::VARCHAR AS "rowGroup",
+             row_group_num_rows::VARCHAR AS rows, stats_min_value AS min, stats_max_value AS max,
+             stats_null_count::VARCHAR AS nulls
+           FROM parquet_metadata(${list})`,
         );
-        return statsFrom(reader.getRowObjectsJson() as unknown as FooterRow[], types);
+        const byFile = new Map<string, FooterRow[]>();
+        for (const row of reader.getRowObjectsJson() as unknown as (FooterRow & { file: string })[]) {
+          const rows = byFile.get(row.file);
+          if (rows) rows.push(row);
+          else byFile.set(row.file, [row]);
+        }
+        return byFile;
       });
-      reading.catch(() => stats.delete(sha256));
-      return remember(stats, sha256, reading);
-    },
+      for (const p of missing) {
+        const one = reading.then((byFile) => statsFrom(byFile.get(p.path) ?? [], types));
+        one.catch(() => stats.delete(p.sha256));
+        found.set(p.sha256, remember(stats, p.sha256, one));
+      }
+    }
+    return parts.map((p) => found.get(p.sha256)!);
+  }
+  return {
+    stats: (sha256, path, cols) => statsOf([{ sha256, path }], cols)[0],
+    statsOf,
     columns(key, paths) {
       const known = columns.get(key);
       if (known) return known;

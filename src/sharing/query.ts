@@ -211,6 +211,7 @@ export async function fileLines(
   let minExpiry: number | null = null;
   let maxExpiry = 0;
   let index = offset;
+  const allStats = ctx.footers.statsOf(version.parts.slice(offset), meta.columns);
   for (; index < version.parts.length; index++) {
     if (query.maxFiles !== null && lines.length >= query.maxFiles) break;
     if (query.limitHint !== null && records >= query.limitHint && lines.length > 0) {
@@ -218,7 +219,7 @@ export async function fileLines(
       break;
     }
     const part = version.parts[index];
-    const stats = await ctx.footers.stats(part.sha256, part.path, meta.columns);
+    const stats = await allStats[index - offset];
     if (!query.predicates.every((p) => mayMatch(p, stats))) continue;
     const link = fileUrl(ctx, version.slug, part.sha256);
     lines.push(fileLine(format, part, link, stats, version, query.withVersion));
