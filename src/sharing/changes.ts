@@ -13,8 +13,7 @@
 import type { ProjectState, Store, StoredVersion } from "../store/mod.ts";
 import { promiseParts, readChange } from "../store/mod.ts";
 import { SharingError } from "./errors.ts";
-import type { FileStats } from "./file_stats.ts";
-import { fileUrl, type ResponseFormat, type TableMetadata, type TableReadContext } from "./query.ts";
+import { fileLine, fileUrl, type ResponseFormat, type TableMetadata, type TableReadContext } from "./query.ts";
 import { heldVersions, parseTimestamp, versionTime } from "./tables.ts";
 
 /** One file of one version's change. */
@@ -108,47 +107,6 @@ export async function changeFiles(
   );
 }
 
-/** The `add` line of one change file, in `format`. */
-function addLine(
-  format: ResponseFormat,
-  file: ChangeFile,
-  link: { url: string; expires: number },
-  stats: FileStats,
-): Record<string, unknown> {
-  const { part, version } = file;
-  const at = { version: version.version, timestamp: versionTime(version) };
-  if (format === "delta") {
-    return {
-      file: {
-        id: part.sha256,
-        size: part.bytes,
-        expirationTimestamp: link.expires,
-        ...at,
-        deltaSingleAction: {
-          add: {
-            path: link.url,
-            partitionValues: {},
-            size: part.bytes,
-            modificationTime: at.timestamp,
-            dataChange: true,
-            stats: JSON.stringify(stats),
-          },
-        },
-      },
-    };
-  }
-  const body = {
-    url: link.url,
-    id: part.sha256,
-    partitionValues: {},
-    size: part.bytes,
-    stats: JSON.stringify(stats),
-    expirationTimestamp: link.expires,
-    ...at,
-  };
-  return { add: body };
-}
-
 /**
  * The change lines of `versions` (oldest first, contiguous), with URLs
  * signed and their parts kept until they expire.
@@ -169,7 +127,7 @@ export async function changeLines(
     for (const file of await changeFiles(ctx.store, version, previous)) {
       const stats = await ctx.footers.stats(file.part.sha256, file.part.path, meta.columns);
       const link = fileUrl(ctx, version.slug, file.part.sha256);
-      lines.push(addLine(format, file, link, stats));
+      lines.push(fileLine({ format, wrapper: "add", withVersion: true }, file.part, link, stats, version));
       given.push(file.part.path);
       expires = Math.max(expires, link.expires);
     }

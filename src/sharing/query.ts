@@ -142,14 +142,36 @@ export function fileUrl(
   return { url: `${base}${signed.query}`, expires: signed.exp * 1000 };
 }
 
-function fileLine(
-  format: ResponseFormat,
+/** How a file line is written: the format, the wrapper of the parquet format, and whether it names its version. */
+export interface FileLineForm {
+  /** The answer format. */
+  format: ResponseFormat;
+  /** The parquet format's wrapper: `file` in a version's files, `add` in changes. */
+  wrapper: "file" | "add";
+  /** Whether the line carries the version and its time. */
+  withVersion: boolean;
+}
+
+/**
+ * One file line: part `part` of `version` at `link`, with its statistics.
+ *
+ * @example
+ * ```ts
+ * import { fileLine } from "./query.ts";
+ * const version = { slug: "notes", version: 1, manifest: { raw: {}, parts: [] }, parts: [], mtime: new Date(0) };
+ * const stats = { numRecords: 1, minValues: {}, maxValues: {}, nullCount: {} };
+ * const form = { format: "parquet", wrapper: "file", withVersion: false } as const;
+ * fileLine(form, { sha256: "ab", bytes: 10 }, { url: "http://x/ab", expires: 1 }, stats, version);
+ * ```
+ */
+export function fileLine(
+  form: FileLineForm,
   part: { sha256: string; bytes: number },
   link: { url: string; expires: number },
   stats: FileStats,
   version: StoredVersion,
-  withVersion: boolean,
 ): Record<string, unknown> {
+  const { format, withVersion } = form;
   const at = withVersion ? { version: version.version, timestamp: versionTime(version) } : {};
   const statsText = JSON.stringify(stats);
   if (format === "delta") {
@@ -173,7 +195,7 @@ function fileLine(
     };
   }
   return {
-    file: {
+    [form.wrapper]: {
       url: link.url,
       id: part.sha256,
       partitionValues: {},
@@ -222,7 +244,7 @@ export async function fileLines(
     const stats = await allStats[index - offset];
     if (!query.predicates.every((p) => mayMatch(p, stats))) continue;
     const link = fileUrl(ctx, version.slug, part.sha256);
-    lines.push(fileLine(format, part, link, stats, version, query.withVersion));
+    lines.push(fileLine({ format, wrapper: "file", withVersion: query.withVersion }, part, link, stats, version));
     given.push(part.path);
     records += stats.numRecords;
     minExpiry = minExpiry === null ? link.expires : Math.min(minExpiry, link.expires);
