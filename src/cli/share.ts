@@ -6,12 +6,13 @@
  * @module
  */
 import process from "node:process";
-import { open, rename, stat, unlink } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { addRecipient, listRecipients, type Recipient, removeRecipient } from "../sharing/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { commandArgs } from "./args.ts";
+import { prepareKeyFile } from "./key_file.ts";
 
 /** `svc share --help`. */
 export const SHARE_HELP = `Usage: svc share add NAME [--expires 30d] [-o FILE] [--endpoint URL]
@@ -83,19 +84,9 @@ export function profileOf(base: string, token: string, expiresAt: string | null)
 }
 
 async function writeProfile(file: string, profile: Record<string, unknown>): Promise<void> {
-  // The file holds a working token: only its owner reads it, and it appears whole or not at all.
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, "w", 0o600);
-  try {
-    await handle.writeFile(JSON.stringify(profile, null, 2) + "\n");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file).catch(async (e) => {
-    await unlink(temp).catch(() => {});
-    throw new CliError(`cannot write ${file}: ${(e as Error).message}`);
-  });
+  // The file holds a working token: written as a key file is (0600, whole or not at all, nothing left on Ctrl-C).
+  const pending = await prepareKeyFile(file, true);
+  await pending.write(JSON.stringify(profile, null, 2));
 }
 
 async function requireStore(store: string): Promise<void> {

@@ -32,8 +32,6 @@ export interface Match {
   form?: boolean;
   /** Whether the request carries a credential of its own that stands for the token (a signed part URL). */
   signed?(ctx: NodeContext, url: URL): boolean;
-  /** Whether errors take Delta Sharing's shape (`{errorCode, message}`). */
-  sharing?: boolean;
   /** Answers the request; `authed` says whether it carried the node token (or the login cookie, from the node's own page). */
   run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response>;
 }
@@ -95,7 +93,7 @@ export function match(pathname: string): Match | null {
   }
   if (s[0] === "delta-sharing") {
     const route = sharingRoute(s.slice(1));
-    return route ? { ...route, public: true, sharing: true } : null;
+    return route ? { ...route, public: true } : null;
   }
   if (s[0] !== "projects") return null;
   if (s.length === 1) {

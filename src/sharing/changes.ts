@@ -50,36 +50,38 @@ export async function versionsInRange(
   project: ProjectState,
   range: ChangeRange,
 ): Promise<StoredVersion[]> {
-  const held = await heldVersions(store, project);
+  const held = [...project.versions].sort((a, b) => a - b);
   const newest = held[held.length - 1];
+  // Only a timestamp needs the versions' times, and so every version's manifest.
+  const timed = range.startingTimestamp !== null || range.endingTimestamp !== null
+    ? await heldVersions(store, project)
+    : [];
   let from: number;
   if (range.startingVersion !== null) from = range.startingVersion;
   else if (range.startingTimestamp !== null) {
     const ms = parseTimestamp(range.startingTimestamp, "startingTimestamp");
-    const first = held.find((v) => versionTime(v) >= ms);
+    const first = timed.find((v) => versionTime(v) >= ms);
     if (!first) throw bad(`no version was made at or after ${range.startingTimestamp}`);
     from = first.version;
   } else throw bad("give startingVersion or startingTimestamp");
-  let to = newest.version;
-  if (range.endingVersion !== null) to = Math.min(range.endingVersion, newest.version);
+  let to = newest;
+  if (range.endingVersion !== null) to = Math.min(range.endingVersion, newest);
   else if (range.endingTimestamp !== null) {
     const ms = parseTimestamp(range.endingTimestamp, "endingTimestamp");
-    const before = held.filter((v) => versionTime(v) <= ms);
+    const before = timed.filter((v) => versionTime(v) <= ms);
     if (before.length === 0) throw bad(`no version was made at or before ${range.endingTimestamp}`);
     to = before[before.length - 1].version;
   }
-  if (from > newest.version) throw bad(`startingVersion ${from} is past the table's newest, ${newest.version}`);
+  if (from > newest) throw bad(`startingVersion ${from} is past the table's newest, ${newest}`);
   if (from > to) throw bad(`the range starts at version ${from}, after its end, ${to}`);
-  if (from < held[0].version) {
-    throw bad(`version ${from} is no longer held (pruned): the oldest version held is ${held[0].version}`);
+  if (from < held[0]) throw bad(`version ${from} is no longer held (pruned): the oldest version held is ${held[0]}`);
+  const versions: StoredVersion[] = [];
+  for (let n = from; n <= to; n++) {
+    const version = await store.version(project.slug, n);
+    if (!version) throw bad(`version ${n} is not held, so the changes after it cannot be told`);
+    versions.push(version);
   }
-  const range_ = held.filter((v) => v.version >= from && v.version <= to);
-  for (let i = 1; i < range_.length; i++) {
-    if (range_[i].version !== range_[i - 1].version + 1) {
-      throw bad(`version ${range_[i - 1].version + 1} is not held, so the changes after it cannot be told`);
-    }
-  }
-  return range_;
+  return versions;
 }
 
 /** The files of `version`'s change; `previous` is the version before it when held. */
@@ -122,15 +124,17 @@ export async function changeLines(
   const lines: Record<string, unknown>[] = [];
   const given: string[] = [];
   let expires = 0;
+  const files: ChangeFile[] = [];
   for (const version of versions) {
     const previous = held.get(version.version - 1) ?? await ctx.store.version(version.slug, version.version - 1);
-    for (const file of await changeFiles(ctx.store, version, previous)) {
-      const stats = await ctx.footers.stats(file.part.sha256, file.part.path, meta.columns);
-      const link = fileUrl(ctx, version.slug, file.part.sha256);
-      lines.push(fileLine({ format, wrapper: "add", withVersion: true }, file.part, link, stats, version));
-      given.push(file.part.path);
-      expires = Math.max(expires, link.expires);
-    }
+    files.push(...await changeFiles(ctx.store, version, previous));
+  }
+  const stats = ctx.footers.statsOf(files.map((f) => f.part), meta.columns);
+  for (const [i, file] of files.entries()) {
+    const link = fileUrl(ctx, file.version.slug, file.part.sha256);
+    lines.push(fileLine({ format, wrapper: "add", withVersion: true }, file.part, link, await stats[i], file.version));
+    given.push(file.part.path);
+    expires = Math.max(expires, link.expires);
   }
   if (given.length > 0) promiseParts(given, expires);
   return lines;

@@ -85,8 +85,6 @@ function statsFrom(rows: FooterRow[], types: ReadonlyMap<string, string>): FileS
 
 /** Reads and keeps the statistics of parts and the columns of versions. */
 export interface FooterReader {
-  /** The statistics of the part at `path` whose digest is `sha256`, with its columns typed by `columns`. */
-  stats(sha256: string, path: string, columns: readonly Column[]): Promise<FileStats>;
   /** The statistics of `parts`, in order; the footers not read yet are read in one query. */
   statsOf(parts: readonly { sha256: string; path: string }[], columns: readonly Column[]): Promise<FileStats>[];
   /** The columns of the parts at `paths` (by name, in first-seen order), kept under `key`. */
@@ -153,7 +151,6 @@ export function footerReader(engine: ReadEngine): FooterReader {
     return parts.map((p) => found.get(p.sha256)!);
   }
   return {
-    stats: (sha256, path, cols) => statsOf([{ sha256, path }], cols)[0],
     statsOf,
     columns(key, paths) {
       const known = columns.get(key);

@@ -44,7 +44,6 @@ export {
   requireShare,
   requireTable,
   SCHEMA_NAME,
-  SHARE_NAME,
   sharedProjects,
   type SharingState,
   stableId,

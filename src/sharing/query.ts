@@ -60,12 +60,16 @@ export function protocolLine(format: ResponseFormat): Record<string, unknown> {
     : { protocol: { minReaderVersion: 1 } };
 }
 
-/** The metadata line of `meta` for `project`, in `format`; `withVersion` adds the version (time travel). */
+/**
+ * The metadata line of `meta` for `project`, in `format`; `withVersion` adds
+ * the version (time travel), `configuration` the table's settings.
+ */
 export function metadataLine(
   project: ProjectState,
   meta: TableMetadata,
   format: ResponseFormat,
   withVersion: boolean,
+  configuration: Record<string, string> = {},
 ): Record<string, unknown> {
   const size = meta.version.parts.reduce((a, p) => a + p.bytes, 0);
   const described = {
@@ -75,7 +79,7 @@ export function metadataLine(
     format: { provider: "parquet" },
     schemaString: sparkSchemaString(meta.columns),
     partitionColumns: [],
-    configuration: {},
+    configuration,
   };
   const counts = { size, numFiles: meta.version.parts.length };
   if (format === "delta") {
@@ -232,14 +236,11 @@ export async function fileLines(
   let records = 0;
   let minExpiry: number | null = null;
   let maxExpiry = 0;
-  let index = offset;
+  const limitReached = () => query.limitHint !== null && records >= query.limitHint && lines.length > 0;
   const allStats = ctx.footers.statsOf(version.parts.slice(offset), meta.columns);
+  let index = offset;
   for (; index < version.parts.length; index++) {
-    if (query.maxFiles !== null && lines.length >= query.maxFiles) break;
-    if (query.limitHint !== null && records >= query.limitHint && lines.length > 0) {
-      index = version.parts.length;
-      break;
-    }
+    if ((query.maxFiles !== null && lines.length >= query.maxFiles) || limitReached()) break;
     const part = version.parts[index];
     const stats = await allStats[index - offset];
     if (!query.predicates.every((p) => mayMatch(p, stats))) continue;
@@ -251,6 +252,6 @@ export async function fileLines(
     maxExpiry = Math.max(maxExpiry, link.expires);
   }
   if (given.length > 0) promiseParts(given, maxExpiry);
-  const more = index < version.parts.length && !(query.limitHint !== null && records >= query.limitHint);
+  const more = index < version.parts.length && !limitReached();
   return { lines, nextPageToken: more ? pageToken(key, index) : null, minUrlExpiration: minExpiry };
 }

@@ -17,9 +17,6 @@ export const SCHEMA_NAME = "default";
 /** The default share name. */
 export const DEFAULT_SHARE_NAME = "svc";
 
-/** Share names `--share-name` takes: letters, digits, `_` and `-`, 1 to 64. */
-export const SHARE_NAME: RegExp = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
 /** What the sharing functions read. */
 export interface SharingState {
   /** The store, read side. */

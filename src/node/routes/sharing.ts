@@ -180,8 +180,9 @@ async function queryBody(req: Request): Promise<Record<string, unknown>> {
 async function postTableQuery(ctx: NodeContext, req: Request, name: string): Promise<Response> {
   const body = await queryBody(req);
   const project = await requireTable(ctx, name);
-  const format = formatOf(capabilities(req));
-  const endStream = capabilities(req).get("includeendstreamaction")?.includes("true") ?? false;
+  const caps = capabilities(req);
+  const format = formatOf(caps);
+  const endStream = caps.get("includeendstreamaction")?.includes("true") ?? false;
   const startingVersion = optionalInt(body, "startingVersion", 0, Number.MAX_SAFE_INTEGER);
   if (startingVersion !== null) {
     const range: ChangeRange = {
@@ -251,12 +252,7 @@ async function changesAnswer(
   const meta = await tableMetadata(ctx.sharing, last);
   const read = { ...ctx.sharing, store: ctx.store, token: ctx.token, now: ctx.now, origin: publicOrigin(req) };
   const lines = await changeLines(read, meta, versions, format);
-  const metaLine = metadataLine(project, meta, format, true);
-  const described =
-    (format === "delta"
-      ? (metaLine.metaData as Record<string, Record<string, unknown>>).deltaMetadata
-      : metaLine.metaData) as Record<string, unknown>;
-  described.configuration = { enableChangeDataFeed: "true" };
+  const metaLine = metadataLine(project, meta, format, true, { enableChangeDataFeed: "true" });
   return ndjson([protocolLine(format), metaLine, ...lines], formatHeaders(format, versions[0].version));
 }
 
