@@ -21,7 +21,7 @@ const SECONDS = 3;
 const TARGET = 0.5;
 
 /** Requests per second `wrk` reached on `url`. */
-function wrk(url: string, seconds = SECONDS): Promise<number> {
+export function wrk(url: string, seconds = SECONDS): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", ["-t2", "-c16", `-d${seconds}s`, url], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

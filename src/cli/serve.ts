@@ -42,6 +42,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     exportCache: settings.exportCache,
     pageCache: settings.pageCache,
     shareName: settings.shareName,
+    readyMaxLagMs: settings.readyMaxLagMs,
+    metrics: settings.metrics,
     log,
     follow: follower ?? undefined,
   }).catch(async (e) => {

@@ -25,7 +25,7 @@ export interface SyncSource {
 
 /** The status of a project nothing was learned about yet. */
 export function initialStatus(from: string, version: number | null): FollowStatus {
-  return { version, at: null, error: null, signature: null, from };
+  return { version, at: null, error: null, signature: null, from, syncedAt: null, behind: null, failures: 0 };
 }
 
 /**
@@ -36,6 +36,7 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
   const store = openStore(source.store);
   const held = await store.latest(slug);
   const now = () => new Date().toISOString();
+  let offeredVersion: number | null = null;
   try {
     if ((await readProjectMeta(source.store, slug))?.local === true) {
       throw new SvcError(
@@ -46,6 +47,7 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
       );
     }
     const offered = await source.client.manifest(slug);
+    offeredVersion = offered.version;
     if (held && offered.version < held.version) {
       throw new SvcError(
         `${source.client.baseUrl} offers ${slug} v${offered.version}, below v${held.version} held; kept v${held.version}`,
@@ -61,17 +63,29 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
       workers: 4,
       trust: source.trust,
     });
-    return { ...previous, version: result.version, at: now(), error: null, signature: result.signature };
+    const at = now();
+    return {
+      ...previous,
+      version: result.version,
+      at,
+      error: null,
+      signature: result.signature,
+      syncedAt: at,
+      behind: Math.max(0, offered.version - result.version),
+    };
   } catch (e) {
     const signature = (e instanceof SvcError ? (e.body as { signature?: unknown } | null)?.signature : undefined) as
       | FollowStatus["signature"]
       | undefined;
+    const version = held?.version ?? previous.version;
     return {
       ...previous,
-      version: held?.version ?? previous.version,
+      version,
       at: now(),
       error: (e as Error).message,
       signature: signature ?? previous.signature,
+      behind: offeredVersion === null ? previous.behind : Math.max(0, offeredVersion - (version ?? 0)),
+      failures: previous.failures + 1,
     };
   }
 }

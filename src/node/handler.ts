@@ -15,6 +15,7 @@ import { errorPage, isNavigation } from "./ui/routes.ts";
 import { errorResponse, json } from "./response.ts";
 import { sharingErrorCode } from "../sharing/mod.ts";
 import { NodeError } from "../errors/mod.ts";
+import { routeTemplate } from "./router.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
 export interface ConnInfo {
@@ -78,12 +79,54 @@ async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Res
  * node's log.
  */
 export function createHandler(ctx: NodeContext): Handler {
+  const answered = createAnswerer(ctx);
+  const metrics = ctx.metrics;
+  if (metrics === null) return answered;
   return async (req, info) => {
+    const started = performance.now();
+    metrics.inFlight++;
+    let facts: Facts | null = null;
+    let res: Response;
+    try {
+      res = await answered(req, info, (f) => facts = f);
+    } finally {
+      metrics.inFlight--;
+    }
+    const seen = facts as Facts | null;
+    const route = seen?.route ? routeTemplate(seen.path) : "unmatched";
+    metrics.answered(route, req.method, res.status, (performance.now() - started) / 1000);
+    return countedBody(res, (bytes) => metrics.sent(route, bytes));
+  };
+}
+
+/** `res` with the bytes of its body counted as they are sent (its declared length when it has one). */
+function countedBody(res: Response, sent: (bytes: number) => void): Response {
+  if (res.body === null) return res;
+  const length = res.headers.get("content-length");
+  if (length !== null && /^\d+$/.test(length)) {
+    sent(Number(length));
+    return res;
+  }
+  const counting = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      sent(chunk.byteLength);
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(counting), res);
+}
+
+/** The handler without metrics; `seen` learns the request's facts once the guards established them. */
+function createAnswerer(
+  ctx: NodeContext,
+): (req: Request, info?: ConnInfo, seen?: (facts: Facts) => void) => Promise<Response> {
+  return async (req, info, seen) => {
     const started = performance.now();
     let res: Response;
     let facts: Facts | null = null;
     try {
       facts = factsOf(ctx, req, undefined, info?.target);
+      seen?.(facts);
       res = await answer(ctx, req, facts);
     } catch (e) {
       const path = pathOf(req, info?.target);

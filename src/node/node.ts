@@ -13,7 +13,7 @@ import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
-import { type LogSink, nodeLog } from "../service/mod.ts";
+import { type LogSink, nodeLog, nodeMetrics } from "../service/mod.ts";
 import { createWriteCache } from "../writes/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
@@ -52,6 +52,10 @@ export interface NodeOptions {
   shareName?: string;
   /** The follow loop, whose status `/healthz` shows and whose projects cannot be created here. */
   follow?: FollowView;
+  /** Longest a followed project may go without a good sync before `/readyz` says not ready (default: no limit). */
+  readyMaxLagMs?: number | null;
+  /** Whether `GET /metrics` answers (default true). */
+  metrics?: boolean;
 }
 
 /** A node: the handler to serve and how to release what it holds. */
@@ -64,6 +68,8 @@ export interface SvcNode {
   warmSql(): Promise<void>;
   /** Process ids of the SQL workers now running. */
   sqlPids(): number[];
+  /** Says the node is stopping: `/readyz` answers 503 from now on, so balancers send nothing new. */
+  drain(): void;
   /** Stops the SQL workers and releases the node's DuckDB; call after the server has stopped. */
   close(): Promise<void>;
 }
@@ -119,6 +125,9 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     follow: options.follow ?? null,
     log: logs,
     writes: createWriteCache(),
+    readyMaxLagMs: options.readyMaxLagMs ?? null,
+    lifecycle: { stopping: false },
+    metrics: options.metrics === false ? null : nodeMetrics(),
   };
   const sharing = {
     share: options.shareName ?? DEFAULT_SHARE_NAME,
@@ -130,6 +139,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     handler: createHandler(context),
     quick: createQuickHandler(context),
     sqlPids: () => sql.pids(),
+    drain: () => state.lifecycle.stopping = true,
     warmSql: () => sql.warm(),
     close: async () => {
       await sql.close();

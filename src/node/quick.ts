@@ -43,7 +43,10 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
       headers: HEADERS,
       body: encoder.encode(stringifyExactJson(await healthOf(ctx, authed))),
     };
-    ctx.log.request(logLine(head, info, 200, performance.now() - started));
+    const ms = performance.now() - started;
+    ctx.log.request(logLine(head, info, 200, ms));
+    ctx.metrics?.answered("/healthz", head.method, 200, ms / 1000);
+    if (head.method === "GET") ctx.metrics?.sent("/healthz", answer.body.byteLength);
     return answer;
   };
 }

@@ -17,6 +17,7 @@ import { getExport } from "./routes/export.ts";
 import { getManifest } from "./routes/manifest.ts";
 import { getPart, partUrlSigned } from "./routes/parts.ts";
 import { getHealth, getProject, listProjects } from "./routes/projects.ts";
+import { getMetrics, getReady } from "./routes/operations.ts";
 import { postQuery } from "./routes/query.ts";
 import { sharingRoute } from "./routes/sharing.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
@@ -76,6 +77,10 @@ export function match(pathname: string): Match | null {
   if (s.length === 1 && s[0] === "healthz") {
     return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getHealth(ctx, authed) };
   }
+  if (s.length === 1 && s[0] === "readyz") {
+    return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getReady(ctx, authed) };
+  }
+  if (s.length === 1 && s[0] === "metrics") return { methods: READ, public: false, run: (ctx) => getMetrics(ctx) };
   if (s.length === 1 && s[0] === "mcp") {
     return {
       methods: ["POST"],
@@ -130,4 +135,34 @@ export function match(pathname: string): Match | null {
       return { methods: [], public: false, run: refuse("method-not-allowed", BUY_REFUSED) };
   }
   return null;
+}
+
+const SHARING_NAMES: Readonly<Record<string, string>> = { shares: "{share}", schemas: "{schema}", tables: "{table}" };
+
+/**
+ * The route of a path the node serves, as a template that names no slug or
+ * id (the `route` label of the metrics).
+ *
+ * @example
+ * ```ts
+ * import { routeTemplate } from "./router.ts";
+ * routeTemplate("/projects/cities/data"); // "/projects/{slug}/data"
+ * routeTemplate("/delta-sharing/shares/svc/schemas/default/tables/cities/query");
+ * // "/delta-sharing/shares/{share}/schemas/{schema}/tables/{table}/query"
+ * ```
+ */
+export function routeTemplate(path: string): string {
+  const s = path.split("/").slice(1);
+  if (s[0] === "projects") {
+    if (s.length >= 2) s[1] = "{slug}";
+    if (s[2] === "contributions" && s.length === 4) s[3] = "{id}";
+  } else if (s[0] === "parts" && s.length === 3) {
+    s[1] = "{slug}";
+    s[2] = "{file}";
+  } else if (s[0] === "ui" && s.length === 2 && s[1] !== "login" && s[1] !== "logout") {
+    s[1] = "{asset}";
+  } else if (s[0] === "delta-sharing") {
+    for (let i = 2; i < s.length; i++) if (SHARING_NAMES[s[i - 1]]) s[i] = SHARING_NAMES[s[i - 1]];
+  }
+  return "/" + s.join("/");
 }

@@ -72,6 +72,7 @@ export async function serveNode(options: ServeNodeOptions): Promise<ServingNode>
     node,
     connections: () => server.connections(),
     shutdown() {
+      node.drain();
       stopping ??= server.shutdown().then(() => node.close());
       return stopping;
     },

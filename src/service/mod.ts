@@ -7,6 +7,9 @@
  */
 export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
 export { healthOf } from "./health.ts";
+export { type NodeMetrics, nodeMetrics, type SqlOutcome } from "./metrics.ts";
+export { metricsText } from "./metrics_scrape.ts";
+export { readinessOf } from "./readiness.ts";
 export { type ManifestRequest, versionManifest } from "./manifest.ts";
 export { DEFAULT_PAGE, MAX_PAGE, type PageRequest, readPage } from "./pages.ts";
 export { PART_URL_LIFETIME_S, partSignature, partSignatureValid, signPartQuery } from "./part_url.ts";

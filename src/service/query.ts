@@ -8,6 +8,7 @@
 import { NodeError } from "../errors/mod.ts";
 import { DEFAULT_ROWS, MAX_SQL_CHARS, sqlSource } from "../sql/mod.ts";
 import type { NodeState } from "./state.ts";
+import type { SqlOutcome } from "./metrics.ts";
 import { withVersion } from "./versions.ts";
 
 /** A query. */
@@ -21,7 +22,7 @@ export interface QueryRequest {
 }
 
 /** What running a query needs of the node. */
-export type QueryState = Pick<NodeState, "store" | "sql" | "storeRealPath">;
+export type QueryState = Pick<NodeState, "store" | "sql" | "storeRealPath"> & Partial<Pick<NodeState, "metrics">>;
 
 function codePoints(text: string): number {
   let n = 0;
@@ -46,6 +47,27 @@ export function checkStatement(sql: unknown): string {
   return sql;
 }
 
+/** How a query that threw ended, for the metrics. */
+function outcomeOf(e: unknown): SqlOutcome {
+  if (!(e instanceof NodeError)) return "error";
+  return e.kind === "busy" ? "refused" : e.kind === "timeout" ? "timeout" : "error";
+}
+
+/** Runs `query`, counting its outcome and time when the node keeps metrics. */
+async function counted<T>(state: QueryState, query: () => Promise<T>): Promise<T> {
+  const metrics = state.metrics ?? null;
+  if (metrics === null) return await query();
+  const started = performance.now();
+  try {
+    const answer = await query();
+    metrics.query("ok", (performance.now() - started) / 1000);
+    return answer;
+  } catch (e) {
+    metrics.query(outcomeOf(e), (performance.now() - started) / 1000);
+    throw e;
+  }
+}
+
 /**
  * Runs `request` over `slug`: the answer's JSON text (`{project, version,
  * columns, types, rows, count, truncated, ms, scannedBytes}`, the rows as
@@ -59,7 +81,7 @@ export async function queryVersion(state: QueryState, slug: string, request: Que
   }
   return await withVersion(state, slug, request.version, async (version) => {
     const source = await sqlSource(state.storeRealPath, version);
-    const answer = await state.sql.query(source, sql, limit);
+    const answer = await counted(state, () => state.sql.query(source, sql, limit));
     const scannedBytes = version.parts.reduce((sum, p) => sum + p.bytes, 0);
     const head = `{"project":${JSON.stringify(slug)},"version":${version.version},` +
       `"columns":${JSON.stringify(answer.columns)},"types":${JSON.stringify(answer.types)}`;

@@ -10,6 +10,7 @@ import type { SqlPool } from "../sql/mod.ts";
 import type { ExportCache, Store } from "../store/mod.ts";
 import type { FollowStatus } from "../wire/mod.ts";
 import type { WriteCache } from "../writes/mod.ts";
+import type { NodeMetrics } from "./metrics.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {
@@ -88,4 +89,10 @@ export interface NodeState {
   log: NodeLog;
   /** What writes keep between requests (see `src/writes/`). */
   writes: WriteCache;
+  /** Longest a followed project may go without a good sync before the node says it is not ready (null: no limit). */
+  readyMaxLagMs: number | null;
+  /** Where the node is in its life: `stopping` once a shutdown began. */
+  lifecycle: { stopping: boolean };
+  /** What the node counts for `GET /metrics`, or null when metrics are off. */
+  metrics: NodeMetrics | null;
 }

@@ -134,7 +134,9 @@ export async function contributeRecords(
   }
   const checked = checkContribution(await readBody());
   try {
-    return await contribute(state, slug, schema, { ...checked, idempotencyKey: key, agentId: sender.agentId });
+    const outcome = await contribute(state, slug, schema, { ...checked, idempotencyKey: key, agentId: sender.agentId });
+    if (!outcome.replayed) state.metrics?.contribution(outcome.view);
+    return outcome;
   } catch (e) {
     if (e instanceof LockTimeout) throw new NodeError("unavailable", e.message, { "retry-after": "1" });
     throw e;

@@ -65,6 +65,10 @@ export interface ServeSettings {
   baseUrl: string | null;
   /** The agent key for the origin (`--api-key`, `SVC_API_KEY`); never sent upstream. */
   apiKey: string | null;
+  /** Longest a followed project may go without a good sync before `/readyz` says not ready, in ms (null: no limit). */
+  readyMaxLagMs: number | null;
+  /** Whether `GET /metrics` answers (`--no-metrics`, `SVC_METRICS=off` turn it off). */
+  metrics: boolean;
   /** Whether `--help` was asked. */
   help: boolean;
 }
@@ -123,6 +127,11 @@ Options:
   --upstream URL          follow from this node instead of the origin; the
                           agent key is never sent there (env SVC_UPSTREAM)
   --upstream-token TOKEN  the upstream node's token (env SVC_UPSTREAM_TOKEN)
+  --ready-max-lag AGE     with --follow, GET /readyz says not ready when a
+                          project's last good sync is older than AGE (90s,
+                          15m, 2h; env SVC_READY_MAX_LAG; default: no limit,
+                          so an upstream outage leaves readers serving)
+  --no-metrics            GET /metrics answers 404 (env SVC_METRICS=off)
   --base-url URL          the origin (default: SVC_BASE_URL)
   --api-key KEY           the agent key for the origin (default: SVC_API_KEY)
   -h, --help              show this help
@@ -205,6 +214,10 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   const interval = values.interval ?? (env.SVC_FOLLOW_INTERVAL || undefined);
   const keep = values["keep-versions"] ?? (env.SVC_NODE_KEEP_VERSIONS || undefined);
   if (upstream !== null && follow.length === 0) throw new UsageError("--upstream needs --follow");
+  if (values["ready-max-lag"] !== undefined && follow.length === 0) {
+    throw new UsageError("--ready-max-lag needs --follow");
+  }
+  const lag = values["ready-max-lag"] ?? (env.SVC_READY_MAX_LAG || undefined);
   return {
     store: values.store ?? DEFAULT_STORE,
     host,
@@ -231,8 +244,38 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     upstreamToken: values["upstream-token"] ?? (upstream === null ? null : env.SVC_UPSTREAM_TOKEN || null),
     baseUrl: values["base-url"] ?? (env.SVC_BASE_URL || null),
     apiKey: values["api-key"] ?? (env.SVC_API_KEY || null),
+    readyMaxLagMs: lag === undefined || follow.length === 0 ? null : ageMs("ready-max-lag", lag),
+    metrics: !(values["no-metrics"] ?? false) && !metricsOff(env.SVC_METRICS),
     help: values.help ?? false,
   };
+}
+
+/** `SVC_METRICS` turns metrics off with `off`, `0`, `false` or `no`; anything else but these and `on`/`1`/`true`/`yes` is refused. */
+function metricsOff(raw: string | undefined): boolean {
+  if (raw === undefined || raw === "") return false;
+  const value = raw.trim().toLowerCase();
+  if (["off", "0", "false", "no"].includes(value)) return true;
+  if (["on", "1", "true", "yes"].includes(value)) return false;
+  throw new UsageError(`SVC_METRICS must be on or off, not ${JSON.stringify(raw)}`);
+}
+
+/**
+ * An age such as `90s`, `15m`, `2h` or `1d` (a bare number is seconds), in
+ * milliseconds; at least a second.
+ *
+ * @example
+ * ```ts
+ * import { ageMs } from "./serve.ts";
+ * ageMs("ready-max-lag", "15m"); // 900000
+ * ```
+ */
+export function ageMs(name: string, raw: string): number {
+  const found = /^(\d{1,9})(s|m|h|d)?$/.exec(raw.trim());
+  const unit = { s: 1, m: 60, h: 3600, d: 86_400 }[found?.[2] ?? "s"] ?? 1;
+  if (!found || Number(found[1]) === 0) {
+    throw new UsageError(`--${name} must be an age such as 90s, 15m or 2h, not ${JSON.stringify(raw)}`);
+  }
+  return Number(found[1]) * unit * 1000;
 }
 
 function shareNameOf(name: string): string {
@@ -266,6 +309,8 @@ const SERVE_OPTIONS = {
   "upstream-token": { type: "string" },
   "base-url": { type: "string" },
   "api-key": { type: "string" },
+  "ready-max-lag": { type: "string" },
+  "no-metrics": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -5,7 +5,14 @@
  * @module
  */
 export * from "./limits.ts";
-export { createSqlPool, type SqlAnswer, type SqlPool, type SqlPoolOptions, type SqlSource } from "./pool.ts";
+export {
+  createSqlPool,
+  type SqlAnswer,
+  type SqlPool,
+  type SqlPoolOptions,
+  type SqlPoolStats,
+  type SqlSource,
+} from "./pool.ts";
 export { scrubber } from "./scrub.ts";
 export { sweepStaleWorkerFolders } from "./_worker_process.ts";
 export { sqlSource } from "./source.ts";

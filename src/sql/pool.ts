@@ -84,8 +84,20 @@ export interface SqlPool {
    * read; in a private view they name only the view's folders).
    */
   confinement(source: SqlSource): Promise<{ privateView: boolean; settings: [string, string][] }>;
+  /** Queries running and waiting for a worker now, and how many may run at once. */
+  stats(): SqlPoolStats;
   /** Stops every worker. */
   close(): Promise<void>;
+}
+
+/** What a pool is doing now, for `/metrics`. */
+export interface SqlPoolStats {
+  /** Queries holding a worker (a worker starting counts). */
+  running: number;
+  /** Queries waiting for a worker. */
+  queued: number;
+  /** Queries that may run at once. */
+  slots: number;
 }
 
 /**
@@ -142,6 +154,11 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     pids() {
       return pool.slots.flatMap(({ worker: w }) => (w && !w.dead() && w.child.pid ? [w.child.pid] : []));
     },
+    stats: () => ({
+      running: pool.slots.filter((slot) => slot.busy).length,
+      queued: pool.waiters.length,
+      slots: pool.slots.length,
+    }),
     close: () => closePool(pool),
   };
 }

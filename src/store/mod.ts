@@ -18,4 +18,5 @@ export * from "./project_file.ts";
 export * from "./retention.ts";
 export * from "./store.ts";
 export { openRegularFile } from "./regular_file.ts";
+export { storeBytes } from "./usage.ts";
 export { CHANGES_FILE, changeText, readChange, type VersionChange } from "./changes.ts";

@@ -178,6 +178,7 @@ export type SignatureStatus = "verified" | "unsigned" | "untrusted";
  * import type { FollowStatus } from "./types.ts";
  * const status: FollowStatus = {
  *   version: 2, at: "2026-11-22T03:00:00.000Z", error: null, signature: "verified", from: "https://origin.example",
+ *   syncedAt: "2026-11-22T03:00:00.000Z", behind: 0, failures: 0,
  * };
  * ```
  */
@@ -192,6 +193,31 @@ export interface FollowStatus {
   signature: SignatureStatus | null;
   /** Where the project is followed from. */
   from: string;
+  /** Ours: when the last sync that went well ended (null before the first since the node started). */
+  syncedAt: string | null;
+  /** Ours: versions the source had beyond the one held, as of the last sync that reached it (null before any). */
+  behind: number | null;
+  /** Ours: syncs that failed since the node started. */
+  failures: number;
+}
+
+/**
+ * What `GET /readyz` answers: whether the node should be sent traffic, and
+ * if not, why (`projects` says it per followed project, for token holders).
+ *
+ * @example
+ * ```ts
+ * import type { Readiness } from "./types.ts";
+ * const r: Readiness = { ready: false, reason: "cities: first sync not done" };
+ * ```
+ */
+export interface Readiness {
+  /** Whether the node is ready for traffic. */
+  ready: boolean;
+  /** Why not, when not ready. */
+  reason?: string;
+  /** Why not, per followed project that is not ready (token holders only). */
+  projects?: Record<string, string>;
 }
 
 /** The full answer of `GET /healthz` (token holders, or nodes without a token). */

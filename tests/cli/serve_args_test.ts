@@ -135,3 +135,29 @@ Deno.test("--page-cache takes a size or 0, from the flag or SVC_NODE_PAGE_CACHE,
     assertThrows(() => parseServeArgs([`--page-cache=${bad}`], {}), /--page-cache must be a size/);
   }
 });
+
+Deno.test("--ready-max-lag takes an age (flag or SVC_READY_MAX_LAG) with --follow; --no-metrics and SVC_METRICS turn metrics off", () => {
+  const follow = ["--follow", "cities"];
+  assertEquals(parseServeArgs(follow, {}).readyMaxLagMs, null);
+  assertEquals(parseServeArgs([...follow, "--ready-max-lag", "15m"], {}).readyMaxLagMs, 900_000);
+  assertEquals(parseServeArgs([...follow, "--ready-max-lag", "90"], {}).readyMaxLagMs, 90_000);
+  assertEquals(parseServeArgs(follow, { SVC_READY_MAX_LAG: "2h" }).readyMaxLagMs, 7_200_000);
+  assertEquals(
+    parseServeArgs([...follow, "--ready-max-lag", "1d"], { SVC_READY_MAX_LAG: "2h" }).readyMaxLagMs,
+    86_400_000,
+  );
+  assertEquals(
+    parseServeArgs([], { SVC_READY_MAX_LAG: "2h" }).readyMaxLagMs,
+    null,
+    "the variable is moot without following",
+  );
+  for (const bad of ["0s", "15 minutes", "-5m", "1.5h", "1w", ""]) {
+    assert(assertThrows(() => parseServeArgs([...follow, `--ready-max-lag=${bad}`], {}), /must be an age/) instanceof UsageError);
+  }
+  assertThrows(() => parseServeArgs(["--ready-max-lag", "15m"], {}), /--ready-max-lag needs --follow/);
+  assertEquals(parseServeArgs([], {}).metrics, true);
+  assertEquals(parseServeArgs(["--no-metrics"], {}).metrics, false);
+  for (const off of ["off", "0", "false", "NO"]) assertEquals(parseServeArgs([], { SVC_METRICS: off }).metrics, false);
+  for (const on of ["on", "1", "true", "yes", ""]) assertEquals(parseServeArgs([], { SVC_METRICS: on }).metrics, true);
+  assertThrows(() => parseServeArgs([], { SVC_METRICS: "sometimes" }), /SVC_METRICS must be on or off/);
+});

@@ -181,7 +181,18 @@ Deno.test("follow: a local project is never followed; /healthz shows the follow 
       await follower.syncNow();
       const health: Json = await (await fetch(`${node.url}/healthz`)).json();
       assertEquals(health.follow.cities.version, 2);
-      assertEquals(Object.keys(health.follow.cities).sort(), ["at", "error", "from", "signature", "version"]);
+      assertEquals(Object.keys(health.follow.cities).sort(), [
+        "at",
+        "behind",
+        "error",
+        "failures",
+        "from",
+        "signature",
+        "syncedAt",
+        "version",
+      ]);
+      assertEquals([health.follow.cities.syncedAt, health.follow.cities.behind], [health.follow.cities.at, 0]);
+      assertEquals([health.follow.notes.syncedAt, health.follow.notes.failures], [null, 1]);
       assertMatch(
         health.follow.notes.error,
         /notes is a local project on this node; a local project cannot be followed/,

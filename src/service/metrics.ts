@@ -1,0 +1,81 @@
+/**
+ * What a node counts as it serves, for `GET /metrics`: requests by route,
+ * method and status, their latency and the bytes sent; SQL queries by
+ * outcome and their time; contributions by outcome and gate. Gauges (SQL
+ * running and queued, the page cache, following, the store, the process)
+ * are read at scrape time by `metrics_scrape.ts`.
+ *
+ * @module
+ */
+import { type Counter, counter, type Family, type Histogram, histogram, SECONDS_BUCKETS } from "../metrics/mod.ts";
+import type { ContributionView } from "../wire/mod.ts";
+
+/** How a SQL query ended: answered, refused for a bad statement, refused for lack of a turn, or stopped at its deadline. */
+export type SqlOutcome = "ok" | "error" | "refused" | "timeout";
+
+/** The node's counters and histograms. */
+export interface NodeMetrics {
+  /** Counts an answered request: its route (a template such as `/projects/{slug}/data`), method, status and time. */
+  answered(route: string, method: string, status: number, seconds: number): void;
+  /** Counts bytes of an answer's body sent on `route`. */
+  sent(route: string, bytes: number): void;
+  /** Requests being answered now (their heads not yet sent). */
+  inFlight: number;
+  /** Counts a SQL query's outcome and time (waiting for a worker included). */
+  query(outcome: SqlOutcome, seconds: number): void;
+  /** Counts a contribution's final answer (replays of an Idempotency-Key are not counted again). */
+  contribution(view: ContributionView): void;
+  /** The counted families, in a stable order. */
+  families(): Family[];
+}
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * A node's counters, all at zero.
+ *
+ * @example
+ * ```ts
+ * import { nodeMetrics } from "./metrics.ts";
+ * const metrics = nodeMetrics();
+ * metrics.answered("/healthz", "GET", 200, 0.001);
+ * metrics.families()[0].samples; // [{ labels: { route: "/healthz", method: "GET", code: "200" }, value: 1 }]
+ * ```
+ */
+export function nodeMetrics(): NodeMetrics {
+  const requests: Counter = counter("svc_http_requests_total", "HTTP requests answered, by route, method and status.");
+  const latency: Histogram = histogram(
+    "svc_http_request_duration_seconds",
+    "Time from a request's head to its answer's head, by route.",
+    SECONDS_BUCKETS,
+  );
+  const bytes = counter("svc_http_response_bytes_total", "Bytes of answer bodies sent, by route.");
+  const queries = counter("svc_sql_queries_total", "SQL queries by outcome (ok, error, refused, timeout).");
+  const queryTime = histogram(
+    "svc_sql_query_duration_seconds",
+    "Time of SQL queries, waiting for a worker included.",
+    SECONDS_BUCKETS,
+  );
+  const contributions = counter(
+    "svc_contributions_total",
+    "Contributions decided, by outcome (merged, rejected) and the gate that decided (none when merged).",
+  );
+  return {
+    answered(route, method, status, seconds) {
+      const labels = { route, method: METHODS.has(method) ? method : "other", code: String(status) };
+      requests.inc(labels);
+      latency.observe({ route }, seconds);
+    },
+    sent: (route, n) => bytes.inc({ route }, n),
+    inFlight: 0,
+    query(outcome, seconds) {
+      queries.inc({ outcome });
+      queryTime.observe({}, seconds);
+    },
+    contribution(view) {
+      const gate = view.status === "merged" ? "none" : String((view.verdict as { gate?: unknown }).gate ?? "other");
+      contributions.inc({ outcome: view.status === "merged" || view.status === "rejected" ? view.status : "other", gate });
+    },
+    families: () => [requests, latency, bytes, queries, queryTime, contributions].map((m) => m.family()),
+  };
+}
