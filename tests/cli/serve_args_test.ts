@@ -152,7 +152,10 @@ Deno.test("--ready-max-lag takes an age (flag or SVC_READY_MAX_LAG) with --follo
     "the variable is moot without following",
   );
   for (const bad of ["0s", "15 minutes", "-5m", "1.5h", "1w", ""]) {
-    assert(assertThrows(() => parseServeArgs([...follow, `--ready-max-lag=${bad}`], {}), /must be an age/) instanceof UsageError);
+    assert(
+      assertThrows(() => parseServeArgs([...follow, `--ready-max-lag=${bad}`], {}), /must be an age/) instanceof
+        UsageError,
+    );
   }
   assertThrows(() => parseServeArgs(["--ready-max-lag", "15m"], {}), /--ready-max-lag needs --follow/);
   assertEquals(parseServeArgs([], {}).metrics, true);
