@@ -126,6 +126,11 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
     gauge("svc_sql_running", "SQL queries holding a worker now.", [[{}, sql.running]]),
     gauge("svc_sql_queued", "SQL queries waiting for a worker now.", [[{}, sql.queued]]),
     gauge("svc_sql_slots", "SQL queries that may run at once.", [[{}, sql.slots]]),
+    counterOf(
+      "svc_sql_queue_wait_seconds_total",
+      "Seconds SQL queries spent waiting for a worker, all together.",
+      sql.waitedSeconds,
+    ),
     gauge("svc_page_cache_bytes", "Bytes of decoded row groups held for data pages.", cacheValue(cache?.bytes)),
     gauge("svc_page_cache_max_bytes", "Bytes the page cache may hold.", cacheValue(cache?.maxBytes)),
     { ...gauge("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)), type: "counter" },

@@ -98,6 +98,8 @@ export interface SqlPoolStats {
   queued: number;
   /** Queries that may run at once. */
   slots: number;
+  /** Seconds queries spent waiting for a worker since the pool started, all together. */
+  waitedSeconds: number;
 }
 
 /**
@@ -116,6 +118,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       idleTimer: undefined,
     })),
     waiters: [],
+    waitedMs: 0,
     nextId: 0,
     closed: false,
     storeRoot: options.storeRoot,
@@ -158,6 +161,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       running: pool.slots.filter((slot) => slot.busy).length,
       queued: pool.waiters.length,
       slots: pool.slots.length,
+      waitedSeconds: pool.waitedMs / 1000,
     }),
     close: () => closePool(pool),
   };
@@ -175,6 +179,8 @@ interface Slot {
 interface PoolState {
   slots: Slot[];
   waiters: { grant: (slot: Slot) => void }[];
+  /** Milliseconds queries spent waiting for a worker, all together. */
+  waitedMs: number;
   nextId: number;
   closed: boolean;
   storeRoot: string;
@@ -228,15 +234,18 @@ function acquire(pool: PoolState): Promise<Slot> {
     free.busy = true;
     return Promise.resolve(free);
   }
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     const waiter = {
       grant: (slot: Slot) => {
         clearTimeout(timer);
+        pool.waitedMs += performance.now() - started;
         resolve(slot);
       },
     };
     const timer = setTimeout(() => {
       pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
+      pool.waitedMs += performance.now() - started;
       const waited = Math.round(pool.queueWaitMs / 1000);
       reject(
         new NodeError(

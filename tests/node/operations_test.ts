@@ -130,6 +130,13 @@ Deno.test("metrics: behind the token, counting requests by route template, SQL a
     assert(sample(text, "svc_http_response_bytes_total", '{route="/projects/{slug}/data"}')! > 100);
     assertEquals(sample(text, "svc_sql_queries_total", '{outcome="ok"}'), 1);
     assertEquals(sample(text, "svc_sql_queries_total", '{outcome="error"}'), 1);
+    assertEquals(sample(text, "svc_sql_query_duration_seconds_count"), 2);
+    assert(sample(text, "svc_sql_queue_wait_seconds_total")! >= 0);
+    assertEquals([sample(text, "svc_sql_running"), sample(text, "svc_sql_queued"), sample(text, "svc_sql_slots")], [
+      0,
+      0,
+      2,
+    ]);
     assertEquals(sample(text, "svc_contributions_total", '{outcome="merged",gate="none"}'), 1);
     assertEquals(sample(text, "svc_contributions_total", '{outcome="rejected",gate="schema"}'), 1);
     assertEquals(sample(text, "svc_store_projects"), 1);
