@@ -2,10 +2,11 @@
  * What `deno task test` checks before the suite runs, so that a fresh
  * machine either gets what the tests need or hears at once what is missing
  * (not after ten minutes of tests): Node.js (the npm package's test and the
- * HTTP framing comparison run it), and a Chromium for the browser tests:
- * `SVC_CHROMIUM`, else Debian's or Ubuntu's package, installed here with
- * apt-get when this runs as root and it is missing. Prints how long the
- * suite takes first.
+ * HTTP framing comparison run it), a Chromium for the browser tests
+ * (`SVC_CHROMIUM`, else Debian's or Ubuntu's package), and the programs
+ * the fleet and deployment tests run (HAProxy, Prometheus and promtool,
+ * kubectl), installed here with apt-get when this runs as root and they are
+ * missing. Prints how long the suite takes first.
  *
  * ```sh
  * deno run -A scripts/test_prepare.ts
@@ -31,24 +32,34 @@ async function runs(cmd: string, args: string[]): Promise<boolean> {
   }
 }
 
-/** Installs Debian's chromium with apt-get (root only); true when it is there afterwards. */
-async function installChromium(): Promise<boolean> {
+/** Installs Debian's `packages` with apt-get (root only); true when apt-get said it did. */
+async function installDebian(packages: string[]): Promise<boolean> {
   const root = Deno.uid?.() === 0;
   if (!root || !(await runs("apt-get", ["--version"]))) return false;
-  say("test: no Chromium for the browser tests; installing Debian's chromium with apt-get (a minute or two)");
+  say(`test: installing Debian's ${packages.join(", ")} with apt-get (a minute or two)`);
   const env = { DEBIAN_FRONTEND: "noninteractive" };
   const update = await new Deno.Command("apt-get", { args: ["update", "-qq"], env, stdout: "null" }).output();
   if (!update.success) return false;
   const install = await new Deno.Command("apt-get", {
-    args: ["install", "-y", "-qq", "--no-install-recommends", "chromium"],
+    args: ["install", "-y", "-qq", "--no-install-recommends", ...packages],
     env,
     stdout: "null",
   }).output();
-  return install.success && CHROMIUM_PATHS.some((p) => existsSync(p));
+  return install.success;
 }
 
+/** Programs the tests run, and the Debian package of each. */
+const PROGRAMS: readonly [program: string, version: string, pkg: string][] = [
+  ["haproxy", "-v", "haproxy"],
+  ["prometheus", "--version", "prometheus"],
+  ["promtool", "--version", "prometheus"],
+  ["kubectl", "version --client", "kubernetes-client"],
+];
+
 async function main(): Promise<number> {
-  say("test: the whole suite takes about 10-12 minutes on 2 cores (files run in parallel, then the examples)");
+  say(
+    "test: the whole suite takes about 12-15 minutes on 2 cores (files run in parallel, then the examples, then the fleet)",
+  );
   const problems: string[] = [];
   if (!(await runs("node", ["--version"]))) {
     problems.push("Node.js 20 or later is needed (the npm package's test and the HTTP framing comparison use it)");
@@ -56,11 +67,23 @@ async function main(): Promise<number> {
   const chosen = Deno.env.get("SVC_CHROMIUM");
   if (chosen !== undefined) {
     if (!existsSync(chosen)) problems.push(`SVC_CHROMIUM names ${chosen}, which does not exist`);
-  } else if (!CHROMIUM_PATHS.some((p) => existsSync(p)) && !(await installChromium())) {
+  }
+  const missing: string[] = [];
+  if (chosen === undefined && !CHROMIUM_PATHS.some((p) => existsSync(p))) missing.push("chromium");
+  for (const [program, version, pkg] of PROGRAMS) {
+    if (!(await runs(program, version.split(" "))) && !missing.includes(pkg)) missing.push(pkg);
+  }
+  if (missing.length > 0) await installDebian(missing);
+  if (chosen === undefined && !CHROMIUM_PATHS.some((p) => existsSync(p))) {
     problems.push(
       "no Chromium for the browser tests, and it could not be installed here: " +
         "`apt-get install -y chromium` as root, or set SVC_CHROMIUM to a Chromium or Chrome binary",
     );
+  }
+  for (const [program, version, pkg] of PROGRAMS) {
+    if (!(await runs(program, version.split(" ")))) {
+      problems.push(`${program} is needed by the fleet and deployment tests: \`apt-get install -y ${pkg}\` as root`);
+    }
   }
   for (const problem of problems) say(`error: ${problem}`);
   return problems.length === 0 ? 0 : 1;

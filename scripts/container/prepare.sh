@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares this machine to build and run the svc image with podman, as
 # docs/operations.md and ../shared/design/container-testing.md describe: podman,
-# runc, debootstrap and podman-compose from Debian, a base image built from Debian's packages
+# runc, debootstrap, podman-compose, catatonit and the CNI dnsname plugin from Debian, a base image built from Debian's packages
 # (no registry is needed), and a podman configuration of its own.
 #
 #   eval "$(scripts/container/prepare.sh)"   # sets CONTAINERS_CONF, CONTAINERS_STORAGE_CONF, SVC_IMAGE_BASE
@@ -11,13 +11,18 @@ set -euo pipefail
 SVC_PODMAN_WORK=${SVC_PODMAN_WORK:-/var/tmp/svc-podman}
 mkdir -p "$SVC_PODMAN_WORK"
 
+# catatonit: podman builds its pause image from it (kube play); the dnsname plugin: pods find each other by name on a
+# network of their own (tests/image/kube_test.ts).
 missing=()
 for tool in podman runc debootstrap podman-compose; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+[ -x /usr/bin/catatonit ] || missing+=(catatonit)
+[ -x /usr/lib/cni/dnsname ] || missing+=(golang-github-containernetworking-plugin-dnsname)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "installing ${missing[*]} from Debian" >&2
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null
-  apt-get install -y -qq podman runc debootstrap podman-compose >/dev/null
+  apt-get install -y -qq podman runc debootstrap podman-compose catatonit \
+    golang-github-containernetworking-plugin-dnsname >/dev/null
 fi
 
 cat >"$SVC_PODMAN_WORK/containers.conf" <<'CONF'

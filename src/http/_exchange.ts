@@ -28,6 +28,8 @@ export interface ExchangeContext {
   limits: HttpLimits;
   /** Builds the answers the connection gives itself. */
   errorAnswer: (status: number, message: string) => Response;
+  /** The address the server is bound to, as an authority, for HTTP/1.0 requests without `Host` (null: not yet). */
+  ownAuthority: () => string | null;
 }
 
 const CONTINUE = new TextEncoder().encode("HTTP/1.1 100 Continue\r\n\r\n");
@@ -46,6 +48,8 @@ export async function exchange(
   let head: RequestHead;
   try {
     head = parseHead(text);
+    // HTTP/1.0 has no Host requirement (health checkers still send such requests): it is for this server.
+    if (head.authority === null && head.minor === 0) head = { ...head, authority: ctx.ownAuthority() };
     if (head.authority === null) throw new ProtocolError(400, "a Host header is required");
   } catch (e) {
     if (!(e instanceof ProtocolError)) throw e;

@@ -79,7 +79,9 @@ export async function serveHttp(
   const deadlines = createDeadlines(
     deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs, limits.bodyGraceMs]),
   );
-  const context = { handler, limits, errorAnswer, deadlines, quick: options.quick ?? null };
+  let bound: string | null = null;
+  const ownAuthority = () => bound;
+  const context = { handler, limits, errorAnswer, deadlines, quick: options.quick ?? null, ownAuthority };
 
   // One line per kind and episode: a flood must not flood the log too.
   const reported = new Map<string, number>();
@@ -148,6 +150,8 @@ export async function serveHttp(
     warn(`accepting a connection failed (${error.message}); new connections are turned away until it clears`);
 
   const listener = await listen({ hostname: options.hostname, port: options.port }, onConn, onError);
+  const { hostname, port } = listener.addr;
+  bound = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
   return {
     addr: listener.addr,
     connections: () => open.size,

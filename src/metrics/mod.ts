@@ -19,6 +19,13 @@
  *
  * @module
  */
-export { EXPOSITION_TYPE, type Family, formatValue, type Labels, type MetricType, renderFamilies } from "./exposition.ts";
+export {
+  EXPOSITION_TYPE,
+  type Family,
+  formatValue,
+  type Labels,
+  type MetricType,
+  renderFamilies,
+} from "./exposition.ts";
 export type { Sample } from "./exposition.ts";
 export { type Counter, counter, gauge, type Histogram, histogram, SECONDS_BUCKETS } from "./instruments.ts";

@@ -74,7 +74,10 @@ export function nodeMetrics(): NodeMetrics {
     },
     contribution(view) {
       const gate = view.status === "merged" ? "none" : String((view.verdict as { gate?: unknown }).gate ?? "other");
-      contributions.inc({ outcome: view.status === "merged" || view.status === "rejected" ? view.status : "other", gate });
+      contributions.inc({
+        outcome: view.status === "merged" || view.status === "rejected" ? view.status : "other",
+        gate,
+      });
     },
     families: () => [requests, latency, bytes, queries, queryTime, contributions].map((m) => m.family()),
   };

@@ -63,14 +63,21 @@ async function processFamilies(state: NodeState): Promise<Family[]> {
   return [
     gauge("process_resident_memory_bytes", "Resident memory of the node process in bytes.", [[{}, memory.rss]]),
     gauge("process_heap_bytes", "JavaScript heap in use, in bytes.", [[{}, memory.heapUsed]]),
-    counterOf("process_cpu_seconds_total", "CPU time of the node process (user and system), in seconds.", (cpu.user + cpu.system) / 1e6),
+    counterOf(
+      "process_cpu_seconds_total",
+      "CPU time of the node process (user and system), in seconds.",
+      (cpu.user + cpu.system) / 1e6,
+    ),
     optional("process_open_fds", "Open file descriptors of the node process.", await openDescriptors()),
     optional(
       "process_max_fds",
       "The limit of open file descriptors (soft).",
       await procNumber("/proc/self/limits", /^Max open files\s+(\d+)/m),
     ),
-    gauge("process_start_time_seconds", "When the node started, in seconds since the epoch.", [[{}, state.since.getTime() / 1000]]),
+    gauge("process_start_time_seconds", "When the node started, in seconds since the epoch.", [[
+      {},
+      state.since.getTime() / 1000,
+    ]]),
     optional(
       "svc_sql_workers_resident_memory_bytes",
       "Resident memory of the SQL worker processes together, in bytes.",
@@ -96,12 +103,23 @@ function followFamilies(state: NodeState): Family[] {
       each((s) => s.behind),
     ),
     gauge("svc_follow_last_success_timestamp_seconds", "When the last good sync ended.", each(syncedAt)),
-    gauge("svc_follow_seconds_since_success", "Seconds since the last good sync ended.", each((s) => {
-      const at = syncedAt(s);
-      return at === null ? null : Math.max(0, now / 1000 - at);
-    })),
-    { ...gauge("svc_follow_failures_total", "Syncs that failed since the node started.", each((s) => s.failures)), type: "counter" },
-    gauge("svc_follow_failing", "1 when the last sync of a followed project failed.", each((s) => s.error === null ? 0 : 1)),
+    gauge(
+      "svc_follow_seconds_since_success",
+      "Seconds since the last good sync ended.",
+      each((s) => {
+        const at = syncedAt(s);
+        return at === null ? null : Math.max(0, now / 1000 - at);
+      }),
+    ),
+    {
+      ...gauge("svc_follow_failures_total", "Syncs that failed since the node started.", each((s) => s.failures)),
+      type: "counter",
+    },
+    gauge(
+      "svc_follow_failing",
+      "1 when the last sync of a followed project failed.",
+      each((s) => s.error === null ? 0 : 1),
+    ),
   ];
 }
 
@@ -112,8 +130,14 @@ async function storeFamilies(state: NodeState): Promise<Family[]> {
   return [
     gauge("svc_store_projects", "Projects in the store.", [[{}, projects.length]]),
     gauge("svc_store_versions", "Whole versions across all projects.", [[{}, versions]]),
-    gauge("svc_store_incomplete_versions", "Versions on disk not served because they are not whole.", [[{}, incomplete]]),
-    gauge("svc_store_bytes", "Bytes of the store's files (walked at most every 30 s).", [[{}, await walkedBytes(state)]]),
+    gauge("svc_store_incomplete_versions", "Versions on disk not served because they are not whole.", [[
+      {},
+      incomplete,
+    ]]),
+    gauge("svc_store_bytes", "Bytes of the store's files (walked at most every 30 s).", [[
+      {},
+      await walkedBytes(state),
+    ]]),
   ];
 }
 
@@ -133,8 +157,14 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
     ),
     gauge("svc_page_cache_bytes", "Bytes of decoded row groups held for data pages.", cacheValue(cache?.bytes)),
     gauge("svc_page_cache_max_bytes", "Bytes the page cache may hold.", cacheValue(cache?.maxBytes)),
-    { ...gauge("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)), type: "counter" },
-    { ...gauge("svc_page_cache_misses_total", "Data pages read from the parts.", cacheValue(cache?.misses)), type: "counter" },
+    {
+      ...gauge("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)),
+      type: "counter",
+    },
+    {
+      ...gauge("svc_page_cache_misses_total", "Data pages read from the parts.", cacheValue(cache?.misses)),
+      type: "counter",
+    },
   ];
 }
 

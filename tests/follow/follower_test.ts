@@ -192,7 +192,9 @@ Deno.test("follow: a local project is never followed; /healthz shows the follow 
         "version",
       ]);
       assertEquals([health.follow.cities.syncedAt, health.follow.cities.behind], [health.follow.cities.at, 0]);
-      assertEquals([health.follow.notes.syncedAt, health.follow.notes.failures], [null, 1]);
+      // The first round (at start) and the one asked for may both have run: each failed.
+      assertEquals(health.follow.notes.syncedAt, null);
+      assert(health.follow.notes.failures >= 1 && health.follow.notes.failures <= 2, `${health.follow.notes.failures}`);
       assertMatch(
         health.follow.notes.error,
         /notes is a local project on this node; a local project cannot be followed/,

@@ -41,11 +41,8 @@ export const FRAMING_CASES: FramingCase[] = [
   },
   { name: "tab after method", bytes: R("GET\t/ HTTP/1.1") },
   { name: "trailing space in request line", bytes: R("GET / HTTP/1.1 ") },
-  {
-    name: "HTTP/1.0 without Host",
-    bytes: "GET / HTTP/1.0\r\n\r\n",
-    stricter: "every request must name its authority, which the node's Host guard checks (DNS rebinding)",
-  },
+  // Served as a request for the address the node is bound to (health checkers send these; browsers never do).
+  { name: "HTTP/1.0 without Host", bytes: "GET / HTTP/1.0\r\n\r\n" },
   { name: "HTTP/2.0 version", bytes: R("GET / HTTP/2.0"), stricter: "HTTP/2 is not spoken on this port; 505" },
   { name: "HTTP/1.2 version", bytes: R("GET / HTTP/1.2") },
   { name: "lowercase version", bytes: R("GET / http/1.1") },

@@ -18,9 +18,10 @@ import { NOTES } from "../support/local_project.ts";
 import { trustFileText } from "../support/signing.ts";
 import { withBrowser } from "../support/browser.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
+import { buildTestImage, TEST_IMAGE } from "../support/podman.ts";
 import { IMAGE_LAYOUT, nodePermissions } from "../../src/container/mod.ts";
 
-const IMAGE = "localhost/svc:image-test";
+const IMAGE = TEST_IMAGE;
 const TOKEN = "image-test-token-0123456789";
 const UID = 10001;
 const RUN_AS_USERS_DO = ["--read-only", "--tmpfs", "/tmp", "--user", String(UID)];
@@ -103,12 +104,7 @@ Deno.test("container image: built with podman and run as its users run it", asyn
   const containers: string[] = [];
   try {
     await t.step("builds from the Dockerfile with the base as a build argument", async () => {
-      const ca = "/etc/ssl/certs/ca-certificates.crt";
-      const secret = await stat(ca).then(() => ["--secret", `id=ca_bundle,src=${ca}`], () => []);
-      const built = await podmanOk(
-        ["build", "--format", "docker", ...secret, "--build-arg", `BASE=${base}`, "-t", IMAGE, ROOT],
-        900_000,
-      );
+      const built = await buildTestImage(base);
       const size = await podmanOk(["image", "inspect", IMAGE, "--format", "{{.Size}}"]);
       const baseSize = await podmanOk(["image", "inspect", base, "--format", "{{.Size}}"]);
       const added = (Number(size.stdout) - Number(baseSize.stdout)) / 1e6;

