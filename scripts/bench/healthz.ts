@@ -21,7 +21,12 @@ const SECONDS = 3;
 const TARGET = 0.5;
 
 /** Requests per second `wrk` reached on `url`. */
-export function wrk(url: string, seconds = SECONDS): Promise<number> {
+export async function wrk(url: string, seconds = SECONDS): Promise<number> {
+  return (await wrkRun(url, seconds)).rate;
+}
+
+/** What `wrk` reached on `url`: requests per second, and requests answered in all. */
+export function wrkRun(url: string, seconds = SECONDS): Promise<{ rate: number; requests: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn("wrk", ["-t2", "-c16", `-d${seconds}s`, url], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -29,10 +34,11 @@ export function wrk(url: string, seconds = SECONDS): Promise<number> {
     child.once("error", (e) => reject(new Error(`wrk could not run (apt-get install wrk): ${e.message}`)));
     child.once("close", (code) => {
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(out);
+      const requests = /(\d+) requests in /.exec(out);
       const refused = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-      if (code !== 0 || !rate) return reject(new Error(`wrk exited ${code}: ${out}`));
+      if (code !== 0 || !rate || !requests) return reject(new Error(`wrk exited ${code}: ${out}`));
       if (refused) return reject(new Error(`${url} answered ${refused[1]} requests with an error`));
-      resolve(Number(rate[1]));
+      resolve({ rate: Number(rate[1]), requests: Number(requests[1]) });
     });
   });
 }

@@ -16,7 +16,7 @@ import { parseHead, type RequestHead } from "./_head.ts";
 import { headView } from "./_head_view.ts";
 import { LINGER_BYTES, type Link } from "./_link.ts";
 import { plainAnswer, writeResponse } from "./_response.ts";
-import type { HttpLimits, QuickHandler, ServeHandler } from "./types.ts";
+import type { HttpLimits, QuickHandler, ServeHandler, ServeInfo } from "./types.ts";
 
 /** What an exchange needs from its server. */
 export interface ExchangeContext {
@@ -56,7 +56,7 @@ export async function exchange(
     await link.refuse(e);
     return false;
   }
-  const info = { remoteAddr: link.remoteAddr, target: head.target };
+  const info: ServeInfo = { remoteAddr: link.remoteAddr, target: head.target };
   const idleSeconds = Math.round(ctx.limits.idleTimeoutMs / 1000);
   if (ctx.quick !== null && head.body.kind === "none" && (head.method === "GET" || head.method === "HEAD")) {
     let quick = null;
@@ -69,7 +69,7 @@ export async function exchange(
       const keepAlive = head.keepAlive && !finishing();
       const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds };
       const bytes = plainAnswer(quick.status, quick.headers, quick.body, options);
-      return await finish(link, () => link.write(bytes).then(() => keepAlive), 0);
+      return await finish(link, () => link.write(bytes).then(() => (info.sent?.(bytes.byteLength), keepAlive)), 0);
     }
   }
   const body = bodyReader(head.body, link.input, link.fillBody);
@@ -99,7 +99,15 @@ export async function exchange(
   const keepAlive = head.keepAlive && !finishing() && !wantsClose(response) &&
     bodyInHand(body, head, sent.continued, link);
   const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds };
-  const written = () => writeResponse(link.write, response, options).finally(() => (link.inFlight = null));
+  let bytes = 0;
+  const write = (chunk: Uint8Array) => {
+    bytes += chunk.byteLength;
+    return link.write(chunk);
+  };
+  const written = () =>
+    writeResponse(info.sent ? write : link.write, response, options)
+      .then((kept) => (info.sent?.(bytes), kept))
+      .finally(() => (link.inFlight = null));
   return await finish(link, written, body.done ? 0 : LINGER_BYTES, body);
 }
 

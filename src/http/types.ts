@@ -49,6 +49,12 @@ export interface ServeInfo {
    * keeps such paths from reaching a route under another name.
    */
   target?: string;
+  /**
+   * Set by the handler to learn how many bytes the answer took on the wire
+   * (head and body), once it is written; not called when the connection
+   * failed first.
+   */
+  sent?: (bytes: number) => void;
 }
 
 /**

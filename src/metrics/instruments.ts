@@ -8,10 +8,24 @@
  */
 import type { Family, Labels, Sample } from "./exposition.ts";
 
+/** One series of a counter, kept by a caller that adds to it often. */
+export interface CounterSeries {
+  /** Adds `by` (default 1). */
+  inc(by?: number): void;
+}
+
+/** One series of a histogram, kept by a caller that observes often. */
+export interface HistogramSeries {
+  /** Counts one observation of `value`. */
+  observe(value: number): void;
+}
+
 /** A value that only grows, per label set. */
 export interface Counter {
   /** Adds `by` (default 1) to the series of `labels`. */
   inc(labels?: Labels, by?: number): void;
+  /** The series of `labels`, made now if new (it then shows at 0). */
+  series(labels: Labels): CounterSeries;
   /** The family with every series seen. */
   family(): Family;
 }
@@ -20,6 +34,8 @@ export interface Counter {
 export interface Histogram {
   /** Counts one observation of `value` in the series of `labels`. */
   observe(labels: Labels, value: number): void;
+  /** The series of `labels`, made now if new. */
+  series(labels: Labels): HistogramSeries;
   /** The family with every series seen (`_bucket`, `_sum`, `_count`). */
   family(): Family;
 }
@@ -61,18 +77,25 @@ function keyOf(labels: Labels): string {
  */
 export function counter(name: string, help: string): Counter {
   const series = new Map<string, { labels: Labels; value: number }>();
+  const seriesOf = (labels: Labels) => {
+    const key = keyOf(labels);
+    let found = series.get(key);
+    if (!found) series.set(key, found = { labels, value: 0 });
+    return found;
+  };
   return {
     inc(labels = {}, by = 1) {
-      const key = keyOf(labels);
-      const found = series.get(key);
-      if (found) found.value += by;
-      else series.set(key, { labels, value: by });
+      seriesOf(labels).value += by;
+    },
+    series(labels) {
+      const found = seriesOf(labels);
+      return { inc: (by = 1) => void (found.value += by) };
     },
     family: () => ({ name, help, type: "counter", samples: [...series.values()].map((s) => ({ ...s })) }),
   };
 }
 
-interface HistogramSeries {
+interface HistogramState {
   labels: Labels;
   counts: Float64Array;
   sum: number;
@@ -93,9 +116,9 @@ interface HistogramSeries {
  * ```
  */
 export function histogram(name: string, help: string, buckets: readonly number[]): Histogram {
-  const series = new Map<string, HistogramSeries>();
+  const series = new Map<string, HistogramState>();
   const bounds = [...buckets];
-  const samplesOf = (s: HistogramSeries): Sample[] => {
+  const samplesOf = (s: HistogramState): Sample[] => {
     const out: Sample[] = [];
     let cumulative = 0;
     bounds.forEach((bound, i) => {
@@ -107,15 +130,26 @@ export function histogram(name: string, help: string, buckets: readonly number[]
     out.push({ labels: s.labels, value: s.count, suffix: "_count" });
     return out;
   };
+  const stateOf = (labels: Labels): HistogramState => {
+    const key = keyOf(labels);
+    let s = series.get(key);
+    if (!s) series.set(key, s = { labels, counts: new Float64Array(bounds.length), sum: 0, count: 0 });
+    return s;
+  };
+  const observeIn = (s: HistogramState, value: number) => {
+    let at = 0;
+    while (at < bounds.length && value > bounds[at]) at++;
+    if (at < bounds.length) s.counts[at]++;
+    s.sum += value;
+    s.count++;
+  };
   return {
     observe(labels, value) {
-      const key = keyOf(labels);
-      let s = series.get(key);
-      if (!s) series.set(key, s = { labels, counts: new Float64Array(bounds.length), sum: 0, count: 0 });
-      const at = bounds.findIndex((bound) => value <= bound);
-      if (at >= 0) s.counts[at]++;
-      s.sum += value;
-      s.count++;
+      observeIn(stateOf(labels), value);
+    },
+    series(labels) {
+      const state = stateOf(labels);
+      return { observe: (value) => observeIn(state, value) };
     },
     family: () => ({ name, help, type: "histogram", samples: [...series.values()].flatMap(samplesOf) }),
   };

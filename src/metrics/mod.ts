@@ -28,4 +28,13 @@ export {
   renderFamilies,
 } from "./exposition.ts";
 export type { Sample } from "./exposition.ts";
-export { type Counter, counter, gauge, type Histogram, histogram, SECONDS_BUCKETS } from "./instruments.ts";
+export {
+  type Counter,
+  counter,
+  type CounterSeries,
+  gauge,
+  type Histogram,
+  histogram,
+  type HistogramSeries,
+  SECONDS_BUCKETS,
+} from "./instruments.ts";

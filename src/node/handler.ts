@@ -23,6 +23,8 @@ export interface ConnInfo {
   remoteAddr?: string;
   /** The request target as sent, which the node routes on (see `routedPath`). */
   target?: string;
+  /** Set by the handler (when it keeps metrics) to learn the bytes the answer took once the server wrote it. */
+  sent?: (bytes: number) => void;
 }
 
 /** A request handler in Web-standard terms. */
@@ -74,80 +76,66 @@ async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Res
   return await route.run(ctx, req, url, authed);
 }
 
+/** Route templates of paths seen lately: most requests repeat a few paths (data pages differ only in their query). */
+const templates = new Map<string, string>();
+
+function templateOf(path: string): string {
+  let found = templates.get(path);
+  if (found === undefined) {
+    if (templates.size >= 1024) templates.clear();
+    templates.set(path, found = routeTemplate(path));
+  }
+  return found;
+}
+
 /**
  * The handler of a node over `ctx`, logging one line per request to the
- * node's log.
+ * node's log and counting it in the node's metrics.
  */
 export function createHandler(ctx: NodeContext): Handler {
-  const answered = createAnswerer(ctx);
   const metrics = ctx.metrics;
-  if (metrics === null) return answered;
   return async (req, info) => {
     const started = performance.now();
-    metrics.inFlight++;
-    let facts: Facts | null = null;
-    let res: Response;
-    try {
-      res = await answered(req, info, (f) => facts = f);
-    } finally {
-      metrics.inFlight--;
-    }
-    const seen = facts as Facts | null;
-    const route = seen?.route ? routeTemplate(seen.path) : "unmatched";
-    metrics.answered(route, req.method, res.status, (performance.now() - started) / 1000);
-    return countedBody(res, (bytes) => metrics.sent(route, bytes));
-  };
-}
-
-/** `res` with the bytes of its body counted as they are sent (its declared length when it has one). */
-function countedBody(res: Response, sent: (bytes: number) => void): Response {
-  if (res.body === null) return res;
-  const length = res.headers.get("content-length");
-  if (length !== null && /^\d+$/.test(length)) {
-    sent(Number(length));
-    return res;
-  }
-  const counting = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      sent(chunk.byteLength);
-      controller.enqueue(chunk);
-    },
-  });
-  return new Response(res.body.pipeThrough(counting), res);
-}
-
-/** The handler without metrics; `seen` learns the request's facts once the guards established them. */
-function createAnswerer(
-  ctx: NodeContext,
-): (req: Request, info?: ConnInfo, seen?: (facts: Facts) => void) => Promise<Response> {
-  return async (req, info, seen) => {
-    const started = performance.now();
     let res: Response;
     let facts: Facts | null = null;
+    if (metrics) metrics.inFlight++;
     try {
       facts = factsOf(ctx, req, undefined, info?.target);
-      seen?.(facts);
       res = await answer(ctx, req, facts);
     } catch (e) {
-      const path = pathOf(req, info?.target);
-      const failure = failureOf(e, `${req.method} ${path}`, ctx.log);
-      // A browser that opened the address itself gets a page with a way back; programs get the JSON, in Delta
-      // Sharing's shape under /delta-sharing.
-      if (path === "/delta-sharing" || path.startsWith("/delta-sharing/")) {
-        const body = { errorCode: sharingErrorCode(e, failure.status), message: failure.message };
-        res = json(body, failure.status, failure.headers);
-      } else {
-        res = isNavigation(req)
-          ? errorPage(failure.status, failure.message, failure.headers)
-          : errorResponse(failure.status, failure.message, failure.headers);
-      }
+      res = failureAnswer(ctx, req, info, e);
+    } finally {
+      if (metrics) metrics.inFlight--;
     }
     if (facts?.corsOrigin) res = allowOrigin(res, facts.corsOrigin);
     if (req.method === "HEAD" && res.body) {
       await res.body.cancel();
       res = new Response(null, { status: res.status, headers: res.headers });
     }
-    ctx.log.request(logLine(req, info, res.status, performance.now() - started));
+    const ms = performance.now() - started;
+    ctx.log.request(logLine(req, info, res.status, ms));
+    if (metrics) {
+      const route = facts?.route ? templateOf(facts.path) : "unmatched";
+      metrics.answered(route, req.method, res.status, ms / 1000);
+      if (info) info.sent = metrics.sender(route);
+    }
     return res;
   };
+}
+
+/**
+ * The answer to a request that failed with `e`: a browser that opened the
+ * address itself gets a page with a way back; programs get the JSON, in
+ * Delta Sharing's shape under /delta-sharing.
+ */
+function failureAnswer(ctx: NodeContext, req: Request, info: ConnInfo | undefined, e: unknown): Response {
+  const path = pathOf(req, info?.target);
+  const failure = failureOf(e, `${req.method} ${path}`, ctx.log);
+  if (path === "/delta-sharing" || path.startsWith("/delta-sharing/")) {
+    const body = { errorCode: sharingErrorCode(e, failure.status), message: failure.message };
+    return json(body, failure.status, failure.headers);
+  }
+  return isNavigation(req)
+    ? errorPage(failure.status, failure.message, failure.headers)
+    : errorResponse(failure.status, failure.message, failure.headers);
 }

@@ -46,7 +46,8 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
     const ms = performance.now() - started;
     ctx.log.request(logLine(head, info, 200, ms));
     ctx.metrics?.answered("/healthz", head.method, 200, ms / 1000);
-    if (head.method === "GET") ctx.metrics?.sent("/healthz", answer.body.byteLength);
+    const metrics = ctx.metrics;
+    if (metrics) info.sent = metrics.sender("/healthz");
     return answer;
   };
 }

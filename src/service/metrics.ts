@@ -7,7 +7,16 @@
  *
  * @module
  */
-import { type Counter, counter, type Family, type Histogram, histogram, SECONDS_BUCKETS } from "../metrics/mod.ts";
+import {
+  type Counter,
+  counter,
+  type CounterSeries,
+  type Family,
+  type Histogram,
+  histogram,
+  type HistogramSeries,
+  SECONDS_BUCKETS,
+} from "../metrics/mod.ts";
 import type { ContributionView } from "../wire/mod.ts";
 
 /** How a SQL query ended: answered, refused for a bad statement, refused for lack of a turn, or stopped at its deadline. */
@@ -17,8 +26,10 @@ export type SqlOutcome = "ok" | "error" | "refused" | "timeout";
 export interface NodeMetrics {
   /** Counts an answered request: its route (a template such as `/projects/{slug}/data`), method, status and time. */
   answered(route: string, method: string, status: number, seconds: number): void;
-  /** Counts bytes of an answer's body sent on `route`. */
+  /** Counts bytes an answer on `route` took on the wire (head and body). */
   sent(route: string, bytes: number): void;
+  /** The counter of bytes sent on `route`, as a function kept per route. */
+  sender(route: string): (bytes: number) => void;
   /** Requests being answered now (their heads not yet sent). */
   inFlight: number;
   /** Counts a SQL query's outcome and time (waiting for a worker included). */
@@ -49,7 +60,7 @@ export function nodeMetrics(): NodeMetrics {
     "Time from a request's head to its answer's head, by route.",
     SECONDS_BUCKETS,
   );
-  const bytes = counter("svc_http_response_bytes_total", "Bytes of answer bodies sent, by route.");
+  const bytes = counter("svc_http_response_bytes_total", "Bytes of answers sent (head and body), by route.");
   const queries = counter("svc_sql_queries_total", "SQL queries by outcome (ok, error, refused, timeout).");
   const queryTime = histogram(
     "svc_sql_query_duration_seconds",
@@ -60,13 +71,31 @@ export function nodeMetrics(): NodeMetrics {
     "svc_contributions_total",
     "Contributions decided, by outcome (merged, rejected) and the gate that decided (none when merged).",
   );
+  // The series a request touches, found with one lookup of a plain key (this runs on every request).
+  const answers = new Map<string, { count: CounterSeries; time: HistogramSeries }>();
+  const routes = new Map<string, (bytes: number) => void>();
   return {
     answered(route, method, status, seconds) {
-      const labels = { route, method: METHODS.has(method) ? method : "other", code: String(status) };
-      requests.inc(labels);
-      latency.observe({ route }, seconds);
+      const key = `${route} ${method} ${status}`;
+      let found = answers.get(key);
+      if (!found) {
+        const labels = { route, method: METHODS.has(method) ? method : "other", code: String(status) };
+        answers.set(key, found = { count: requests.series(labels), time: latency.series({ route }) });
+      }
+      found.count.inc();
+      found.time.observe(seconds);
     },
-    sent: (route, n) => bytes.inc({ route }, n),
+    sent(route, n) {
+      this.sender(route)(n);
+    },
+    sender(route) {
+      let found = routes.get(route);
+      if (!found) {
+        const series = bytes.series({ route });
+        routes.set(route, found = (n: number) => series.inc(n));
+      }
+      return found;
+    },
     inFlight: 0,
     query(outcome, seconds) {
       queries.inc({ outcome });
