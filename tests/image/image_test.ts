@@ -18,39 +18,13 @@ import { NOTES } from "../support/local_project.ts";
 import { trustFileText } from "../support/signing.ts";
 import { withBrowser } from "../support/browser.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
-import { buildTestImage, TEST_IMAGE } from "../support/podman.ts";
+import { buildTestImage, podman, type Ran, TEST_IMAGE } from "../support/podman.ts";
 import { IMAGE_LAYOUT, nodePermissions } from "../../src/container/mod.ts";
 
 const IMAGE = TEST_IMAGE;
 const TOKEN = "image-test-token-0123456789";
 const UID = 10001;
 const RUN_AS_USERS_DO = ["--read-only", "--tmpfs", "/tmp", "--user", String(UID)];
-
-interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-async function podman(args: string[], timeoutMs = 120_000): Promise<Ran> {
-  const started = performance.now();
-  const out = await new Deno.Command("podman", {
-    args,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(timeoutMs),
-  }).output();
-  const text = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: text.decode(out.stdout),
-    // podman here has no systemd for health-check timers; its complaint about that is not the test's business.
-    stderr: text.decode(out.stderr).split("\n").filter((l) => !/systemd/.test(l)).join("\n"),
-    ms: performance.now() - started,
-  };
-}
 
 async function podmanOk(args: string[], timeoutMs?: number): Promise<Ran> {
   const ran = await podman(args, timeoutMs);
