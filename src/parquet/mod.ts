@@ -10,3 +10,13 @@ export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_te
 export { cachedGroup, type PageCache, pageCache, type PageCacheStats } from "./page_cache.ts";
 export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
+export {
+  type ColumnFilter,
+  type FilterOp,
+  type ViewColumn,
+  viewColumns,
+  ViewError,
+  type ViewPage,
+  viewPage,
+  type ViewSpec,
+} from "./view.ts";

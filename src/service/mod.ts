@@ -12,6 +12,7 @@ export { metricsText } from "./metrics_scrape.ts";
 export { readinessOf } from "./readiness.ts";
 export { type ManifestRequest, versionManifest } from "./manifest.ts";
 export { DEFAULT_PAGE, MAX_PAGE, type PageRequest, readPage } from "./pages.ts";
+export { readView, type ViewRequest } from "./views.ts";
 export { PART_URL_LIFETIME_S, partSignature, partSignatureValid, signPartQuery } from "./part_url.ts";
 export { projectDetail, projectEntry, projectList, type ProjectsState } from "./projects.ts";
 export { checkStatement, type QueryRequest, type QueryState, queryVersion } from "./query.ts";

@@ -1,17 +1,24 @@
 /**
- * `GET /projects/{slug}/data`: a page of records (see `readPage`).
+ * `GET /projects/{slug}/data`: a page of records (see `readPage`), or of a
+ * view of them (see `readView`).
  *
  * @module
  */
-import { DEFAULT_PAGE, MAX_PAGE, readPage } from "../../service/mod.ts";
+import { DEFAULT_PAGE, MAX_PAGE, readPage, readView } from "../../service/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { jsonBytes } from "../response.ts";
+import { jsonBytes, jsonText } from "../response.ts";
 import { intParam } from "./_params.ts";
+import { viewOf } from "./_view_params.ts";
 
-/** `GET /projects/{slug}/data?version&limit&offset`. */
+/**
+ * `GET /projects/{slug}/data?version&limit&offset`, and with filters
+ * (`COLUMN__OP=VALUE`), `q` or `sort`/`sort_desc` a page of that view.
+ */
 export async function getData(ctx: NodeContext, slug: string, url: URL): Promise<Response> {
   const version = intParam(url, "version", { min: 1, fallback: null });
   const limit = intParam(url, "limit", { min: 1, max: MAX_PAGE, fallback: DEFAULT_PAGE })!;
   const offset = intParam(url, "offset", { min: 0, fallback: 0 })!;
+  const view = viewOf(url);
+  if (view !== null) return jsonText(await readView(ctx, slug, { version, limit, offset, view }));
   return jsonBytes(await readPage(ctx, slug, { version, limit, offset }));
 }

@@ -1,0 +1,77 @@
+/**
+ * A view of a version named in a data page's query string, as Datasette
+ * names one: `COLUMN__OP=VALUE` filters (`exact`, `not`, `gt`, `gte`, `lt`,
+ * `lte`, `contains`, `startswith`, `isnull`, `notnull`, `in` with
+ * comma-separated values), `q=` to search the string columns, `sort=COLUMN`
+ * or `sort_desc=COLUMN`. Parameters without `__` (`limit`, `offset`,
+ * `version`, anything else) are not the view's.
+ *
+ * @module
+ */
+import { NodeError } from "../../errors/mod.ts";
+import type { ColumnFilter, FilterOp, ViewSpec } from "../../parquet/mod.ts";
+
+const OPS: Readonly<Record<string, FilterOp>> = {
+  exact: "eq",
+  not: "ne",
+  gt: "gt",
+  gte: "gte",
+  lt: "lt",
+  lte: "lte",
+  contains: "contains",
+  startswith: "startswith",
+  isnull: "isnull",
+  notnull: "notnull",
+  in: "in",
+};
+
+/** Most filters one view takes. */
+const MAX_FILTERS = 20;
+/** Most values of one `__in` filter. */
+const MAX_IN = 100;
+/** Longest value (and search) in characters. */
+const MAX_VALUE = 1000;
+
+function bad(message: string): never {
+  throw new NodeError("bad-request", message);
+}
+
+function filterOf(key: string, value: string): ColumnFilter {
+  const at = key.lastIndexOf("__");
+  const column = key.slice(0, at);
+  const op = OPS[key.slice(at + 2)];
+  if (column === "" || op === undefined) {
+    bad(`querystring/${key.slice(0, 200)}: a filter is COLUMN__OP with OP one of ${Object.keys(OPS).join(", ")}`);
+  }
+  if (value.length > MAX_VALUE) bad(`querystring/${key.slice(0, 200)} must be at most ${MAX_VALUE} characters`);
+  if (op === "isnull" || op === "notnull") return { column, op, values: [] };
+  const values = op === "in" ? value.split(",") : [value];
+  if (values.length > MAX_IN) bad(`querystring/${key.slice(0, 200)} takes at most ${MAX_IN} values`);
+  return { column, op, values };
+}
+
+/**
+ * The view `url`'s query names, or null when it names none (the plain page).
+ *
+ * @example
+ * ```ts
+ * import { viewOf } from "./_view_params.ts";
+ * viewOf(new URL("http://x/projects/cities/data?population__gte=1000&sort_desc=score"));
+ * // { filters: [{ column: "population", op: "gte", values: ["1000"] }], search: null, sort: { column: "score", descending: true } }
+ * ```
+ */
+export function viewOf(url: URL): ViewSpec | null {
+  const params = url.searchParams;
+  const filters: ColumnFilter[] = [];
+  for (const [key, value] of params) if (key.includes("__")) filters.push(filterOf(key, value));
+  if (filters.length > MAX_FILTERS) bad(`a view takes at most ${MAX_FILTERS} filters`);
+  const sort = params.get("sort");
+  const sortDesc = params.get("sort_desc");
+  if (sort !== null && sortDesc !== null) bad("querystring: give sort or sort_desc, not both");
+  const by = sort ?? sortDesc;
+  if (by === "") bad("querystring/sort must name a column");
+  const q = params.get("q");
+  if (q !== null && (q.length === 0 || q.length > MAX_VALUE)) bad(`querystring/q must be 1-${MAX_VALUE} characters`);
+  if (filters.length === 0 && by === null && q === null) return null;
+  return { filters, search: q, sort: by === null ? null : { column: by, descending: sortDesc !== null } };
+}

@@ -1,0 +1,98 @@
+/**
+ * Views of a version over HTTP (`GET /projects/{slug}/data` with filters,
+ * `q` and `sort`/`sort_desc`): every operator, totals and `next`, sorted
+ * paging that shows each record once, edge values, and hostile parameters
+ * answered as values or refused with 400, never run as SQL.
+ *
+ * @module
+ */
+import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { withNode } from "../support/node.ts";
+
+async function view(url: string, query: string): Promise<{ status: number; body: Json }> {
+  const res = await fetch(`${url}/projects/cities/data?${query}`);
+  return { status: res.status, body: await res.json() };
+}
+
+const ids = (body: Json) => (body.records as Json[]).map((r) => r.id);
+
+Deno.test("data views: every filter operator, search and sort, with the view's total and next", async () => {
+  await withNode({}, async ({ url }) => {
+    const cases: [string, number[] | null, number][] = [
+      ["id__exact=5", [5], 1],
+      ["id__lt=3", [0, 1, 2], 3],
+      ["id__lte=2&id__gte=1", [1, 2], 2],
+      ["id__gt=597", [598, 599], 2],
+      ["population__gte=598000", [598, 599], 2],
+      ["name__contains=city-59&id__not=59", null, 10],
+      ["name__startswith=city-12", null, 11],
+      ["note__isnull=1&id__lt=10", [0, 3, 6, 9], 4],
+      ["note__notnull=1&id__lt=5", [1, 2, 4], 3],
+      ["id__in=7,3,500", [3, 7, 500], 3],
+      ["q=CITY-59", null, 11],
+      ["id__lt=4&sort_desc=score", [3, 2, 1, 0], 4],
+      ["id__lt=4&sort=name", [0, 1, 2, 3], 4],
+    ];
+    for (const [query, expected, total] of cases) {
+      const { status, body } = await view(url, `${query}&limit=1000`);
+      assertEquals(status, 200, `${query}: ${JSON.stringify(body)}`);
+      assertEquals(body.total, total, query);
+      if (expected) assertEquals(ids(body), expected, query);
+      assertEquals([body.project, body.version, body.count, body.next], ["cities", 2, total, null], query);
+    }
+    const paged = await view(url, "name__contains=city-5&limit=4&offset=4");
+    assertEquals([paged.body.count, paged.body.next, paged.body.total], [4, 8, 111]);
+    const plain = await view(url, "limit=2");
+    assertEquals([ids(plain.body), plain.body.total, plain.body.next], [[0, 1], 600, 2], "no view: the plain page");
+  });
+});
+
+Deno.test("data views: a sorted view paged 7 at a time shows every record once, ties in the version's order", async () => {
+  await withNode({}, async ({ url }) => {
+    const seen: number[] = [];
+    for (let offset = 0; offset < 600; offset += 7) {
+      seen.push(...ids((await view(url, `sort=note&limit=7&offset=${offset}`)).body));
+    }
+    assertEquals([seen.length, new Set(seen).size], [600, 600]);
+    const nullsLast = seen.slice(400);
+    assertEquals(nullsLast, Array.from({ length: 200 }, (_, i) => i * 3), "null notes last, in the version's order");
+  });
+});
+
+Deno.test("data views: edge values and hostile parameters are values or 400, never SQL", async () => {
+  await withNode({}, async ({ url }) => {
+    const none = [
+      "name__exact=",
+      "name__exact=x' OR '1'='1",
+      "name__exact=city-1'--",
+      "name__contains=%",
+      "q=' OR 1=1; --",
+      "name__exact=c%C3%AFty-1",
+      "id__exact=9007199254740993",
+      "name__in=a,b;DROP TABLE records",
+    ];
+    for (const query of none) {
+      const { status, body } = await view(url, query);
+      assertEquals([status, body.total], [200, 0], query);
+    }
+    const refused: [string, RegExp][] = [
+      ["id%22%20OR%201%3D1%20--__exact=1", /no column/],
+      ["popul%D1%96tion__gte=1", /no column/],
+      ["_extra__exact=1", /no column/],
+      ["id__exact=1;DROP TABLE records", /not of its column's type/],
+      ["id__gt=99999999999999999999999999", /not of its column's type/],
+      ["id__like=1", /a filter is COLUMN__OP/],
+      ["sort=nope", /no column/],
+      ["sort=id&sort_desc=id", /not both/],
+      ["q=", /1-1000 characters/],
+      [`id__in=${Array.from({ length: 101 }, (_, i) => i).join(",")}`, /at most 100 values/],
+    ];
+    for (const [query, message] of refused) {
+      const { status, body } = await view(url, query);
+      assertEquals(status, 400, `${query}: ${JSON.stringify(body)}`);
+      assertMatch(body.error, message);
+    }
+    const after = await view(url, "limit=1");
+    assertEquals(after.body.total, 600, "the version is untouched");
+  });
+});
