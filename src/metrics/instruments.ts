@@ -167,3 +167,17 @@ export function histogram(name: string, help: string, buckets: readonly number[]
 export function gauge(name: string, help: string, values: readonly (readonly [Labels, number])[]): Family {
   return { name, help, type: "gauge", samples: values.map(([labels, value]) => ({ labels, value })) };
 }
+
+/**
+ * A counter family read now (a total kept elsewhere, such as the page
+ * cache's hits): one sample per entry of `values`.
+ *
+ * @example
+ * ```ts
+ * import { readCounter } from "./instruments.ts";
+ * readCounter("svc_hits_total", "Hits.", [[{}, 7]]).type; // "counter"
+ * ```
+ */
+export function readCounter(name: string, help: string, values: readonly (readonly [Labels, number])[]): Family {
+  return { ...gauge(name, help, values), type: "counter" };
+}

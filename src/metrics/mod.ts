@@ -36,5 +36,6 @@ export {
   type Histogram,
   histogram,
   type HistogramSeries,
+  readCounter,
   SECONDS_BUCKETS,
 } from "./instruments.ts";

@@ -7,8 +7,6 @@
  * without a sort) keep the version's own order: part by part, row by row, so
  * paging a sorted view shows every record once.
  *
- * Work in progress for issue 29 (not wired to a route yet).
- *
  * @module
  */
 import type { DuckDBValue } from "@duckdb/node-api";
@@ -81,7 +79,7 @@ function source(paths: readonly string[]): string {
     .join(" UNION ALL BY NAME ");
 }
 
-/** The columns of the parts (those a view may name), from DuckDB. */
+/** The columns of the parts (those a view may name; Delta Sharing's schema), by name in first-seen order, from DuckDB. */
 export async function viewColumns(engine: ReadEngine, paths: readonly string[]): Promise<ViewColumn[]> {
   const list = `[${paths.map(sqlString).join(",")}]`;
   return await engine.use(async (c) => {

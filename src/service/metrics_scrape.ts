@@ -7,7 +7,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import process from "node:process";
-import { type Family, gauge, type Labels, renderFamilies } from "../metrics/mod.ts";
+import { type Family, gauge, type Labels, readCounter, renderFamilies } from "../metrics/mod.ts";
 import { storeBytes } from "../store/mod.ts";
 import { VERSION } from "../version.ts";
 import type { NodeMetrics } from "./metrics.ts";
@@ -25,10 +25,6 @@ function walkedBytes(state: NodeState): Promise<number> {
   const bytes = storeBytes(state.store.root);
   walks.set(state, { at: state.now(), bytes });
   return bytes;
-}
-
-function counterOf(name: string, help: string, value: number): Family {
-  return { name, help, type: "counter", samples: [{ labels: {}, value }] };
 }
 
 /** A number from `/proc` text, or null off Linux or when it cannot be read. */
@@ -63,10 +59,10 @@ async function processFamilies(state: NodeState): Promise<Family[]> {
   return [
     gauge("process_resident_memory_bytes", "Resident memory of the node process in bytes.", [[{}, memory.rss]]),
     gauge("process_heap_bytes", "JavaScript heap in use, in bytes.", [[{}, memory.heapUsed]]),
-    counterOf(
+    readCounter(
       "process_cpu_seconds_total",
       "CPU time of the node process (user and system), in seconds.",
-      (cpu.user + cpu.system) / 1e6,
+      [[{}, (cpu.user + cpu.system) / 1e6]],
     ),
     optional("process_open_fds", "Open file descriptors of the node process.", await openDescriptors()),
     optional(
@@ -111,10 +107,7 @@ function followFamilies(state: NodeState): Family[] {
         return at === null ? null : Math.max(0, now / 1000 - at);
       }),
     ),
-    {
-      ...gauge("svc_follow_failures_total", "Syncs that failed since the node started.", each((s) => s.failures)),
-      type: "counter",
-    },
+    readCounter("svc_follow_failures_total", "Syncs that failed since the node started.", each((s) => s.failures)),
     gauge(
       "svc_follow_failing",
       "1 when the last sync of a followed project failed.",
@@ -150,21 +143,15 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
     gauge("svc_sql_running", "SQL queries holding a worker now.", [[{}, sql.running]]),
     gauge("svc_sql_queued", "SQL queries waiting for a worker now.", [[{}, sql.queued]]),
     gauge("svc_sql_slots", "SQL queries that may run at once.", [[{}, sql.slots]]),
-    counterOf(
+    readCounter(
       "svc_sql_queue_wait_seconds_total",
       "Seconds SQL queries spent waiting for a worker, all together.",
-      sql.waitedSeconds,
+      [[{}, sql.waitedSeconds]],
     ),
     gauge("svc_page_cache_bytes", "Bytes of decoded row groups held for data pages.", cacheValue(cache?.bytes)),
     gauge("svc_page_cache_max_bytes", "Bytes the page cache may hold.", cacheValue(cache?.maxBytes)),
-    {
-      ...gauge("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)),
-      type: "counter",
-    },
-    {
-      ...gauge("svc_page_cache_misses_total", "Data pages read from the parts.", cacheValue(cache?.misses)),
-      type: "counter",
-    },
+    readCounter("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)),
+    readCounter("svc_page_cache_misses_total", "Data pages read from the parts.", cacheValue(cache?.misses)),
   ];
 }
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type ReadEngine, sqlString } from "../parquet/mod.ts";
+import { type ReadEngine, sqlString, viewColumns } from "../parquet/mod.ts";
 
 /** Per-file statistics as the protocol's `stats` JSON holds them. */
 export interface FileStats {
@@ -156,12 +156,7 @@ export function footerReader(engine: ReadEngine): FooterReader {
       const known = columns.get(key);
       if (known) return known;
       if (paths.length === 0) return Promise.resolve([]);
-      const list = `[${paths.map(sqlString).join(", ")}]`;
-      const reading = engine.use(async (c) => {
-        const reader = await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${list}, union_by_name = true)`);
-        return (reader.getRowObjectsJson() as { column_name: string; column_type: string }[])
-          .map((r) => ({ name: r.column_name, type: r.column_type }));
-      });
+      const reading = viewColumns(engine, paths);
       reading.catch(() => columns.delete(key));
       return remember(columns, key, reading);
     },
