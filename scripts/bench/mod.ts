@@ -28,6 +28,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   healthz: async () => (await import("./healthz.ts")).benchmark,
   delta_sharing: async () => (await import("./delta_sharing.ts")).benchmark,
   metrics: async () => (await import("./metrics.ts")).benchmark,
+  explore: async () => (await import("./explore.ts")).benchmark,
 };
 
 /**

@@ -34,7 +34,9 @@ export function mcpInstructions(facts: InstructionFacts): string {
     "Start with `list_datasets`, then read a dataset's schema and README with `dataset_info` before reading or " +
     "querying its records.",
     `\`read_dataset\` gives records in order, ${MCP_PAGE_MAX} at most per page (default ${MCP_PAGE_DEFAULT}); ` +
-    "page on with `offset`.",
+    "page on with `offset`; `filters`, `search`, `sort` and `facets` narrow, order and summarise a page " +
+    "without SQL. `dataset_statistics` gives every column's nulls, distinct values, ranges, histograms and top " +
+    "values, computed once per version.",
     `\`query_dataset\` runs one read-only DuckDB statement of at most ${MAX_SQL_CHARS} characters over one ` +
     `version, seen as the table \`records\`; it returns at most ${MAX_ROWS} rows (default ${DEFAULT_ROWS}) and ` +
     `is stopped after ${QUERY_TIMEOUT_MS / 1000} seconds. Aggregate in SQL rather than paging through everything.`,

@@ -19,9 +19,14 @@ import {
   projectList,
   queryVersion,
   readPage,
+  readView,
   versionManifest,
+  versionStatistics,
 } from "../service/mod.ts";
 import type { ExactJson } from "../wire/mod.ts";
+import { VIEW_ARGS, viewOfArgs } from "./view_args.ts";
+
+const NO_VIEW = { filters: [], search: null, sort: null };
 
 /** What a tool does to the node, as MCP tool annotations say it. */
 export interface ToolHints {
@@ -79,7 +84,9 @@ function tool<S extends z.ZodRawShape>(
 const decoder = new TextDecoder();
 const text = (value: unknown) => JSON.stringify(value);
 
-const slug = z.string().describe("Project slug, as `list_datasets` gives it (e.g. `world-cities`).");
+const slug = z.string().describe(
+  "Project slug, as `list_datasets` gives it (e.g. `cities`, the example project of the README).",
+);
 const version = z.number().int().min(1).optional().describe("Version number; the newest whole version when left out.");
 
 const field = z.object({
@@ -87,6 +94,33 @@ const field = z.object({
   type: z.enum(["string", "number", "integer", "boolean"]),
   required: z.boolean().optional().describe("`false` lets records leave the field out (default true)."),
 }).strict();
+
+/** `read_dataset`: a page of records, or of a view of them (filters, search, sort, facets). */
+function readTool(ctx: NodeState): NodeTool {
+  return tool({
+    name: "read_dataset",
+    title: "Read records",
+    description: "A page of records of one version, in order, with `total` and `next` (the next `offset`, or " +
+      "null at the end). Narrow and order it without SQL: `filters` per column, `search` over the string " +
+      "columns, `sort` by a column, and `facets` for the most frequent values of up to five columns, e.g. " +
+      '`{"slug": "cities", "filters": [{"column": "country", "op": "eq", "value": "FR"}], ' +
+      '"sort": {"column": "population", "descending": true}, "facets": ["admin1"], "limit": 10}`.',
+    annotations: READ,
+  }, {
+    slug,
+    version,
+    limit: z.number().int().min(1).max(MCP_PAGE_MAX).optional()
+      .describe(`Records in the page, 1-${MCP_PAGE_MAX} (default ${MCP_PAGE_DEFAULT}).`),
+    offset: z.number().int().min(0).optional().describe("Records to skip (default 0)."),
+    ...VIEW_ARGS,
+  }, async (args) => {
+    const page = { version: args.version ?? null, limit: args.limit ?? MCP_PAGE_DEFAULT, offset: args.offset ?? 0 };
+    const view = viewOfArgs(args);
+    const facets = args.facets ?? [];
+    if (view === null && facets.length === 0) return decoder.decode(await readPage(ctx, args.slug, page));
+    return await readView(ctx, args.slug, { ...page, view: view ?? NO_VIEW, facets });
+  });
+}
 
 /** The read tools, which every node lists. */
 function readTools(ctx: NodeState, base: string): NodeTool[] {
@@ -118,22 +152,7 @@ function readTools(ctx: NodeState, base: string): NodeTool[] {
       { slug },
       async (args) => text(await projectDetail(ctx, args.slug)),
     ),
-    tool({
-      name: "read_dataset",
-      title: "Read records",
-      description:
-        "A page of records of one version, in order. Page with `offset`; `count` below `limit` means the end.",
-      annotations: READ,
-    }, {
-      slug,
-      version,
-      limit: z.number().int().min(1).max(MCP_PAGE_MAX).optional()
-        .describe(`Records in the page, 1-${MCP_PAGE_MAX} (default ${MCP_PAGE_DEFAULT}).`),
-      offset: z.number().int().min(0).optional().describe("Records to skip (default 0)."),
-    }, async (args) => {
-      const page = { version: args.version ?? null, limit: args.limit ?? MCP_PAGE_DEFAULT, offset: args.offset ?? 0 };
-      return decoder.decode(await readPage(ctx, args.slug, page));
-    }),
+    readTool(ctx),
     tool(
       {
         name: "dataset_manifest",
@@ -167,6 +186,24 @@ function readTools(ctx: NodeState, base: string): NodeTool[] {
         queryVersion(ctx, args.slug, { sql: args.sql, version: args.version ?? null, limit: args.limit ?? null }),
     ),
   ];
+}
+
+/** `dataset_statistics`: a version's column statistics, as `GET /projects/{slug}/statistics` answers them. */
+function statisticsTool(ctx: NodeState): NodeTool {
+  return tool(
+    {
+      name: "dataset_statistics",
+      title: "Column statistics",
+      description: 'Statistics of every column of one version, e.g. `{"slug": "cities"}`: records, and per ' +
+        "column nulls, distinct values (approximate), for numbers min/max/mean, quantiles (approximate) and a " +
+        "histogram, for strings the top values and lengths, for booleans true/false counts, for dates and times " +
+        "min/max; plus `suggestedFacets`, columns worth filtering or faceting on. Computed once per version, then " +
+        "cheap: read it before writing SQL to learn the columns' ranges and values.",
+      annotations: READ,
+    },
+    { slug, version },
+    (args) => versionStatistics(ctx, args.slug, args.version ?? null),
+  );
 }
 
 /** The write tools, which a `--read-only` node leaves out. */
@@ -243,5 +280,5 @@ function writeTools(ctx: NodeState): NodeTool[] {
  * those not on the write side.
  */
 export function nodeTools(ctx: NodeState, base: string): NodeTool[] {
-  return [...readTools(ctx, base), ...writeTools(ctx)];
+  return [...readTools(ctx, base), statisticsTool(ctx), ...writeTools(ctx)];
 }

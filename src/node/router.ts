@@ -12,6 +12,7 @@ import { publicOrigin } from "../http/mod.ts";
 
 import { type ErrorKind, NodeError } from "../errors/mod.ts";
 import { getData } from "./routes/data.ts";
+import { getDiff } from "./routes/diff.ts";
 import { getExport } from "./routes/export.ts";
 
 import { getManifest } from "./routes/manifest.ts";
@@ -20,6 +21,7 @@ import { getHealth, getProject, listProjects } from "./routes/projects.ts";
 import { getMetrics, getReady } from "./routes/operations.ts";
 import { postQuery } from "./routes/query.ts";
 import { sharingRoute } from "./routes/sharing.ts";
+import { getStatistics } from "./routes/statistics.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
 import { getAsset, getShell, isAsset, postLogin, postLogout } from "./ui/routes.ts";
 
@@ -55,7 +57,6 @@ function uiRoute(name: string): Match | null {
 }
 
 const PUSH_REFUSED = "push is not available on a node: send batches with POST /projects/{slug}/contribute";
-const DIFF_REFUSED = "a node does not answer diffs between versions: ask the origin";
 const BUY_REFUSED = "a node sells nothing: buy on the origin";
 
 /**
@@ -120,7 +121,9 @@ export function match(pathname: string): Match | null {
   if (s.length !== 3) return null;
   switch (s[2]) {
     case "data":
-      return { methods: READ, public: false, run: (ctx, _req, url) => getData(ctx, slug, url) };
+      return { methods: READ, public: false, run: (ctx, req, url) => getData(ctx, req, slug, url) };
+    case "statistics":
+      return { methods: READ, public: false, run: (ctx, _req, url) => getStatistics(ctx, slug, url) };
     case "manifest":
       return { methods: READ, public: false, run: (ctx, req, url) => getManifest(ctx, slug, url, publicOrigin(req)) };
     case "export":
@@ -130,7 +133,7 @@ export function match(pathname: string): Match | null {
     case "contribute":
       return { methods: ["POST"], public: false, run: (ctx, req) => postContribution(ctx, req, slug) };
     case "diff":
-      return { methods: [], public: false, run: refuse("not-found", DIFF_REFUSED) };
+      return { methods: READ, public: false, run: (ctx, _req, url) => getDiff(ctx, slug, url) };
     case "buy":
       return { methods: [], public: false, run: refuse("method-not-allowed", BUY_REFUSED) };
   }

@@ -66,7 +66,8 @@ async function lockedInstance(root: string, temp: string): Promise<{ db: DuckDBI
   const setup = await db.connect();
   await setup.run(`SET temp_directory = ${sqlString(temp)}`);
   await setup.run(`SET max_temp_directory_size = '1GB'`);
-  await setup.run(`SET parquet_metadata_cache = true`);
+  // GLOBAL: a plain SET (session scope for this option) left the cache off on every other connection.
+  await setup.run(`SET GLOBAL parquet_metadata_cache = true`);
   await setup.run(`SET allowed_directories = [${sqlString(realRoot + sep)}, ${sqlString(root + sep)}]`);
   await setup.run(`SET enable_external_access = false`);
   await setup.run(`SET lock_configuration = true`);

@@ -11,12 +11,39 @@ export { cachedGroup, type PageCache, pageCache, type PageCacheStats } from "./p
 export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export {
+  DOWNLOAD_FOLDER_PREFIX,
+  type DownloadFormat,
+  type ParquetFile,
+  resultParquet,
+  type ResultRows,
+  resultText,
+  type Slice,
+  type TextFormat,
+  viewParquet,
+  viewText,
+} from "./view_download.ts";
+export {
+  APPROXIMATE_FIGURES,
+  type ColumnKind,
+  columnKind,
+  columnStatistics,
+  HISTOGRAM_BINS,
+  statisticsText,
+  TOP_VALUE_CHARS,
+  TOP_VALUES,
+  type VersionStatistics,
+} from "./statistics.ts";
+export {
   type ColumnFilter,
+  type Facet,
   type FilterOp,
   type ViewColumn,
   viewColumns,
   ViewError,
+  viewFacets,
   type ViewPage,
   viewPage,
+  type ViewShape,
+  viewShape,
   type ViewSpec,
 } from "./view.ts";

@@ -9,43 +9,13 @@
  *
  * @module
  */
-import type { DuckDBValue } from "@duckdb/node-api";
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
+import { PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
+import { valueText } from "./json_text.ts";
 import { recordEncoder } from "./rows.ts";
 
-/** How a filter compares a column with its values. */
-export type FilterOp =
-  | "eq"
-  | "ne"
-  | "gt"
-  | "gte"
-  | "lt"
-  | "lte"
-  | "contains"
-  | "startswith"
-  | "isnull"
-  | "notnull"
-  | "in";
-
-/** One filter: a column, how, and the values as text (cast to the column's type by DuckDB). */
-export interface ColumnFilter {
-  /** The column's name as the parts hold it. */
-  column: string;
-  /** The comparison. */
-  op: FilterOp;
-  /** The operand(s): none for isnull/notnull, 1-100 for `in`, one for the rest. */
-  values: string[];
-}
-
-/** What a view shows of a version. */
-export interface ViewSpec {
-  /** Every filter must hold. */
-  filters: ColumnFilter[];
-  /** Text every shown record holds in one of its string columns (case-insensitive), or null. */
-  search: string | null;
-  /** The column to sort by, or null for the version's own order. */
-  sort: { column: string; descending: boolean } | null;
-}
+export { type ColumnFilter, type FilterOp, type ViewColumn, ViewError, type ViewSpec } from "./_view_sql.ts";
+import type { ViewColumn, ViewSpec } from "./_view_sql.ts";
 
 /** A page of a view: the records as JSON texts, and the records the whole view holds. */
 export interface ViewPage {
@@ -55,107 +25,115 @@ export interface ViewPage {
   total: number;
 }
 
-/** A column of the parts: its name and DuckDB type. */
-export interface ViewColumn {
-  /** Name. */
-  name: string;
-  /** DuckDB's type, as DESCRIBE spells it. */
-  type: string;
-}
-
-/** Why a view cannot be built (a column that does not exist, a value that is not of its type, ...). */
-export class ViewError extends Error {}
-
-const COMPARE: Partial<Record<FilterOp, string>> = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
-const PART = "__svc_part";
-const ROW = "__svc_row";
-const SCALAR =
-  /^(BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\)|VARCHAR|DATE|TIME|TIMESTAMP|TIMESTAMP WITH TIME ZONE|UUID)$/;
-
-/** The parts as one relation, with each record's part and row for a stable order. */
-function source(paths: readonly string[]): string {
-  return paths
-    .map((p, i) => `SELECT *, ${i} AS ${PART}, row_number() OVER () AS ${ROW} FROM read_parquet(${sqlString(p)})`)
-    .join(" UNION ALL BY NAME ");
+/** The columns of the parts and whether every part has them all, in that order. */
+export interface ViewShape {
+  /** The columns, by name in first-seen order. */
+  columns: ViewColumn[];
+  /** Every part has exactly these columns in this order (a scan needs no `union_by_name`). */
+  uniform: boolean;
 }
 
 /** The columns of the parts (those a view may name; Delta Sharing's schema), by name in first-seen order, from DuckDB. */
 export async function viewColumns(engine: ReadEngine, paths: readonly string[]): Promise<ViewColumn[]> {
+  return (await viewShape(engine, paths)).columns;
+}
+
+/** The {@linkcode ViewShape} of the parts at `paths`, read from their footers. */
+export async function viewShape(engine: ReadEngine, paths: readonly string[]): Promise<ViewShape> {
+  if (paths.length === 0) return { columns: [], uniform: true };
   const list = `[${paths.map(sqlString).join(",")}]`;
   return await engine.use(async (c) => {
     const rows = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${list}, union_by_name=true)`))
       .getRowObjectsJS();
-    return rows.map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
-  });
-}
-
-/** The WHERE clause of `spec` and its parameters. */
-function whereOf(spec: ViewSpec, columns: readonly ViewColumn[]): { sql: string; params: DuckDBValue[] } {
-  const params: DuckDBValue[] = [];
-  const param = (value: string, type: string) => {
-    params.push(value);
-    return type === "VARCHAR" ? `$${params.length}` : `CAST($${params.length} AS ${type})`;
-  };
-  const byName = new Map(columns.map((c) => [c.name, c]));
-  const clauses = spec.filters.map((f) => {
-    const column = byName.get(f.column);
-    if (!column || f.column === "_extra") throw new ViewError(`no column ${JSON.stringify(f.column)} to filter on`);
-    const name = sqlIdent(column.name);
-    if (f.op === "isnull") return `${name} IS NULL`;
-    if (f.op === "notnull") return `${name} IS NOT NULL`;
-    if (!SCALAR.test(column.type)) {
-      throw new ViewError(`column ${column.name} (${column.type}) can only be null or not`);
-    }
-    if (f.op === "contains") return `contains(CAST(${name} AS VARCHAR), ${param(f.values[0], "VARCHAR")})`;
-    if (f.op === "startswith") return `starts_with(CAST(${name} AS VARCHAR), ${param(f.values[0], "VARCHAR")})`;
-    if (f.op === "in") return `${name} IN (${f.values.map((v) => param(v, column.type)).join(", ")})`;
-    return `${name} ${COMPARE[f.op]} ${param(f.values[0], column.type)}`;
-  });
-  if (spec.search !== null) {
-    const strings = columns.filter((c) => c.type === "VARCHAR" && c.name !== "_extra");
-    const needle = param(spec.search.toLowerCase(), "VARCHAR");
-    clauses.push(
-      strings.length === 0
-        ? "false"
-        : `(${strings.map((c) => `contains(lower(${sqlIdent(c.name)}), ${needle})`).join(" OR ")})`,
+    const columns = rows.map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
+    const schemas = await c.runAndReadAll(
+      `SELECT file_name, string_agg(name || ':' || type || ':' || coalesce(logical_type::VARCHAR, ''), '|') ` +
+        `FROM parquet_schema(${list}) GROUP BY file_name`,
     );
-  }
-  return { sql: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
+    return { columns, uniform: new Set(schemas.getRows().map((r) => String(r[1]))).size <= 1 };
+  });
 }
 
 /**
  * Records `offset` to `offset + limit` of the view `spec` of the parts at
- * `paths` (in the version's order), and the view's total.
+ * `paths` (in the version's order), and the view's total: `known` when the
+ * caller knows it (a view without filters or search holds every record),
+ * else counted beside the page on a second connection.
  */
 export async function viewPage(
   engine: ReadEngine,
   paths: readonly string[],
-  columns: readonly ViewColumn[],
+  shape: ViewShape,
   spec: ViewSpec,
   offset: number,
   limit: number,
+  known?: number,
 ): Promise<ViewPage> {
-  const where = whereOf(spec, columns);
-  let order = `${PART}, ${ROW}`;
-  if (spec.sort) {
-    const column = columns.find((c) => c.name === spec.sort!.column && c.name !== "_extra");
-    if (!column) throw new ViewError(`no column ${JSON.stringify(spec.sort.column)} to sort by`);
-    order = `${sqlIdent(column.name)} ${spec.sort.descending ? "DESC" : "ASC"} NULLS LAST, ${order}`;
-  }
-  const from = `FROM (${source(paths)}) ${where.sql}`;
-  const page = `SELECT * EXCLUDE (${PART}, ${ROW}) ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
-  return await engine.use(async (c) => {
-    const result = await c.run(page, where.params).catch((e) => {
-      const message = String((e as Error)?.message);
-      if (/Conversion Error|Could not convert|out of range/i.test(message)) {
-        throw new ViewError(`a filter's value is not of its column's type: ${message.split("\n")[0].slice(0, 200)}`);
-      }
-      throw e;
-    });
-    const encode = recordEncoder(result);
-    const records: string[] = [];
-    for (const chunk of await result.fetchAllChunks()) records.push(...encode(chunk));
-    const counted = await c.runAndReadAll(`SELECT count(*)::BIGINT AS n ${from}`, where.params);
-    return { records, total: Number(counted.getRowObjectsJS()[0].n) };
+  const sql = viewSql(paths, shape.columns, spec, shape.uniform);
+  // Without a sort a scan keeps the parts' order (DuckDB preserves insertion order), so no ORDER BY is needed.
+  const order = spec.sort ? `ORDER BY ${sql.order} ` : "";
+  const page = `SELECT * EXCLUDE (${PART}, ${ROW}) ${sql.from} ${order}LIMIT ${limit} OFFSET ${offset}`;
+  const [records, total] = await Promise.all([
+    engine.use(async (c) => {
+      const result = await c.run(page, sql.params).catch((e) => Promise.reject(valueError(e)));
+      const encode = recordEncoder(result);
+      const records: string[] = [];
+      for (const chunk of await result.fetchAllChunks()) records.push(...encode(chunk));
+      return records;
+    }),
+    known ?? engine.use(async (c) => {
+      const counted = await c.runAndReadAll(`SELECT count(*)::BIGINT AS n ${sql.from}`, sql.params)
+        .catch((e) => Promise.reject(valueError(e)));
+      return Number(counted.getRows()[0][0]);
+    }),
+  ]);
+  return { records, total };
+}
+
+/** The most frequent values of one column in a view. */
+export interface Facet {
+  /** The column. */
+  column: string;
+  /** Values (as JSON text) and how many records of the view hold each, most frequent first. */
+  values: { value: string; count: number }[];
+  /** The column holds more values than shown. */
+  truncated: boolean;
+}
+
+/**
+ * The `size` most frequent values of each column of `facets` among the
+ * records of the view `spec` (ties by value, nulls last): one scan, grouped
+ * by each column in turn (`GROUPING SETS`).
+ */
+export async function viewFacets(
+  engine: ReadEngine,
+  paths: readonly string[],
+  shape: ViewShape,
+  spec: ViewSpec,
+  facets: readonly string[],
+  size: number,
+): Promise<Facet[]> {
+  if (facets.length === 0) return [];
+  const sql = viewSql(paths, shape.columns, spec, shape.uniform);
+  const names = [...new Set(facets)].map((name) => viewColumn(shape.columns, name, "facet by").name);
+  const quoted = names.map(sqlIdent);
+  const sets = quoted.map((q) => `(${q})`).join(", ");
+  // GROUPING_ID is 0 for the column grouped on and 1 for the others, read as bits from the left.
+  const which = `GROUPING_ID(${quoted.join(", ")})`;
+  const query = `SELECT ${which} AS g, ${quoted.join(", ")}, count(*)::BIGINT AS n ${sql.from} ` +
+    `GROUP BY GROUPING SETS (${sets}) ` +
+    `QUALIFY row_number() OVER (PARTITION BY g ORDER BY n DESC, ${
+      quoted.map((q) => `${q} ASC NULLS LAST`).join(", ")
+    }) <= ${size + 1} ORDER BY g, n DESC, ${quoted.map((q) => `${q} ASC NULLS LAST`).join(", ")}`;
+  const rows = await engine.use(async (c) =>
+    (await c.runAndReadAll(query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
+  );
+  const full = (1 << names.length) - 1;
+  return names.map((column, i) => {
+    const g = full ^ (1 << (names.length - 1 - i));
+    const mine = rows.filter((r) => Number(r[0]) === g)
+      .map((r) => ({ value: r[i + 1], count: Number(r[names.length + 1]) }));
+    const values = mine.slice(0, size).map((v) => ({ value: valueText(v.value, "number"), count: v.count }));
+    return { column, values, truncated: mine.length > size };
   });
 }

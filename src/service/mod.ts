@@ -12,7 +12,36 @@ export { metricsText } from "./metrics_scrape.ts";
 export { readinessOf } from "./readiness.ts";
 export { type ManifestRequest, versionManifest } from "./manifest.ts";
 export { DEFAULT_PAGE, MAX_PAGE, type PageRequest, readPage } from "./pages.ts";
-export { readView, type ViewRequest } from "./views.ts";
+export {
+  type DownloadBody,
+  type DownloadState,
+  PARQUET_AT_ONCE,
+  PARQUET_WAIT_MS,
+  type QueryDownload,
+  queryDownload,
+  viewDownload,
+  type ViewDownloadRequest,
+} from "./downloads.ts";
+export {
+  type AddedRecords,
+  addedRecords,
+  DEFAULT_DIFF,
+  type DiffFragment,
+  type DiffRequest,
+  MAX_DIFF,
+  versionDiff,
+} from "./diff.ts";
+export {
+  FACET_SIZE,
+  MAX_FACETS,
+  MAX_FILTERS,
+  MAX_IN,
+  MAX_VALUE,
+  readView,
+  shapeOf,
+  type ViewRequest,
+} from "./views.ts";
+export { type StatisticsState, versionStatistics } from "./statistics.ts";
 export { PART_URL_LIFETIME_S, partSignature, partSignatureValid, signPartQuery } from "./part_url.ts";
 export { projectDetail, projectEntry, projectList, type ProjectsState } from "./projects.ts";
 export { checkStatement, type QueryRequest, type QueryState, queryVersion } from "./query.ts";

@@ -2,12 +2,15 @@
  * A page of a view of a version: the records that pass the filters and the
  * search, in the sort's order, as `GET /projects/{slug}/data` gives a page
  * (`{project, version, count, records, total, next}`, `total` the records in
- * the view). See `src/parquet/view.ts` for how the view is queried.
+ * the view), with the view's facets when asked. See `src/parquet/view.ts`
+ * for how the view is queried.
  *
  * @module
  */
 import { NodeError } from "../errors/mod.ts";
-import { type ViewColumn, viewColumns, ViewError, viewPage, type ViewSpec } from "../parquet/mod.ts";
+import { viewFacets, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
+import { ViewError } from "../parquet/mod.ts";
+import type { StoredVersion } from "../store/mod.ts";
 import type { PageRequest } from "./pages.ts";
 import type { NodeState } from "./state.ts";
 import { withVersion } from "./versions.ts";
@@ -16,19 +19,46 @@ import { withVersion } from "./versions.ts";
 export interface ViewRequest extends PageRequest {
   /** The filters, search and sort. */
   view: ViewSpec;
+  /** Columns whose most frequent values the answer lists (at most {@linkcode MAX_FACETS}), or none. */
+  facets?: readonly string[];
 }
 
-/** Columns of versions seen lately, by their parts (a version's parts never change). */
-const known = new Map<string, ViewColumn[]>();
+/** Most facet columns one page takes. */
+export const MAX_FACETS = 5;
+/** Most filters one view takes. */
+export const MAX_FILTERS = 20;
+/** Most values of one `in` filter. */
+export const MAX_IN = 100;
+/** Longest filter value (and search) in characters. */
+export const MAX_VALUE = 1000;
+/** Values listed per facet. */
+export const FACET_SIZE = 30;
 
-async function columnsOf(state: Pick<NodeState, "engine">, paths: string[], key: string): Promise<ViewColumn[]> {
-  let columns = known.get(key);
-  if (!columns) {
-    columns = await viewColumns(state.engine, paths);
+/** Shapes of versions seen lately, by their parts (a version's parts never change). */
+const known = new Map<string, ViewShape>();
+
+/**
+ * The columns of `version`'s parts and whether they all agree, read once per
+ * set of parts.
+ */
+export async function shapeOf(state: Pick<NodeState, "engine">, version: StoredVersion): Promise<ViewShape> {
+  const key = version.parts.map((p) => p.sha256).join(",");
+  let shape = known.get(key);
+  if (!shape) {
+    shape = await viewShape(state.engine, version.parts.map((p) => p.path));
     if (known.size >= 256) known.clear();
-    known.set(key, columns);
+    known.set(key, shape);
   }
-  return columns;
+  return shape;
+}
+
+async function asBadRequest<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof ViewError) throw new NodeError("bad-request", e.message);
+    throw e;
+  }
 }
 
 /**
@@ -37,25 +67,35 @@ async function columnsOf(state: Pick<NodeState, "engine">, paths: string[], key:
  * column's type, is a bad request.
  */
 export async function readView(
-  state: Pick<NodeState, "store" | "engine">,
+  state: Pick<NodeState, "store" | "engine" | "pages">,
   slug: string,
   request: ViewRequest,
 ): Promise<string> {
   const { limit, offset } = request;
+  const facets = request.facets ?? [];
+  if (facets.length > MAX_FACETS) throw new NodeError("bad-request", `a page takes at most ${MAX_FACETS} facets`);
   return await withVersion(state, slug, request.version, async (version) => {
     const paths = version.parts.map((p) => p.path);
-    const columns = await columnsOf(state, paths, version.parts.map((p) => p.sha256).join(","));
-    let page;
-    try {
-      page = await viewPage(state.engine, paths, columns, request.view, offset, limit);
-    } catch (e) {
-      if (e instanceof ViewError) throw new NodeError("bad-request", e.message);
-      throw e;
-    }
+    const shape = await shapeOf(state, version);
+    const everyRecord = request.view.filters.length === 0 && request.view.search === null;
+    const total = everyRecord ? (await state.pages.partRecords(version)).reduce((a, b) => a + b, 0) : undefined;
+    const [page, facetList] = await asBadRequest(Promise.all([
+      viewPage(state.engine, paths, shape, request.view, offset, limit, total),
+      facets.length === 0 ? null : viewFacets(state.engine, paths, shape, request.view, facets, FACET_SIZE),
+    ]));
     const next = page.records.length > 0 && offset + page.records.length < page.total
       ? offset + page.records.length
       : null;
+    const facetText = facetList === null
+      ? ""
+      : `,"facets":[${
+        facetList.map((f) =>
+          `{"column":${JSON.stringify(f.column)},"values":[${
+            f.values.map((v) => `{"value":${v.value},"count":${v.count}}`).join(",")
+          }],"truncated":${f.truncated}}`
+        ).join(",")
+      }]`;
     return `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${page.records.length},` +
-      `"records":[${page.records.join(",")}],"total":${page.total},"next":${next}}`;
+      `"records":[${page.records.join(",")}],"total":${page.total},"next":${next}${facetText}}`;
   });
 }

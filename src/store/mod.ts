@@ -16,6 +16,7 @@ export * from "./manifest.ts";
 export * from "./provenance.ts";
 export * from "./project_file.ts";
 export * from "./retention.ts";
+export * from "./statistics_file.ts";
 export * from "./store.ts";
 export { openRegularFile } from "./regular_file.ts";
 export { storeBytes } from "./usage.ts";

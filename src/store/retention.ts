@@ -103,7 +103,7 @@ async function names(dir: string): Promise<string[]> {
 /**
  * Removes what a crash can leave in `slug`'s folder: temporary files of
  * atomic writes (`.<name>.tmp-*`), part temporaries, staging and pruned
- * version folders, and abandoned export temporaries. Call under the
+ * version folders, and abandoned export and statistics temporaries. Call under the
  * project's lock.
  *
  * @example
@@ -128,10 +128,18 @@ export async function sweepProject(root: string, slug: string, now = Date.now())
   for (const name of await names(join(dir, "parts"))) {
     if (name.startsWith(".tmp-")) await drop(join(dir, "parts", name));
   }
+  const stale = async (path: string) => {
+    const info = await lstat(path).catch(() => null);
+    if (info && now - info.mtimeMs > EXPORT_TEMP_AGE_MS) await drop(path);
+  };
   for (const name of await names(join(dir, "exports"))) {
-    if (!name.includes(".tmp-")) continue;
-    const info = await lstat(join(dir, "exports", name)).catch(() => null);
-    if (info && now - info.mtimeMs > EXPORT_TEMP_AGE_MS) await drop(join(dir, "exports", name));
+    if (name.includes(".tmp-")) await stale(join(dir, "exports", name));
+  }
+  // Statistics are written beside a version outside the lock: only old temporaries are abandoned.
+  for (const version of (await names(dir)).filter((n) => /^v\d+$/.test(n))) {
+    for (const name of await names(join(dir, version))) {
+      if (/^\.statistics\.json\.tmp-/.test(name)) await stale(join(dir, version, name));
+    }
   }
   return removed;
 }

@@ -74,6 +74,7 @@ Deno.test("MCP tools/list: a title, honest annotations and a strict schema on ev
         "read_dataset",
         "dataset_manifest",
         "query_dataset",
+        "dataset_statistics",
         "create_dataset",
         "contribute_records",
         "contribution_status",
@@ -88,7 +89,8 @@ Deno.test("MCP tools/list: a title, honest annotations and a strict schema on ev
         assertEquals(tool.inputSchema.type, "object");
         assertEquals(tool.inputSchema.additionalProperties, false, tool.name);
       }
-      for (const name of ["list_datasets", "dataset_info", "read_dataset", "dataset_manifest", "query_dataset"]) {
+      const reads = ["list_datasets", "dataset_info", "read_dataset", "dataset_manifest", "query_dataset"];
+      for (const name of [...reads, "dataset_statistics"]) {
         const { title: _, ...hints } = byName[name].annotations;
         assertEquals(hints, READ, name);
       }

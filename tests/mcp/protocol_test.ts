@@ -57,7 +57,7 @@ Deno.test("MCP: Accept application/json alone, */* or none gets a JSON answer; o
         `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     assertEquals(raw.status, 200, "no Accept header at all");
-    assertEquals(JSON.parse(raw.body).result.tools.length, 8);
+    assertEquals(JSON.parse(raw.body).result.tools.length, 9);
     for (const accept of ["text/html", "text/event-stream", "application/json;q=0"]) {
       const r = await post(url, initialize("2025-06-18"), { accept });
       assertEquals([r.status, r.body.error.code], [406, -32000], accept);
@@ -91,7 +91,7 @@ Deno.test("MCP: JSON-RPC error codes: -32700, -32600, -32601, -32602 with short 
       [
         call("nope", {}),
         'unknown tool "nope"; tools: list_datasets, dataset_info, read_dataset, dataset_manifest, ' +
-        "query_dataset, create_dataset, contribute_records, contribution_status",
+        "query_dataset, dataset_statistics, create_dataset, contribute_records, contribution_status",
       ],
       [call("dataset_info", {}), "dataset_info: missing argument slug"],
       [call("dataset_info"), "dataset_info: missing argument slug"],
@@ -153,7 +153,7 @@ Deno.test("MCP: protocol versions are negotiated; a version the node does not sp
       const list = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, {
         "mcp-protocol-version": version,
       });
-      assertEquals([list.status, list.body.result.tools.length], [200, 8], version);
+      assertEquals([list.status, list.body.result.tools.length], [200, 9], version);
     }
     for (const asked of ["2024-10-07", "2026-01-01", "draft"]) {
       assertEquals((await post(url, initialize(asked))).body.result.protocolVersion, "2025-11-25", asked);

@@ -10,7 +10,7 @@ const NOTES = {
   schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
 };
 
-Deno.test("MCP: the SDK client lists the eight tools with schemas and annotations, and calls every one", async () => {
+Deno.test("MCP: the SDK client lists the nine tools with schemas and annotations, and calls every one", async () => {
   await withNode({}, async ({ url }) => {
     await fetch(`${url}/projects`, {
       method: "POST",
@@ -27,6 +27,7 @@ Deno.test("MCP: the SDK client lists the eight tools with schemas and annotation
         "create_dataset",
         "dataset_info",
         "dataset_manifest",
+        "dataset_statistics",
         "list_datasets",
         "query_dataset",
         "read_dataset",
@@ -154,6 +155,7 @@ Deno.test("MCP on a read-only node: the write tools are absent and calling them 
         "read_dataset",
         "dataset_manifest",
         "query_dataset",
+        "dataset_statistics",
       ]);
       for (const name of ["create_dataset", "contribute_records", "contribution_status"]) {
         await assertRejects(
@@ -183,7 +185,7 @@ Deno.test("MCP honours the node token, the Host guard and the cross-site guard; 
   await withNode({ token: "mcp-token-123" }, async ({ url, port }) => {
     await assertRejects(() => mcpClient(url), /401|token/i);
     const client = await mcpClient(url, { authorization: "Bearer mcp-token-123" });
-    assertEquals((await client.listTools()).tools.length, 8);
+    assertEquals((await client.listTools()).tools.length, 9);
     await client.close();
     const token = "Authorization: Bearer mcp-token-123\r\n";
     assertEquals((await send(port, `Host: 127.0.0.1:${port}\r\n${token}`)).status, 200);

@@ -96,3 +96,42 @@ Deno.test("data views: edge values and hostile parameters are values or 400, nev
     assertEquals(after.body.total, 600, "the version is untouched");
   });
 });
+
+Deno.test("data views: facet=COLUMN adds the view's most frequent values; bad facets are 400", async () => {
+  await withNode({}, async ({ url }) => {
+    const { status, body } = await view(url, "id__lt=9&facet=note&facet=note&limit=2");
+    assertEquals(status, 200, JSON.stringify(body));
+    assertEquals([ids(body), body.total, body.next], [[0, 1], 9, 2], "the page is the view's");
+    assertEquals(body.facets, [{
+      column: "note",
+      values: [
+        { value: null, count: 3 },
+        ...["n1", "n2", "n4", "n5", "n7", "n8"].map((value) => ({ value, count: 1 })),
+      ],
+      truncated: false,
+    }]);
+    const many = await view(url, "facet=id&facet=population&limit=1");
+    assertEquals(many.status, 200);
+    const facets = many.body.facets as Json[];
+    assertEquals(facets.map((f) => [f.column, (f.values as Json[]).length, f.truncated]), [
+      ["id", 30, true],
+      ["population", 30, true],
+    ]);
+    assertEquals((facets[0].values as Json[])[0], { value: 0, count: 1 }, "ties in value order");
+    const plain = await view(url, "limit=1");
+    assertEquals("facets" in plain.body, false, "no facet asked: the reference's shape");
+    for (
+      const query of [
+        "facet=nope",
+        "facet=",
+        'facet=note"--',
+        "facet=_extra",
+        "facet=a&facet=b&facet=c&facet=d&facet=e&facet=f",
+      ]
+    ) {
+      const refused = await view(url, query);
+      assertEquals(refused.status, 400, query);
+      assertMatch(refused.body.error, /facet/, query);
+    }
+  });
+});

@@ -2,7 +2,8 @@
  * The routes as the reference node 0.28 answers them (origin-wire.md sections
  * 2.6 and 9): data pages with `total` and `next`, manifests with `?have=`,
  * an export that must name its version, the reference's messages for unknown
- * and empty projects, diff and buy left to the origin.
+ * and empty projects, buy left to the origin, and a diff of versions without
+ * provenance (pulled parts without `sources`) sent to the origin too.
  */
 import { assert, assertEquals, type Json } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
@@ -74,11 +75,12 @@ Deno.test("export names the newest version when none is asked; the reference's m
   });
 });
 
-Deno.test("diff is the origin's (404) and so is buying (405)", async () => {
+Deno.test("a diff of parts without provenance is the origin's (409) and so is buying (405)", async () => {
   await withNode({}, async ({ url }) => {
     const diff = await get(`${url}/projects/cities/diff?from=1&to=2`);
-    assertEquals([diff.status, diff.body], [404, {
-      error: "a node does not answer diffs between versions: ask the origin",
+    assertEquals([diff.status, diff.body], [409, {
+      error: "version 2's parts carry no provenance for 100 of its records (part 3), " +
+        "so this node cannot tell what was added after version 1: ask the origin",
     }]);
     for (const method of ["POST", "GET"]) {
       const buy = await get(`${url}/projects/cities/buy`, {

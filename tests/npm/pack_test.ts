@@ -275,7 +275,7 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       });
       assert.equal(init.result.serverInfo.name, "svc-node");
       const listed = await call(2, "tools/list", {});
-      assert.equal(listed.result.tools.length, 8);
+      assert.equal(listed.result.tools.length, 9);
       const read = await call(3, "tools/call", { name: "read_dataset", arguments: { slug: "cities", limit: 3 } });
       assert.deepEqual(read.result.structuredContent.records.map((r: { id: number }) => r.id), [0, 1, 2]);
     });

@@ -1,5 +1,5 @@
 /**
- * Views of a version (work in progress for issue 29): filters, search and
+ * Views of a version: filters, search and
  * sort as parameterised DuckDB over the parts, compared with DuckDB asked
  * directly; paging a sorted view shows every record once; hostile column
  * names and values are refused or taken as values.
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { assert, assertEquals, type Json } from "../support/assert.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { openReadEngine } from "../../src/parquet/mod.ts";
-import { viewColumns, ViewError, viewPage, type ViewSpec } from "../../src/parquet/view.ts";
+import { ViewError, viewFacets, viewPage, viewShape, type ViewSpec } from "../../src/parquet/view.ts";
 
 const NONE: ViewSpec = { filters: [], search: null, sort: null };
 
@@ -24,7 +24,7 @@ async function withCities(
   const engine = await openReadEngine(dir.path);
   try {
     const paths = (v2.manifest.parts as Json[]).map((p) => join(dir.path, "cities", "parts", `${p.sha256}.parquet`));
-    const columns = await viewColumns(engine, paths);
+    const columns = await viewShape(engine, paths);
     await fn(async (spec, offset = 0, limit = 1000) => {
       const page = await viewPage(engine, paths, columns, spec, offset, limit);
       return { ids: page.records.map((r) => JSON.parse(r).id), total: page.total };
@@ -100,3 +100,94 @@ Deno.test("view: hostile column names are refused, hostile values are only value
     assert(typed instanceof ViewError, String(typed));
   });
 });
+
+Deno.test("view: facets count the view's values as GROUP BY does, most frequent first, nulls last among ties", async () => {
+  const dir = await tempDir();
+  const { v2 } = await citiesStore(dir.path);
+  const engine = await openReadEngine(dir.path);
+  try {
+    const paths = (v2.manifest.parts as Json[]).map((p) => join(dir.path, "cities", "parts", `${p.sha256}.parquet`));
+    const shape = await viewShape(engine, paths);
+    const spec: ViewSpec = { filters: [{ column: "id", op: "lt", values: ["400"] }], search: null, sort: null };
+    const facets = await viewFacets(engine, paths, shape, spec, ["note", "name", "id", "note"], 5);
+    assertEquals(facets.map((f) => f.column), ["note", "name", "id"]);
+    const list = `[${paths.map((p) => `'${p}'`).join(",")}]`;
+    for (const facet of facets) {
+      const expected = await engine.use(async (c) =>
+        (await c.runAndReadAll(
+          `SELECT to_json("${facet.column}")::VARCHAR AS v, count(*)::INTEGER AS n FROM read_parquet(${list}) ` +
+            `WHERE id < 400 GROUP BY "${facet.column}" ORDER BY n DESC, "${facet.column}" ASC NULLS LAST`,
+        )).getRowObjectsJS()
+      );
+      const got = facet.values.map((v) => ({ v: v.value, n: v.count }));
+      assertEquals(got, expected.slice(0, 5).map((r) => ({ v: String(r.v ?? "null"), n: r.n })), facet.column);
+      assertEquals(facet.truncated, expected.length > 5);
+    }
+    const refused = await viewFacets(engine, paths, shape, spec, ['note" --'], 5).then(() => null, (e) => e);
+    assert(refused instanceof ViewError);
+  } finally {
+    await engine.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("view: parts with a column named like DuckDB's row number, or with other columns, keep the version's order", async () => {
+  const dir = await tempDir();
+  const engine = await openReadEngine(dir.path);
+  try {
+    const a = join(dir.path, "a.parquet");
+    const b = join(dir.path, "b.parquet");
+    const c = join(dir.path, "c.parquet");
+    await engine.use(async (conn) => {
+      await conn.run(
+        `COPY (SELECT i AS id, 100 - i AS file_row_number FROM range(50) t(i)) TO '${a}' (FORMAT parquet, ROW_GROUP_SIZE 16)`,
+      );
+      await conn.run(
+        `COPY (SELECT 50 + i AS id, i % 3 AS file_row_number, 'x' AS extra FROM range(30) t(i)) TO '${b}' (FORMAT parquet)`,
+      );
+      await conn.run(`COPY (SELECT 80 + i AS id, 'y' AS extra FROM range(20) t(i)) TO '${c}' (FORMAT parquet)`);
+    });
+    for (const paths of [[a, b, c], [c, a]]) {
+      const shape = await viewShape(engine, paths);
+      assertEquals(shape.uniform, false);
+      const page = await viewPage(engine, paths, shape, NONE, 0, 1000);
+      const ids = page.records.map((r) => JSON.parse(r).id);
+      const expected = paths.flatMap((p) => p === a ? range(0, 50) : p === b ? range(50, 80) : range(80, 100));
+      assertEquals(ids, expected);
+      const sorted = await viewPage(
+        engine,
+        paths,
+        shape,
+        { ...NONE, sort: { column: "extra", descending: true } },
+        0,
+        1000,
+      );
+      const tied = sorted.records.map((r) => JSON.parse(r).id);
+      assertEquals(tied.length, expected.length);
+      assertEquals(new Set(tied).size, expected.length);
+    }
+    const all = await viewShape(engine, [a, b, c]);
+    const facets = await viewFacets(engine, [a, b, c], all, NONE, ["extra", "file_row_number"], 3);
+    assertEquals(facets, [
+      {
+        column: "extra",
+        values: [{ value: "null", count: 50 }, { value: '"x"', count: 30 }, { value: '"y"', count: 20 }],
+        truncated: false,
+      },
+      {
+        column: "file_row_number",
+        values: [{ value: "null", count: 20 }, { value: "0", count: 10 }, { value: "1", count: 10 }],
+        truncated: true,
+      },
+    ]);
+    const uniform = await viewShape(engine, [c, c]);
+    assertEquals(uniform.uniform, true);
+  } finally {
+    await engine.close();
+    await dir.cleanup();
+  }
+});
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: to - from }, (_, i) => from + i);
+}

@@ -5,8 +5,8 @@
  * cache bounded by bytes (nothing written on a read-only node).
  */
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
-import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { serveNode } from "../../server.ts";
 import { leaseParts, pruneLocked } from "../../src/store/mod.ts";
 import { withNode } from "../support/node.ts";
@@ -124,9 +124,16 @@ Deno.test("temporary files a killed writer leaves are swept by the next write an
     assertEquals((await post(url, "/projects/notes/contribute", batch(1))).status, 201);
     assertEquals(await temps(), [], "swept by the next write");
     await litter();
+    const oldStatistics = join(dir, "v1", `.statistics.json.tmp-${crypto.randomUUID()}`);
+    const newStatistics = join(dir, "v1", `.statistics.json.tmp-${crypto.randomUUID()}`);
+    await writeFile(oldStatistics, "{");
+    await utimes(oldStatistics, new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
+    await writeFile(newStatistics, "{");
     const again = await serveNode({ store, host: "127.0.0.1", port: 0, token: null, log: null });
     await again.shutdown();
     assertEquals(await temps(), [], "swept at start");
+    const left = (await readdir(join(dir, "v1"))).filter((n) => n.includes(".tmp-"));
+    assertEquals(left, [basename(newStatistics)], "an old statistics temporary is swept, one being written is not");
   });
 });
 

@@ -10,6 +10,7 @@
  */
 import { NodeError } from "../../errors/mod.ts";
 import type { ColumnFilter, FilterOp, ViewSpec } from "../../parquet/mod.ts";
+import { MAX_FACETS, MAX_FILTERS, MAX_IN, MAX_VALUE } from "../../service/mod.ts";
 
 const OPS: Readonly<Record<string, FilterOp>> = {
   exact: "eq",
@@ -24,13 +25,6 @@ const OPS: Readonly<Record<string, FilterOp>> = {
   notnull: "notnull",
   in: "in",
 };
-
-/** Most filters one view takes. */
-const MAX_FILTERS = 20;
-/** Most values of one `__in` filter. */
-const MAX_IN = 100;
-/** Longest value (and search) in characters. */
-const MAX_VALUE = 1000;
 
 function bad(message: string): never {
   throw new NodeError("bad-request", message);
@@ -74,4 +68,21 @@ export function viewOf(url: URL): ViewSpec | null {
   if (q !== null && (q.length === 0 || q.length > MAX_VALUE)) bad(`querystring/q must be 1-${MAX_VALUE} characters`);
   if (filters.length === 0 && by === null && q === null) return null;
   return { filters, search: q, sort: by === null ? null : { column: by, descending: sortDesc !== null } };
+}
+
+/**
+ * The columns `url` asks facets of (`facet=COLUMN`, repeated; each named
+ * once), at most {@linkcode MAX_FACETS}.
+ *
+ * @example
+ * ```ts
+ * import { facetsOf } from "./_view_params.ts";
+ * facetsOf(new URL("http://x/projects/cities/data?facet=country&facet=kind&facet=country")); // ["country", "kind"]
+ * ```
+ */
+export function facetsOf(url: URL): string[] {
+  const facets = [...new Set(url.searchParams.getAll("facet"))];
+  if (facets.some((f) => f === "")) bad("querystring/facet must name a column");
+  if (facets.length > MAX_FACETS) bad(`querystring/facet: a page takes at most ${MAX_FACETS} facets`);
+  return facets;
 }

@@ -16,6 +16,7 @@ import type { NodeContext } from "../context.ts";
 import { NodeError } from "../../errors/mod.ts";
 import { intParam } from "./_params.ts";
 import { rangedFile } from "./_range.ts";
+import { released } from "./_released.ts";
 
 /** `GET /projects/{slug}/export?version=N` (version required). */
 export async function getExport(ctx: NodeContext, req: Request, slug: string, url: URL): Promise<Response> {
@@ -62,28 +63,4 @@ async function exportOf(
   }
   const body = ctx.exports.keep(gzipJsonLines(ctx.engine, version), version);
   return new Response(released(body, release), { headers });
-}
-
-function released(stream: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (e) {
-        release();
-        controller.error(e);
-      }
-    },
-    async cancel(reason) {
-      release();
-      await reader.cancel(reason);
-    },
-  }, { highWaterMark: 0 });
 }

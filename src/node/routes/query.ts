@@ -9,6 +9,7 @@ import { checkStatement, queryVersion } from "../../service/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../../http/mod.ts";
 import { jsonText } from "../response.ts";
+import { downloadFormat, postQueryDownload } from "./download.ts";
 
 function bodyInt(body: Record<string, unknown>, name: string, min: number, max?: number): number | null {
   const value = body[name];
@@ -33,5 +34,7 @@ export async function postQuery(ctx: NodeContext, req: Request, slug: string): P
   const sql = checkStatement(fields.sql);
   const limit = bodyInt(fields, "limit", 1, ctx.sql.maxRows);
   const version = bodyInt(fields, "version", 1);
+  const format = downloadFormat(req, new URL(req.url));
+  if (format) return await postQueryDownload(ctx, req, slug, { sql, version, limit }, format);
   return jsonText(await queryVersion(ctx, slug, { sql, version, limit }));
 }

@@ -67,4 +67,66 @@ button { padding: 0.35rem 0.9rem; border: 1px solid var(--accent); border-radius
 button.quiet { background: transparent; color: var(--accent); }
 .login form { display: grid; gap: 0.5rem; margin: 1rem 0; }
 .row { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+select { padding: 0.3rem 0.4rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); color: var(--fg);
+  font: inherit; }
+.tabs { display: flex; gap: 0.25rem; border-bottom: 1px solid var(--line); margin: 0.5rem 0 1rem; flex-wrap: wrap; }
+.tabs a { padding: 0.35rem 0.8rem; text-decoration: none; border: 1px solid transparent; border-bottom: none;
+  border-radius: 6px 6px 0 0; margin-bottom: -1px; }
+.tabs a[aria-current="page"] { border-color: var(--line); background: var(--bg); color: var(--fg); font-weight: 600; }
+.view-form { margin: 0.5rem 0; }
+.view-form input[type="search"] { flex: 1; min-width: 14rem; }
+th a.sort { color: var(--fg); text-decoration: none; }
+th a.sort:hover { text-decoration: underline; }
+th[aria-sort] a.sort { color: var(--accent); }
+tr.filters td { background: var(--panel); padding: 0.25rem 0.4rem; }
+tr.filters td.filter { min-width: 6.5rem; }
+tr.filters select, tr.filters input { display: block; width: 100%; font-size: 0.8rem; padding: 0.1rem 0.25rem; }
+tr.filters select { margin-bottom: 0.2rem; }
+th.rownum, td.rownum { color: var(--muted); text-align: right; width: 1%; white-space: nowrap; }
+.chips { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4rem; padding: 0; margin: 0.5rem 0; }
+.chip { border: 1px solid var(--line); border-radius: 999px; padding: 0.1rem 0.35rem 0.1rem 0.7rem; font-size: 0.85rem;
+  background: var(--panel); }
+.remove { text-decoration: none; margin-left: 0.4rem; }
+.facet-controls { margin: 0.5rem 0; }
+.facet-panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem; margin: 0.5rem 0; }
+.facet { border: 1px solid var(--line); border-radius: 6px; padding: 0.4rem 0.75rem; }
+.facet h3 { font-size: 0.95rem; margin: 0.2rem 0; display: flex; justify-content: space-between; }
+.facet ul { list-style: none; padding: 0; margin: 0; max-height: 14rem; overflow: auto; font-size: 0.88rem; }
+.facet li.selected a { font-weight: 700; }
+.facet li.selected a::before { content: "✓ "; }
+.count { color: var(--muted); font-variant-numeric: tabular-nums; }
+.null { color: var(--muted); font-style: italic; }
+.pager select, .pager input[type="number"] { width: 5.5rem; }
+.pager form { margin: 0; }
+.downloads a { margin: 0 0.15rem; }
+table.record th { width: 14rem; }
+table.record td.num { text-align: left; }
+.stats { display: grid; grid-template-columns: repeat(auto-fill, minmax(19rem, 1fr)); gap: 0.9rem; }
+.stat { border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.9rem; min-width: 0; }
+.stat h3 { font-size: 1rem; margin: 0.2rem 0; display: flex; gap: 0.5rem; align-items: baseline;
+  justify-content: space-between; overflow-wrap: anywhere; }
+.type { font-weight: 400; font-size: 0.75rem; color: var(--muted); }
+.stat .facts { font-size: 0.85rem; margin: 0.4rem 0; }
+.approximate { border-bottom: 1px dotted var(--muted); cursor: help; }
+.chart .bar { fill: var(--accent); }
+.chart rect.bar:hover { opacity: 0.7; }
+figure.histogram { margin: 0.3rem 0; }
+figure.histogram .axis { display: flex; justify-content: space-between; width: 280px; font-size: 0.75rem;
+  color: var(--muted); }
+ol.bars { list-style: none; padding: 0; margin: 0.4rem 0; font-size: 0.85rem; }
+ol.bars li { display: grid; grid-template-columns: minmax(0, 1fr) 120px 3.5rem; gap: 0.5rem; align-items: center; }
+ol.bars .value { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+ol.bars .count { text-align: right; }
+.sql-layout { display: grid; grid-template-columns: minmax(0, 1fr) 16rem; gap: 1rem; align-items: start; }
+@media (max-width: 48rem) { .sql-layout { grid-template-columns: 1fr; } }
+aside.columns { border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 0.75rem; max-height: 20rem; overflow: auto; }
+aside.columns h2 { font-size: 0.95rem; margin: 0.4rem 0; }
+aside.columns ul { list-style: none; padding: 0; margin: 0; }
+aside.columns li { display: flex; justify-content: space-between; gap: 0.5rem; align-items: baseline; }
+button.column { background: none; border: none; color: var(--accent); padding: 0.1rem 0; cursor: pointer; text-align: left;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.85rem; overflow-wrap: anywhere; }
+.readme table { display: block; width: max-content; max-width: 100%; overflow: auto; margin: 0.75rem 0; }
+.readme [align="right"] { text-align: right; }
+.readme [align="center"] { text-align: center; }
+.way-back { margin-top: 1rem; }
 `;

@@ -5,88 +5,18 @@
  * marks `<main data-ready="<fragment>">` when a view is drawn), never sleeps.
  * Screenshots go to a temporary folder (or `SVC_UI_SCREENSHOTS`, kept).
  */
-import type { Page } from "../../support/puppeteer.ts";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serveNode } from "../../../server.ts";
 import { assert, assertEquals, assertMatch, type Json } from "../../support/assert.ts";
-import { assertPng, type PageWatch, screenshotDir, watchedPage, withBrowser } from "../../support/browser.ts";
-import { HOSTILE_VALUE, hostileProject, PWNED } from "../../support/hostile_project.ts";
-import { citiesStore, tempDir } from "../../support/store_fixture.ts";
+import { assertPng, screenshotDir, watchedPage, withBrowser } from "../../support/browser.ts";
+import { HOSTILE_VALUE } from "../../support/hostile_project.ts";
+import { assertInert, drawn, rows, shot, show, texts, WAIT, withUiNode } from "./_harness.ts";
 
 /** The page's document, as the functions run by `page.evaluate` see it (Deno's types have no DOM). */
 declare const document: Json;
 
 const TOKEN = "ui-token-0123456789abcdef";
-const WAIT = { timeout: 30_000 };
-
-/** A node on a free loopback port over the cities fixture plus the hostile project. */
-async function withUiNode(
-  token: string | null,
-  fn: (node: { url: string; log: string[] }) => Promise<void>,
-): Promise<void> {
-  const dir = await tempDir();
-  const log: string[] = [];
-  try {
-    await citiesStore(dir.path);
-    await hostileProject(dir.path);
-    const serving = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token, log: (l) => log.push(l) });
-    try {
-      await fn({ url: serving.url, log });
-    } finally {
-      await serving.shutdown();
-    }
-  } finally {
-    await dir.cleanup();
-  }
-}
-
-/** Moves the app to `hash` and waits until that view is drawn. */
-async function show(page: Page, hash: string): Promise<void> {
-  await page.evaluate((h) => {
-    location.hash = h;
-  }, hash);
-  await drawn(page, hash);
-}
-
-async function drawn(page: Page, hash: string): Promise<void> {
-  await page.waitForSelector(`main[data-ready=${JSON.stringify(hash)}]`, WAIT);
-}
-
-const texts = (page: Page, selector: string) =>
-  page.$$eval(selector, (els) => els.map((e) => (e.textContent ?? "").trim()));
-
-const rows = (page: Page, selector: string) =>
-  page.$$eval(
-    `${selector} tbody tr`,
-    (trs) => trs.map((tr) => Array.from((tr as Json).cells as Json[]).map((c) => (c.textContent ?? "").trim())),
-  );
-
-async function shot(page: Page, dir: string, name: string, taken: string[]): Promise<void> {
-  const path = join(dir, `${name}.png`);
-  await page.screenshot({ path: path as `${string}.png`, fullPage: true });
-  taken.push(path);
-}
-
-/** Fails if anything the page shows ran script, opened a dialog, or links anywhere but http(s). */
-async function assertInert(page: Page, watch: PageWatch): Promise<void> {
-  const found: Json = await page.evaluate((flag) => {
-    const w = globalThis as unknown as Record<string, unknown>;
-    const bad = Array.from(document.querySelectorAll("main *") as Json[]).filter((e) =>
-      ["SCRIPT", "IMG", "IFRAME", "SVG", "OBJECT", "EMBED", "STYLE"].includes(e.tagName.toUpperCase()) ||
-      Array.from(e.attributes as Json[]).some((a) => a.name.toLowerCase().startsWith("on"))
-    ).map((e) => e.outerHTML);
-    const hrefs = Array.from(document.querySelectorAll("a[href], area[href], main [href]") as Json[]).map((e) =>
-      new URL(e.getAttribute("href")!, location.href).protocol
-    );
-    return { pwned: w[flag], violations: w.__violations, bad, hrefs };
-  }, PWNED);
-  assertEquals(found.pwned, undefined, "no hostile script ran");
-  assertEquals(found.violations, [], "nothing injected for the CSP to block");
-  assertEquals(found.bad, [], "no element from the data");
-  for (const protocol of found.hrefs) assert(protocol === "http:" || protocol === "https:", `a ${protocol} link`);
-  assertEquals(watch.dialogs, [], "no dialog opened");
-  assertEquals(watch.errors, [], "no uncaught error");
-}
 
 Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; hostile data stays text", async () => {
   const shots = await screenshotDir();
@@ -153,28 +83,28 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         // Records, with column types, paged forward and back.
         await page.click("#browse");
         await drawn(page, "#/p/cities/data?version=2");
-        const heads = await texts(page, "#records thead th");
+        const heads = await texts(page, "#records thead tr.head th[data-column]");
         assertEquals(heads, ["idinteger", "namestring", "populationinteger", "scorenumber", "notestring"]);
-        assertEquals(await texts(page, "#records thead th .type"), [
+        assertEquals(await texts(page, "#records thead tr.head th .type"), [
           "integer",
           "string",
           "integer",
           "number",
           "string",
         ]);
-        let page1 = await rows(page, "#records");
+        let page1 = (await rows(page, "#records")).map((r) => r.slice(1));
         assertEquals([page1.length, page1[0], page1[3][4]], [50, ["0", "city-0", "0", "0", "null"], "null"]);
         assertEquals(await texts(page, "#range"), ["v2 · records 1–50 of 600"]);
         await shot(page, shots.path, "records", taken);
         await page.click("#next");
-        await drawn(page, "#/p/cities/data?version=2&offset=50&limit=50");
-        const page2 = await rows(page, "#records");
+        await drawn(page, "#/p/cities/data?version=2&offset=50");
+        const page2 = (await rows(page, "#records")).map((r) => r.slice(1));
         assertEquals([page2.length, page2[0][0], page2[49][0]], [50, "50", "99"]);
         assertEquals(await page.$eval("#range", (e) => e.getAttribute("data-offset")), "50");
         await shot(page, shots.path, "records-page-2", taken);
         await page.click("#prev");
-        await drawn(page, "#/p/cities/data?version=2&offset=0&limit=50");
-        page1 = await rows(page, "#records");
+        await drawn(page, "#/p/cities/data?version=2");
+        page1 = (await rows(page, "#records")).map((r) => r.slice(1));
         assertEquals(page1[0][0], "0");
         await show(page, "#/p/cities/data?version=2&offset=550&limit=50");
         assertEquals(
@@ -238,8 +168,11 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         await shot(page, shots.path, "hostile-project", taken);
         await show(page, "#/p/hostile/data");
         const cells = await rows(page, "#records");
-        assertEquals(cells[0], ["0", HOSTILE_VALUE, "<script>window.__pwned = 'cell'</script>"]);
-        assertEquals((await texts(page, "#records thead th"))[2], "<i onmouseover=alert(8)>col</i>string");
+        assertEquals(cells[0], ["1", "0", HOSTILE_VALUE, "<script>window.__pwned = 'cell'</script>"]);
+        assertEquals(
+          (await texts(page, "#records thead tr.head th[data-column]"))[2],
+          "<i onmouseover=alert(8)>col</i>string",
+        );
         await assertInert(page, watch);
         await shot(page, shots.path, "hostile-records", taken);
       });
@@ -304,6 +237,28 @@ Deno.test("browser: a node with a token asks for it; the cookie works from the n
           return [list.status, list.headers.get("content-type"), query.status, (await query.json()).rows];
         });
         assertEquals(api, [200, "application/json; charset=utf-8", 200, [[600]]]);
+
+        // A download link is a plain link: the login cookie goes with it (a same-origin navigation).
+        const saved = await mkdtemp(join(tmpdir(), "svc-ui-token-downloads-"));
+        try {
+          const cdp = await browser.target().createCDPSession();
+          await cdp.send("Browser.setDownloadBehavior", {
+            behavior: "allow",
+            downloadPath: saved,
+            eventsEnabled: true,
+          });
+          const done = new Promise<string>((resolve) => {
+            cdp.on("Browser.downloadProgress", (e: Json) => {
+              if (e.state === "completed") resolve(e.filePath);
+            });
+          });
+          await show(page, "#/p/cities/data?version=2&id__lt=5&sort_desc=id");
+          await page.click('#downloads a[data-format="csv"]');
+          const csv = (await readFile(await done, "utf8")).trim().split(/\r?\n/);
+          assertEquals(csv.map((l) => l.split(",")[0]), ["id", "4", "3", "2", "1", "0"]);
+        } finally {
+          await rm(saved, { recursive: true, force: true });
+        }
 
         await page.click('#nav a[href="#/mcp"]');
         await drawn(page, "#/mcp");

@@ -81,27 +81,76 @@ Deno.test("mdInline: code, strong, em, links, escapes; intra-word underscores st
   );
 });
 
-Deno.test("mdHref: links only to http(s) URLs", () => {
+Deno.test("mdHref: links only to http(s) and mailto URLs and references relative to the page", () => {
   assertEquals(md.mdHref("https://example.com/x"), "https://example.com/x");
   assertEquals(md.mdHref("HTTP://Example.com"), "http://example.com/");
+  assertEquals(md.mdHref("mailto:a@b.example"), "mailto:a@b.example");
+  for (const relative of ["/relative", "#frag", "#/p/cities", "docs/x.md", "./x", "../x", "?q=1", "a/b:c"]) {
+    assertEquals(md.mdHref(relative), relative, relative);
+  }
   for (
     const href of [
       "javascript:alert(1)",
       "JavaScript:alert(1)",
       "java\tscript:alert(1)",
+      "java\nscript:alert(1)",
       " javascript:alert(1)",
       "\u0000javascript:alert(1)",
+      "\u0085javascript:alert(1)",
       "data:text/html,<script>alert(1)</script>",
       "vbscript:msgbox(1)",
       "file:///etc/passwd",
-      "/relative",
+      "blob:https://example.com/x",
       "//evil.example/x",
-      "#frag",
-      "mailto:a@b.example",
+      "/\\evil.example/x",
+      "\\\\evil.example\\x",
+      "",
     ]
   ) {
     assertEquals(md.mdHref(href), null, JSON.stringify(href));
   }
+});
+
+Deno.test("pipe tables: header, aligned columns, escaped pipes, inline spans in cells", () => {
+  const blocks = md.mdParse("intro\n| a | b \\| c | d |\n|:--|--:|:-:|\n| `x|y` | **2** |\n|1|2|3|4\n\nafter");
+  assertEquals(blocks.map((b) => b.type), ["paragraph", "table", "paragraph"]);
+  assertEquals(blocks[1].align, ["left", "right", "center"]);
+  assertEquals(
+    render("| a | b \\| c | d |\n|:--|--:|:-:|\n| `x\\|y` | **2** |\n|1|2|3|4").show(),
+    '<table><thead><tr><th align="left">a</th><th align="right">b | c</th><th align="center">d</th></tr></thead>' +
+      '<tbody><tr><td align="left"><code>x|y</code></td><td align="right"><strong>2</strong></td>' +
+      '<td align="center"></td></tr><tr><td align="left">1</td><td align="right">2</td><td align="center">3</td></tr>' +
+      "</tbody></table>",
+    "short rows are filled, long ones cut",
+  );
+  assertEquals(render("a | b\n--- | ---").show(), "<table><thead><tr><th>a</th><th>b</th></tr></thead></table>");
+  assertEquals(md.mdParse("| a | b |\n| --- |\n| 1 | 2 |").map((b) => b.type), ["paragraph"], "counts differ");
+  assertEquals(md.mdParse("| a |\n---").map((b) => b.type), ["paragraph"], "no pipe in the delimiter row");
+  assertEquals(md.mdParse("| a |\n| - |\n| 1 |\n# next").map((b) => b.type), ["table", "heading"]);
+  assertEquals(
+    render("| [t](https://e.example/) | [j](javascript:alert(1)) |\n|-|-|").show(),
+    '<table><thead><tr><th><a href="https://e.example/" rel="noopener noreferrer nofollow">t</a></th>' +
+      "<th>[j](javascript:alert(1))</th></tr></thead></table>",
+  );
+});
+
+Deno.test("a hostile table stays text: no element but the table's own, no attribute but its alignment", () => {
+  const root = render(
+    [
+      '| <script>alert(1)</script> | <img src=x onerror="alert(2)"> |',
+      "| :-- | --: |",
+      "| [x](javascript:alert(3)) | <svg onload=alert(4)> |",
+      '| `<b onmouseover=alert(5)>` | " onmouseover="alert(6) |',
+    ].join("\n"),
+  );
+  const tags = new Set(root.all().map((n) => n.tag));
+  for (const tag of tags) {
+    assert(["#fragment", "#text", "table", "thead", "tbody", "tr", "th", "td", "code"].includes(tag), `<${tag}>`);
+  }
+  for (const n of root.all()) {
+    for (const [k, v] of Object.entries(n.attributes)) assert(k === "align" && ["left", "right"].includes(v), k);
+  }
+  assert(root.show().includes("<script>alert(1)</script>"), "shown as text");
 });
 
 Deno.test("a hostile README renders as inert text: no element but the renderer's own, no link but http(s)", () => {
@@ -141,6 +190,10 @@ Deno.test("work stays linear on pathological input", () => {
       "# " + " #".repeat(100_000) + "x",
       "- a\n".repeat(50_000),
       `**${"*".repeat(100_000)}`,
+      "|".repeat(200_000),
+      "| a |\n".repeat(50_000),
+      "| a | b |\n| - | - |\n".repeat(25_000),
+      "a\n|-|\n".repeat(50_000),
     ]
   ) {
     md.mdParse(source);

@@ -131,11 +131,38 @@ export function projectPath(slug: string, rest?: string): string {
 
 const NUMERIC_TYPE = /^(integer|number|u?(tiny|small|big|huge)?int(eger)?|double|float|real|decimal.*)$/i;
 
-function cell(value: unknown, type: string | undefined): HTMLElement {
+/** A table cell showing `value` (of DuckDB or schema type `type`) as text. */
+export function cell(value: unknown, type: string | undefined): HTMLElement {
   if (value === null || value === undefined) return h("td", { class: "null", text: "null" });
   if (typeof value === "object") return h("td", { class: "mono", text: JSON.stringify(value) });
   const numeric = typeof value === "number" || NUMERIC_TYPE.test(type || "");
   return h("td", { class: numeric ? "num" : null, text: String(value) });
+}
+
+/** Whether `type` (a schema or DuckDB type) holds numbers. */
+export function numericType(type: string | undefined): boolean {
+  return NUMERIC_TYPE.test(type || "");
+}
+
+/**
+ * The tabs of version `version` of project `slug`, `current` marked:
+ * its page, its records, its statistics and the SQL box.
+ */
+export function tabs(slug: string, version: number | null, current: string): HTMLElement {
+  const q = version === null ? "" : "?version=" + version;
+  const items: [string, string, string][] = [
+    ["project", "#/p/" + slug + q, "Project"],
+    ["data", "#/p/" + slug + "/data" + q, "Records"],
+    ["statistics", "#/p/" + slug + "/statistics" + q, "Statistics"],
+    ["sql", "#/p/" + slug + "/sql" + q, "SQL"],
+  ];
+  return h(
+    "nav",
+    { class: "tabs", "aria-label": "Views of this version" },
+    items.map(([name, href, text]) =>
+      h("a", { href, "data-tab": name, "aria-current": name === current ? "page" : null, text })
+    ),
+  );
 }
 
 /** A table `id` of `rows`, headed by `columns` with their `types`. */

@@ -1,7 +1,8 @@
 /**
  * A tiny, safe Markdown renderer for project READMEs, run in the browser.
- * It knows headings, paragraphs, lists, fenced code, inline code, emphasis
- * and links; links only to http(s) URLs, and everything else (HTML
+ * It knows headings, paragraphs, lists, fenced code, pipe tables (GitHub's,
+ * with alignment), inline code, emphasis and links; links only to http(s)
+ * and mailto URLs and relative references, and everything else (HTML
  * included) stays text. {@linkcode mdParse} turns the source into plain
  * objects; {@linkcode mdRender} builds DOM from them with `createElement`
  * and `createTextNode` only, never from markup. Work is linear in the
@@ -24,7 +25,8 @@ export type Block =
   | { type: "heading"; level: number; inline: Inline[] }
   | { type: "paragraph"; inline: Inline[] }
   | { type: "list"; ordered: boolean; items: Inline[][] }
-  | { type: "code"; text: string };
+  | { type: "code"; text: string }
+  | { type: "table"; align: Align[]; head: Inline[][]; rows: Inline[][][] };
 
 /** A node as {@linkcode mdRender} uses it (written without the DOM's types, so Deno tests can import this module). */
 export interface MdNode {
@@ -49,6 +51,7 @@ export interface MdDocument<F extends MdNode> {
   /** A new fragment. */
   createDocumentFragment(): F;
 }
+import { type Align, fitCells, tableCells, tableStart } from "./markdown_table.ts";
 
 const MD_FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const MD_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
@@ -109,10 +112,27 @@ function list(src: Lines, first: { ordered: boolean; text: string }): Block {
   return { type: "list", ordered: first.ordered, items };
 }
 
+function table(src: Lines, start: { head: string[]; align: Align[] }): Block {
+  const n = start.head.length;
+  const rows: Inline[][][] = [];
+  src.at += 2;
+  while (src.at < src.lines.length) {
+    const line = src.lines[src.at];
+    const cells = line.trim() === "" || mdBlockStart(line) ? null : tableCells(line);
+    if (!cells) break;
+    rows.push(fitCells(cells, n).map((c) => mdInline(c)));
+    src.at++;
+  }
+  return { type: "table", align: start.align, head: start.head.map((c) => mdInline(c)), rows };
+}
+
 function paragraph(src: Lines): Block {
   const para = [src.lines[src.at].trim()];
   src.at++;
-  while (src.at < src.lines.length && src.lines[src.at].trim() !== "" && !mdBlockStart(src.lines[src.at])) {
+  while (
+    src.at < src.lines.length && src.lines[src.at].trim() !== "" && !mdBlockStart(src.lines[src.at]) &&
+    !tableStart(src.lines, src.at)
+  ) {
     para.push(src.lines[src.at].trim());
     src.at++;
   }
@@ -140,33 +160,47 @@ export function mdParse(source: string): Block[] {
     const fence = MD_FENCE.exec(line);
     const heading = fence ? null : MD_HEADING.exec(line);
     const first = fence || heading ? null : mdItem(line);
+    const head = fence || heading || first ? null : tableStart(src.lines, src.at);
     if (fence) blocks.push(fenced(src, fence[1]));
     else if (heading) {
       blocks.push({ type: "heading", level: heading[1].length, inline: mdInline(mdHeadingText(heading[2] || "")) });
       src.at++;
     } else if (first) blocks.push(list(src, first));
+    else if (head) blocks.push(table(src, head));
     else blocks.push(paragraph(src));
   }
   return blocks;
 }
 
+const MD_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
+/** Characters no link may hold: browsers drop tabs and newlines inside URLs and read `\\` as `/`. */
+// deno-lint-ignore no-control-regex
+const MD_UNSAFE = /[\u0000-\u0020\u007f-\u009f\\]/;
+
 /**
- * `raw` as an absolute http(s) URL, else null: the only links a README gets.
+ * `raw` as a README link, else null: an http(s) or mailto URL, or a
+ * reference relative to the page (a path, `?query` or `#fragment`); no
+ * other scheme (`javascript:`, `data:`...), no `//host`, no control
+ * characters, spaces or backslashes.
  *
  * @example
  * ```ts
  * import { mdHref } from "./markdown.ts";
  * mdHref("javascript:alert(1)"); // null
+ * mdHref("#/p/cities"); // "#/p/cities"
  * ```
  */
 export function mdHref(raw: string): string | null {
+  if (raw === "" || MD_UNSAFE.test(raw)) return null;
+  if (!MD_SCHEME.test(raw)) return raw.startsWith("//") ? null : raw;
   let url: URL;
   try {
     url = new URL(raw);
   } catch (_) {
     return null;
   }
-  return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:" ? url.href : null;
 }
 
 /** The state of one inline scan: the text, the spans so far, marks known to have no closing. */
@@ -278,7 +312,33 @@ function mdAppend(parent: MdNode, nodes: Inline[], doc: MdDocument<MdNode>): voi
   }
 }
 
+function tableRow(cells: Inline[][], tag: string, align: Align[], doc: MdDocument<MdNode>): MdElement {
+  const tr = doc.createElement("tr");
+  cells.forEach((inline, i) => {
+    const cell = doc.createElement(tag);
+    const a = align[i];
+    if (a) cell.setAttribute("align", a);
+    mdAppend(cell, inline, doc);
+    tr.appendChild(cell);
+  });
+  return tr;
+}
+
+function tableElement(b: Extract<Block, { type: "table" }>, doc: MdDocument<MdNode>): MdElement {
+  const el = doc.createElement("table");
+  const head = doc.createElement("thead");
+  head.appendChild(tableRow(b.head, "th", b.align, doc));
+  el.appendChild(head);
+  if (b.rows.length) {
+    const body = doc.createElement("tbody");
+    for (const row of b.rows) body.appendChild(tableRow(row, "td", b.align, doc));
+    el.appendChild(body);
+  }
+  return el;
+}
+
 function blockElement(b: Block, doc: MdDocument<MdNode>): MdElement {
+  if (b.type === "table") return tableElement(b, doc);
   if (b.type === "heading") {
     const el = doc.createElement("h" + Math.min(6, b.level + 1));
     mdAppend(el, b.inline, doc);

@@ -1,12 +1,12 @@
 /**
  * A project's page in the browser interface (`#/p/{slug}[?version=N]`): its
  * facts, README, schema, versions with their signatures, and the parts of
- * the version shown.
+ * the version shown, with tabs to its records, statistics and SQL box.
  *
  * @module
  */
 import type { Manifest, ManifestPart, ProjectDetail } from "../../../wire/mod.ts";
-import { api, errorBox, h, intParam, projectPath, session } from "./dom.ts";
+import { api, errorBox, h, intParam, projectPath, session, tabs } from "./dom.ts";
 import { mdParse, mdRender } from "./markdown.ts";
 
 function signatureText(manifest: Record<string, unknown>): string {
@@ -28,6 +28,7 @@ function versionLinks(slug: string, n: number): HTMLElement {
   const q = "?version=" + n;
   return h("div", { class: "links" }, [
     h("a", { href: "#/p/" + slug + "/data" + q, id: "browse", text: "Browse records" }),
+    h("a", { href: "#/p/" + slug + "/statistics" + q, id: "stats-link", text: "Statistics" }),
     h("a", { href: "#/p/" + slug + "/sql" + q, id: "sql-link", text: "SQL" }),
     h("a", {
       href: projectPath(slug, "/export" + q),
@@ -159,6 +160,7 @@ export async function viewProject(view: HTMLElement, slug: string, params: URLSe
   const p = await api<ProjectDetail>(projectPath(slug));
   const n = intParam(params, "version", p.localVersions[0] || 0, 0, Number.MAX_SAFE_INTEGER);
   view.appendChild(h("h1", { id: "title", text: p.title }));
+  if (n > 0) view.appendChild(tabs(slug, n, "project"));
   view.appendChild(badges(p));
   view.appendChild(facts(p, n));
   if (n > 0) view.appendChild(versionLinks(slug, n));

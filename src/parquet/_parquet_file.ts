@@ -1,0 +1,153 @@
+/**
+ * Parquet files for downloads. DuckDB writes Parquet only to a file, and the
+ * node's read engine may write nowhere (a `--read-only` node's store may not
+ * even be writable), so each file is written by a DuckDB of its own: locked
+ * down as the read engine is, it reads the store and writes only a fresh
+ * folder under the system's temporary directory (`svc-download-*`), which
+ * is also where it spills. The finished file is streamed from there and the
+ * folder removed when the stream ends, fails or is cancelled (on systems that
+ * let an open file be removed, as soon as the file is opened), and at once
+ * when the write fails or is interrupted.
+ *
+ * @module
+ */
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { type FileHandle, mkdtemp, open, realpath, rm } from "node:fs/promises";
+import { join, sep } from "node:path";
+import { tempRoot } from "../runtime/mod.ts";
+import { sqlString } from "./_duckdb.ts";
+
+/** A finished Parquet file: its bytes as a stream, and how many there are. */
+export interface ParquetFile {
+  /** The file's bytes; reading it to the end, or cancelling it, removes the file. */
+  body: ReadableStream<Uint8Array>;
+  /** Its size in bytes. */
+  size: number;
+}
+
+/** How the temporary folders of Parquet downloads are named (under the system's temporary directory). */
+export const DOWNLOAD_FOLDER_PREFIX = "svc-download-";
+
+/** Bytes read from the file at a time. */
+const STEP = 256 * 1024;
+
+/** A locked-down DuckDB that reads `reads` and writes only `folder`, where it also spills. */
+async function writerInstance(reads: readonly string[], folder: string): Promise<DuckDBInstance> {
+  const real = await Promise.all(reads.map((r) => realpath(r).catch(() => r)));
+  const allowed = [...new Set([...reads, ...real, folder])].map((d) => sqlString(d + sep));
+  const db = await DuckDBInstance.create(":memory:", {
+    threads: "2",
+    memory_limit: "256MB",
+    autoload_known_extensions: "false",
+    autoinstall_known_extensions: "false",
+  });
+  try {
+    const setup = await db.connect();
+    try {
+      await setup.run(`SET temp_directory = ${sqlString(join(folder, "spill"))}`);
+      await setup.run(`SET max_temp_directory_size = '1GB'`);
+      await setup.run(`SET allowed_directories = [${allowed.join(", ")}]`);
+      await setup.run(`SET enable_external_access = false`);
+      await setup.run(`SET lock_configuration = true`);
+    } finally {
+      setup.closeSync();
+    }
+  } catch (e) {
+    db.closeSync();
+    throw e;
+  }
+  return db;
+}
+
+/** Runs `write` on a connection of `db`, interrupted when `signal` aborts; closes the connection and `db` after. */
+async function runWrite(
+  db: DuckDBInstance,
+  write: (c: DuckDBConnection) => Promise<void>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const c = await db.connect();
+  const stop = () => c.interrupt();
+  try {
+    signal?.throwIfAborted();
+    signal?.addEventListener("abort", stop, { once: true });
+    await write(c);
+    signal?.throwIfAborted();
+  } finally {
+    signal?.removeEventListener("abort", stop);
+    c.closeSync();
+    db.closeSync();
+  }
+}
+
+/**
+ * Writes a Parquet file with `write(connection, target)` on a DuckDB of its
+ * own that may read under the folders `reads` and write only a fresh
+ * temporary folder, where `target` is; `signal` interrupts the write. The
+ * file comes back as a stream that removes it once read, failed or
+ * cancelled.
+ *
+ * @example
+ * ```ts
+ * import { parquetFile } from "./_parquet_file.ts";
+ * const file = await parquetFile([], async (c, target) => {
+ *   await c.run(`COPY (SELECT $1::BIGINT AS n) TO '${target}' (FORMAT parquet)`, [42]);
+ * });
+ * const bytes = new Uint8Array(await new Response(file.body).arrayBuffer());
+ * console.log(bytes.length === file.size); // true
+ * ```
+ */
+export async function parquetFile(
+  reads: readonly string[],
+  write: (c: DuckDBConnection, target: string) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<ParquetFile> {
+  const folder = await mkdtemp(join(tempRoot(), DOWNLOAD_FOLDER_PREFIX));
+  const target = join(folder, "download.parquet");
+  let handle: FileHandle | null = null;
+  try {
+    const db = await writerInstance(reads, folder);
+    await runWrite(db, (c) => write(c, target), signal);
+    handle = await open(target, "r");
+    const size = (await handle.stat()).size;
+    // Where an open file may be removed (not Windows), nothing is left behind even if the process dies mid-stream.
+    const gone = await rm(folder, { recursive: true, force: true }).then(() => true, () => false);
+    return { body: fileStream(handle, size, gone ? null : folder), size };
+  } catch (e) {
+    await handle?.close().catch(() => {});
+    await rm(folder, { recursive: true, force: true }).catch(() => {});
+    throw e;
+  }
+}
+
+/** The `size` bytes of `handle` as a stream that closes it, and removes `folder` if given, when done or cancelled. */
+function fileStream(handle: FileHandle, size: number, folder: string | null): ReadableStream<Uint8Array> {
+  let position = 0;
+  let finished = false;
+  const finish = async () => {
+    if (finished) return;
+    finished = true;
+    await handle.close().catch(() => {});
+    if (folder) await rm(folder, { recursive: true, force: true }).catch(() => {});
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const want = Math.min(STEP, size - position);
+        if (want <= 0) {
+          await finish();
+          controller.close();
+          return;
+        }
+        const buffer = new Uint8Array(want);
+        const { bytesRead } = await handle.read(buffer, 0, want, position);
+        if (bytesRead === 0) throw new Error("the Parquet file ended early");
+        position += bytesRead;
+        controller.enqueue(buffer.subarray(0, bytesRead));
+      } catch (e) {
+        await finish();
+        controller.error(e);
+      }
+    },
+    cancel: finish,
+  }, { highWaterMark: 0 });
+}

@@ -1,0 +1,169 @@
+/**
+ * The SQL of a view of a version's parts: the parts as one relation with
+ * each record's part and row (for a stable order), the WHERE clause of the
+ * filters and search with its parameters, and the ORDER BY of the sort.
+ * Column names are checked against the parts' own columns and quoted; every
+ * value the caller gives is a parameter cast to its column's type.
+ *
+ * @module
+ */
+import type { DuckDBValue } from "@duckdb/node-api";
+import { sqlIdent, sqlString } from "./_duckdb.ts";
+
+/** How a filter compares a column with its values. */
+export type FilterOp =
+  | "eq"
+  | "ne"
+  | "gt"
+  | "gte"
+  | "lt"
+  | "lte"
+  | "contains"
+  | "startswith"
+  | "isnull"
+  | "notnull"
+  | "in";
+
+/** One filter: a column, how, and the values as text (cast to the column's type by DuckDB). */
+export interface ColumnFilter {
+  /** The column's name as the parts hold it. */
+  column: string;
+  /** The comparison. */
+  op: FilterOp;
+  /** The operand(s): none for isnull/notnull, 1-100 for `in`, one for the rest. */
+  values: string[];
+}
+
+/** What a view shows of a version. */
+export interface ViewSpec {
+  /** Every filter must hold. */
+  filters: ColumnFilter[];
+  /** Text every shown record holds in one of its string columns (case-insensitive), or null. */
+  search: string | null;
+  /** The column to sort by, or null for the version's own order. */
+  sort: { column: string; descending: boolean } | null;
+}
+
+/** A column of the parts: its name and DuckDB type. */
+export interface ViewColumn {
+  /** Name. */
+  name: string;
+  /** DuckDB's type, as DESCRIBE spells it. */
+  type: string;
+}
+
+/** Why a view cannot be built (a column that does not exist, a value that is not of its type, ...). */
+export class ViewError extends Error {}
+
+/** The hidden columns that keep a view's order stable. */
+export const PART = "__svc_part";
+/** See {@linkcode PART}. */
+export const ROW = "__svc_row";
+
+const COMPARE: Readonly<Record<string, string>> = { eq: "=", ne: "<>", gt: ">", gte: ">=", lt: "<", lte: "<=" };
+const SCALAR =
+  /^(BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\)|VARCHAR|DATE|TIME|TIMESTAMP|TIMESTAMP WITH TIME ZONE|UUID)$/;
+
+/** A view as SQL: `from` is `FROM ... WHERE ...` over the parts, `params` its parameters, `order` its ORDER BY list. */
+export interface ViewSql {
+  /** `FROM (parts) WHERE ...`: every record of the view, with {@linkcode PART} and {@linkcode ROW}. */
+  from: string;
+  /** The parameters `from` takes, in order. */
+  params: DuckDBValue[];
+  /** The ORDER BY list: the sort, then part and row. */
+  order: string;
+}
+
+/** Whether a DuckDB type is one a filter may compare (not a list, struct, map or blob). */
+export function isScalar(type: string): boolean {
+  return SCALAR.test(type);
+}
+
+/** The column `name` of `columns` a view may use, or a {@linkcode ViewError} saying `what` it was for. */
+export function viewColumn(columns: readonly ViewColumn[], name: string, what: string): ViewColumn {
+  const column = columns.find((c) => c.name === name && c.name !== "_extra");
+  if (!column) throw new ViewError(`no column ${JSON.stringify(name)} to ${what}`);
+  return column;
+}
+
+/** Columns DuckDB gives every Parquet scan on request; a part with its own column of such a name hides it. */
+const VIRTUAL = new Set(["file_index", "file_row_number", "filename"]);
+
+/**
+ * The parts as one relation, with each record's part and row for a stable
+ * order: one scan of every part when they can (`file_index` and
+ * `file_row_number` are free), a numbered scan per part when a part has a
+ * column of those names itself.
+ */
+function source(paths: readonly string[], columns: readonly ViewColumn[], uniform: boolean): string {
+  if (!columns.some((c) => VIRTUAL.has(c.name))) {
+    const byName = uniform ? "" : ", union_by_name = true";
+    return `SELECT *, file_index AS ${PART}, file_row_number AS ${ROW} ` +
+      `FROM read_parquet([${paths.map(sqlString).join(", ")}]${byName})`;
+  }
+  return paths
+    .map((p, i) => `SELECT *, ${i} AS ${PART}, row_number() OVER () AS ${ROW} FROM read_parquet(${sqlString(p)})`)
+    .join(" UNION ALL BY NAME ");
+}
+
+/** The WHERE clause of `spec` and its parameters. */
+function whereOf(spec: ViewSpec, columns: readonly ViewColumn[]): { sql: string; params: DuckDBValue[] } {
+  const params: DuckDBValue[] = [];
+  const param = (value: string, type: string) => {
+    params.push(value);
+    return type === "VARCHAR" ? `$${params.length}` : `CAST($${params.length} AS ${type})`;
+  };
+  const clauses = spec.filters.map((f) => {
+    const column = viewColumn(columns, f.column, "filter on");
+    const name = sqlIdent(column.name);
+    if (f.op === "isnull") return `${name} IS NULL`;
+    if (f.op === "notnull") return `${name} IS NOT NULL`;
+    if (!isScalar(column.type)) throw new ViewError(`column ${column.name} (${column.type}) can only be null or not`);
+    if (f.op === "contains") return `contains(CAST(${name} AS VARCHAR), ${param(f.values[0], "VARCHAR")})`;
+    if (f.op === "startswith") return `starts_with(CAST(${name} AS VARCHAR), ${param(f.values[0], "VARCHAR")})`;
+    if (f.op === "in") return `${name} IN (${f.values.map((v) => param(v, column.type)).join(", ")})`;
+    return `${name} ${COMPARE[f.op]} ${param(f.values[0], column.type)}`;
+  });
+  if (spec.search !== null) {
+    const strings = columns.filter((c) => c.type === "VARCHAR" && c.name !== "_extra");
+    const needle = param(spec.search.toLowerCase(), "VARCHAR");
+    clauses.push(
+      strings.length === 0
+        ? "false"
+        : `(${strings.map((c) => `contains(lower(${sqlIdent(c.name)}), ${needle})`).join(" OR ")})`,
+    );
+  }
+  return { sql: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
+}
+
+/**
+ * The SQL of the view `spec` of the parts at `paths`, whose columns are
+ * `columns`; `uniform` says every part has those columns in that order (so
+ * the scan needs no `union_by_name`).
+ */
+export function viewSql(
+  paths: readonly string[],
+  columns: readonly ViewColumn[],
+  spec: ViewSpec,
+  uniform = false,
+): ViewSql {
+  const where = whereOf(spec, columns);
+  let order = `${PART}, ${ROW}`;
+  if (spec.sort) {
+    const column = viewColumn(columns, spec.sort.column, "sort by");
+    order = `${sqlIdent(column.name)} ${spec.sort.descending ? "DESC" : "ASC"} NULLS LAST, ${order}`;
+  }
+  const from = paths.length === 0
+    ? `FROM (SELECT NULL AS ${PART}, NULL AS ${ROW}) WHERE false`
+    : `FROM (${source(paths, columns, uniform)}) ${where.sql}`;
+  return { from, params: paths.length === 0 ? [] : where.params, order };
+}
+
+/** A DuckDB error about a filter's value as a {@linkcode ViewError}; anything else unchanged. */
+export function valueError(e: unknown): unknown {
+  const message = String((e as Error)?.message);
+  if (/Conversion Error|Could not convert|out of range/i.test(message)) {
+    return new ViewError(`a filter's value is not of its column's type: ${message.split("\n")[0].slice(0, 200)}`);
+  }
+  return e;
+}
