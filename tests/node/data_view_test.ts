@@ -8,6 +8,7 @@
  */
 import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
+import { post } from "../support/local_project.ts";
 
 async function view(url: string, query: string): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${url}/projects/cities/data?${query}`);
@@ -133,5 +134,62 @@ Deno.test("data views: facet=COLUMN adds the view's most frequent values; bad fa
       assertEquals(refused.status, 400, query);
       assertMatch(refused.body.error, /facet/, query);
     }
+  });
+});
+
+Deno.test("data views: unicode, empty strings, nulls and integers beyond 2^53 are matched, sorted and faceted exactly", async () => {
+  await withNode({}, async ({ url }) => {
+    const project = {
+      slug: "edges",
+      title: "Edge values",
+      readme: "Records whose values sit at the edges of their types.",
+      schemaDef: {
+        fields: [
+          { name: "id", type: "integer" },
+          { name: "name", type: "string", required: false },
+          { name: "big", type: "integer" },
+        ],
+      },
+    };
+    assertEquals((await post(url, "/projects", project)).status, 201);
+    const records = '{"records":[' + [
+      '{"id":1,"name":"Zürich","big":9007199254740993}',
+      '{"id":2,"name":"東京","big":9007199254740992}',
+      '{"id":3,"name":"","big":-9007199254740993}',
+      '{"id":4,"big":1}',
+      '{"id":5,"name":"ZÜRICH-Nord","big":9007199254740993}',
+    ].join(",") + "]}";
+    assertEquals((await post(url, "/projects/edges/contribute", records)).status, 201);
+    const get = async (query: string) => {
+      const res = await fetch(`${url}/projects/edges/data?${query}`);
+      const text = await res.text();
+      assertEquals(res.status, 200, `${query}: ${text}`);
+      return { text, body: JSON.parse(text) };
+    };
+    const cases: [string, number[]][] = [
+      ["name__exact=%E6%9D%B1%E4%BA%AC", [2]],
+      ["name__exact=", [3]],
+      ["name__isnull=1", [4]],
+      ["name__notnull=1&name__not=", [1, 2, 5]],
+      ["big__exact=9007199254740993", [1, 5]],
+      ["big__gt=9007199254740992", [1, 5]],
+      ["big__lt=-9007199254740992", [3]],
+      ["big__in=9007199254740992,1", [2, 4]],
+      ["q=z%C3%BCrich", [1, 5]],
+      ["name__startswith=Z%C3%BC", [1]],
+      ["name__contains=%C3%9C", [5]],
+      ["sort_desc=big", [1, 5, 2, 4, 3]],
+      ["sort=name", [3, 5, 1, 2, 4]],
+    ];
+    for (const [query, expected] of cases) assertEquals(ids((await get(query)).body), expected, query);
+    const exact = await get("big__exact=9007199254740993&facet=big&facet=name");
+    assertMatch(exact.text, /"big":9007199254740993[,}]/);
+    assertMatch(exact.text, /\{"value":9007199254740993,"count":2\}/, "facet values keep every digit");
+    const names = (await get("facet=name")).body.facets[0].values;
+    assertEquals(
+      names.map((v: Json) => v.value),
+      ["", "ZÜRICH-Nord", "Zürich", "東京", null],
+      "ties by value (code points)",
+    );
   });
 });
