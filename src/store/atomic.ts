@@ -23,13 +23,26 @@ export async function syncDir(dir: string): Promise<void> {
 
 /**
  * Writes `data` to `path` atomically: readers see the old file or the whole
- * new one, never a part.
+ * new one, never a part. The folder is made when missing, unless
+ * `into: "existing"`: then a missing folder (one removed meanwhile too)
+ * writes nothing and the answer is false.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  into: "made" | "existing" = "made",
+): Promise<boolean> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  if (into === "made") await mkdir(dir, { recursive: true });
+  const gone = (e: unknown) => into === "existing" && (e as NodeJS.ErrnoException)?.code === "ENOENT";
   const temp = join(dir, `.${basename(path)}.tmp-${randomUUID()}`);
-  const handle = await open(temp, "wx");
+  let handle;
+  try {
+    handle = await open(temp, "wx");
+  } catch (e) {
+    if (gone(e)) return false;
+    throw e;
+  }
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -43,7 +56,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await rename(temp, path);
   } catch (e) {
     await unlink(temp).catch(() => {});
+    if (gone(e)) return false;
     throw e;
   }
   await syncDir(dir);
+  return true;
 }

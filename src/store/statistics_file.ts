@@ -9,12 +9,9 @@
  *
  * @module
  */
-import { randomUUID } from "node:crypto";
-import { type FileHandle, open, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { syncDir } from "./atomic.ts";
+import { writeFileAtomic } from "./atomic.ts";
 import { manifestFile } from "./layout.ts";
-import { isNotFound } from "./project_file.ts";
 import { openRegularFile } from "./regular_file.ts";
 
 /** The name of a version's statistics file in its folder. */
@@ -79,32 +76,5 @@ export async function writeStatistics(
   tag: string,
   statistics: string,
 ): Promise<boolean> {
-  const path = statisticsFile(root, slug, version);
-  const dir = dirname(path);
-  const temp = join(dir, `.${STATISTICS_FILE}.tmp-${randomUUID()}`);
-  let handle: FileHandle;
-  try {
-    handle = await open(temp, "wx");
-  } catch (e) {
-    if (isNotFound(e)) return false;
-    throw e;
-  }
-  try {
-    await handle.writeFile(`${head(tag)}${statistics}}\n`);
-    await handle.sync();
-  } catch (e) {
-    await handle.close();
-    await unlink(temp).catch(() => {});
-    throw e;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (e) {
-    await unlink(temp).catch(() => {});
-    if (isNotFound(e)) return false;
-    throw e;
-  }
-  await syncDir(dir);
-  return true;
+  return await writeFileAtomic(statisticsFile(root, slug, version), `${head(tag)}${statistics}}\n`, "existing");
 }

@@ -41,7 +41,9 @@ export async function runCli(
   }
   const out = await child.output();
   const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  // Deno's own launcher says so when another deno process is filling node_modules at the same moment.
+  const stderr = dec.decode(out.stderr).replace(/^Blocking waiting for file lock on [^\n]*\n/gm, "");
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr };
 }
 
 /**

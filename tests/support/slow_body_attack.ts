@@ -18,6 +18,18 @@ export interface AttackOutcome {
   reopened: number;
 }
 
+/** The token holder's pause between two probes. */
+export const PROBE_GAP_MS = 250;
+
+/**
+ * The fewest probes an attack of `seconds` makes when every one is answered
+ * just within the second the tests allow: more says the token holder kept
+ * asking throughout, whatever the machine's load.
+ */
+export function fewestProbes(seconds: number): number {
+  return Math.floor((seconds * 1000) / (PROBE_GAP_MS + 1000));
+}
+
 /** Runs the attack against the node on `port` for `seconds`, asking as the holder of `token` meanwhile. */
 export async function slowBodyAttack(
   port: number,
@@ -62,7 +74,7 @@ export async function slowBodyAttack(
       3000,
     ).catch(() => ({ status: 0 }));
     probes.push({ status: answer.status, ms: Math.round(performance.now() - started) });
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, PROBE_GAP_MS));
   }
   stopped = true;
   for (const s of live) s.destroy();
