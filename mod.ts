@@ -61,13 +61,3 @@ export type * from "./src/wire/mod.ts";
 export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/mod.ts";
 export type * from "./src/wire/mod.ts";
 export { VERSION } from "./src/version.ts";
-
-// `deno run -A jsr:@svc/cli serve` runs this module (the package's default entry): it is then the command line.
-if ((import.meta as ImportMeta & { main?: boolean }).main) {
-  const [{ main }, { exit }, process] = await Promise.all([
-    import("./cli.ts"),
-    import("./src/runtime/mod.ts"),
-    import("node:process"),
-  ]);
-  exit(await main(process.default.argv.slice(2)));
-}
