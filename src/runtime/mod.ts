@@ -13,6 +13,7 @@ import { listenNode } from "./node.ts";
 export { onParentGone } from "./parent.ts";
 export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
+export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
 export { keptTmpFolders, prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 

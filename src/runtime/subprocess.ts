@@ -28,6 +28,8 @@ export interface ModuleProcessOptions {
   dataLimitBytes?: number;
   /** Runs the child in a private view of the filesystem (see `private_view.ts`); only where `privateViewsWork`. */
   view?: PrivateView;
+  /** `pipe` hands the child's stderr to the caller (`child.stderr`); by default it goes to ours. */
+  stderr?: "inherit" | "pipe";
 }
 
 /** Whether `path` exists and may be read (a narrowed process may not look everywhere). */
@@ -63,7 +65,7 @@ function configAbove(file: string): string | null {
 
 /**
  * Starts the module at `moduleUrl` (a `file:` URL) as a child process with
- * piped stdin and stdout; its stderr goes to ours.
+ * piped stdin and stdout; its stderr goes to ours unless `stderr` is `pipe`.
  *
  * @example
  * ```ts
@@ -95,7 +97,7 @@ export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): Chil
     command = ["/bin/sh", "-c", `ulimit -d ${kib} 2>/dev/null; exec "$@"`, "sh", ...command];
   }
   return spawn(command[0], command.slice(1), {
-    stdio: ["pipe", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
     cwd: options.cwd,
     env: inheritableEnv(),
   });

@@ -18,6 +18,7 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import {
+  cgroupOomKills,
   homeOrNull,
   keptTmpFolders,
   prepareView,
@@ -26,6 +27,7 @@ import {
   tempRoot,
   VIEW_ROOT,
 } from "../runtime/mod.ts";
+import { deathFailure, diedOfMemory, watchStderr } from "./_worker_death.ts";
 import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
@@ -86,17 +88,18 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
   });
   ready.catch(() => {});
   readAnswers(child, waiting, () => readyNow(), settings.warn);
-  exited.then(() => {
+  const stderrTail = watchStderr(child, settings.warn);
+  const oomKillsAtStart = cgroupOomKills();
+  exited.then(async () => {
     dead = true;
     failStart(new Error("the SQL worker exited while starting"));
-    const ceiling = Math.round(settings.memory.ceiling / (1024 * 1024));
-    const stopped: QueryFailure = {
-      id: 0,
-      ok: false,
-      status: 500,
-      error: "the SQL engine stopped while running this query (it may have needed more than its " +
-        `${ceiling} MiB of memory); a fresh one has taken its place`,
-    };
+    if (waiting.size > 0) await Promise.race([stderrTail.ended, new Promise((r) => setTimeout(r, 500))]);
+    const ceiling = `${Math.round(settings.memory.ceiling / (1024 * 1024))} MiB`;
+    const stopped = deathFailure(
+      waiting.size > 0 &&
+        diedOfMemory(child.signalCode, stderrTail.text(), (cgroupOomKills() ?? 0) > (oomKillsAtStart ?? Infinity)),
+      ceiling,
+    );
     for (const deliver of waiting.values()) deliver({ message: stopped });
     waiting.clear();
     rm(home, { recursive: true, force: true }).catch(() => {});
@@ -143,6 +146,7 @@ async function spawnWorker(
       ...(viewed ? ["--viewed", "--host-store", settings.storeRoot] : []),
     ],
     cwd: settings.storeRoot,
+    stderr: "pipe",
     dataLimitBytes: settings.memory.ceiling,
     denoPermissions: ["--allow-read", `--allow-write=${seen.spill}`, "--allow-ffi"],
     view: viewed
