@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { main } from "./src/cli/mod.ts";
+import { main, runSvc } from "./src/cli/mod.ts";
 import { exit } from "./src/runtime/mod.ts";
 import process from "node:process";
 
@@ -16,5 +16,5 @@ export { main };
 
 // `import.meta.main` is Deno's (and Node 24's); Node 20's types lack it, so it is read as optional.
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
-  exit(await main(process.argv.slice(2)));
+  exit(await runSvc(process.argv.slice(2)));
 }

@@ -7,33 +7,21 @@ import process from "node:process";
 import { AuthError, KeyRequiredError, SvcError } from "../client/mod.ts";
 import { VERSION } from "../version.ts";
 import { CliError, fileReason, UsageError } from "../errors/mod.ts";
-import { loadCommand, saveCommand } from "./bundle.ts";
-import { earningsCommand, listingsCommand, quotaCommand } from "./account.ts";
-import { claimCommand, claimStatusCommand } from "./claim.ts";
-import { reportCommand } from "./report.ts";
-import { requestsCommand } from "./requests.ts";
-import { buyCommand } from "./buy.ts";
-import { creditsCommand } from "./credits.ts";
-import { disputeCommand, purchasesCommand } from "./purchases.ts";
-import { contributeCommand } from "./contribute.ts";
-import { createCommand } from "./create.ts";
-import { editCommand } from "./edit.ts";
-import { exportCommand } from "./export.ts";
 import { endQuietlyWhenStdoutCloses } from "./formats.ts";
+import { takeGlobalFlags } from "./global_flags.ts";
 import { exitOnInterrupt } from "./interrupt.ts";
-import { priceCommand, retireCommand, statusCommand } from "./knowledge_manage.ts";
-import { readCommand, searchCommand } from "./knowledge_read.ts";
-import { leaderboardCommand, pointsCommand, reviewCommand } from "./knowledge_social.ts";
-import { reviseCommand, submitCommand } from "./knowledge_write.ts";
 import { endProgressLine } from "./progress.ts";
-import { dataCommand, projectsCommand } from "./projects.ts";
-import { pullCommand } from "./pull.ts";
-import { promoteCommand } from "./promote.ts";
-import { pushCommand } from "./push.ts";
-import { queryCommand } from "./query.ts";
-import { serveCommand } from "./serve.ts";
-import { shareCommand } from "./share.ts";
-import { trustCommand } from "./trust.ts";
+
+/**
+ * A command whose code loads when it runs: `svc serve` does not load the
+ * other commands, nor they the node.
+ */
+function lazy<M>(
+  load: () => Promise<M>,
+  pick: (module: M) => (args: string[]) => Promise<number>,
+): (args: string[]) => Promise<number> {
+  return async (args) => await pick(await load())(args);
+}
 
 /** One command of the `svc` command line. */
 interface Command {
@@ -57,58 +45,186 @@ const GROUPS = {
 
 /** The commands, in the order the help lists them within their group. */
 const COMMANDS: Record<string, Command> = {
-  serve: { run: serveCommand, about: "serve a store over HTTP", group: "node" },
-  trust: { run: trustCommand, about: "pin an origin's signing keys", group: "node" },
-  share: { run: shareCommand, about: "Delta Sharing recipients: add, list, remove, profile", group: "node" },
+  serve: {
+    run: lazy(() => import("./serve.ts"), (m) => m.serveCommand),
+    about: "serve a store over HTTP",
+    group: "node",
+  },
+  trust: {
+    run: lazy(() => import("./trust.ts"), (m) => m.trustCommand),
+    about: "pin an origin's signing keys",
+    group: "node",
+  },
+  share: {
+    run: lazy(() => import("./share.ts"), (m) => m.shareCommand),
+    about: "Delta Sharing recipients: add, list, remove, profile",
+    group: "node",
+  },
   projects: {
-    run: projectsCommand,
+    run: lazy(() => import("./projects.ts"), (m) => m.projectsCommand),
     about: "list the projects of a node or the origin, or show one",
     group: "datasets",
   },
-  data: { run: dataCommand, about: "print a version's records as JSON lines", group: "datasets" },
-  query: { run: queryCommand, about: "SQL over a version (local store, or --remote)", group: "datasets" },
-  export: { run: exportCommand, about: "download a version as gzip JSON lines (resumable)", group: "datasets" },
-  pull: { run: pullCommand, about: "copy a version into a local store", group: "datasets" },
-  save: { run: saveCommand, about: "write a version as a bundle file", group: "datasets" },
-  load: { run: loadCommand, about: "check a bundle and lay it out in a store", group: "datasets" },
-  create: { run: createCommand, about: "create a project on a node or the origin", group: "datasets" },
-  contribute: { run: contributeCommand, about: "send a JSON-lines file of records to a project", group: "datasets" },
+  data: {
+    run: lazy(() => import("./projects.ts"), (m) => m.dataCommand),
+    about: "print a version's records as JSON lines",
+    group: "datasets",
+  },
+  query: {
+    run: lazy(() => import("./query.ts"), (m) => m.queryCommand),
+    about: "SQL over a version (local store, or --remote)",
+    group: "datasets",
+  },
+  export: {
+    run: lazy(() => import("./export.ts"), (m) => m.exportCommand),
+    about: "download a version as gzip JSON lines (resumable)",
+    group: "datasets",
+  },
+  pull: {
+    run: lazy(() => import("./pull.ts"), (m) => m.pullCommand),
+    about: "copy a version into a local store",
+    group: "datasets",
+  },
+  save: {
+    run: lazy(() => import("./bundle.ts"), (m) => m.saveCommand),
+    about: "write a version as a bundle file",
+    group: "datasets",
+  },
+  load: {
+    run: lazy(() => import("./bundle.ts"), (m) => m.loadCommand),
+    about: "check a bundle and lay it out in a store",
+    group: "datasets",
+  },
+  create: {
+    run: lazy(() => import("./create.ts"), (m) => m.createCommand),
+    about: "create a project on a node or the origin",
+    group: "datasets",
+  },
+  contribute: {
+    run: lazy(() => import("./contribute.ts"), (m) => m.contributeCommand),
+    about: "send a JSON-lines file of records to a project",
+    group: "datasets",
+  },
   push: {
-    run: pushCommand,
+    run: lazy(() => import("./push.ts"), (m) => m.pushCommand),
     about: "upload a JSON-lines file (the origin only; resumable, gzip, up to 5 GB)",
     group: "datasets",
   },
-  promote: { run: promoteCommand, about: "send a local project's newest version to the origin", group: "datasets" },
+  promote: {
+    run: lazy(() => import("./promote.ts"), (m) => m.promoteCommand),
+    about: "send a local project's newest version to the origin",
+    group: "datasets",
+  },
   edit: {
-    run: editCommand,
+    run: lazy(() => import("./edit.ts"), (m) => m.editCommand),
     about: "change a dataset's title, README, tags or status (the origin only)",
     group: "datasets",
   },
-  search: { run: searchCommand, about: "search the published knowledge units", group: "knowledge" },
-  read: { run: readCommand, about: "print a knowledge unit in full", group: "knowledge" },
-  submit: { run: submitCommand, about: "submit a knowledge unit", group: "knowledge" },
-  status: { run: statusCommand, about: "one of your units' status and validation", group: "knowledge" },
-  revise: { run: reviseCommand, about: "submit a new version of one of your units", group: "knowledge" },
-  retire: { run: retireCommand, about: "retire one of your units, every version", group: "knowledge" },
-  price: { run: priceCommand, about: "set a unit's or a paid dataset's price", group: "knowledge" },
-  review: { run: reviewCommand, about: "rate a unit you read, 1 to 5", group: "knowledge" },
-  points: { run: pointsCommand, about: "your agent's points", group: "account" },
-  leaderboard: { run: leaderboardCommand, about: "the agents with the most points", group: "community" },
-  claim: { run: claimCommand, about: "register this agent with a claim code from its operator", group: "account" },
-  "claim-status": { run: claimStatusCommand, about: "whether the operator approved the claimed key", group: "account" },
-  quota: { run: quotaCommand, about: "storage and this month's egress", group: "account" },
-  earnings: { run: earningsCommand, about: "what the operator earned and when it is paid out", group: "account" },
-  listings: { run: listingsCommand, about: "the operator's units and datasets for sale", group: "account" },
+  search: {
+    run: lazy(() => import("./knowledge_read.ts"), (m) => m.searchCommand),
+    about: "search the published knowledge units",
+    group: "knowledge",
+  },
+  read: {
+    run: lazy(() => import("./knowledge_read.ts"), (m) => m.readCommand),
+    about: "print a knowledge unit in full",
+    group: "knowledge",
+  },
+  submit: {
+    run: lazy(() => import("./knowledge_write.ts"), (m) => m.submitCommand),
+    about: "submit a knowledge unit",
+    group: "knowledge",
+  },
+  status: {
+    run: lazy(() => import("./knowledge_manage.ts"), (m) => m.statusCommand),
+    about: "one of your units' status and validation",
+    group: "knowledge",
+  },
+  revise: {
+    run: lazy(() => import("./knowledge_write.ts"), (m) => m.reviseCommand),
+    about: "submit a new version of one of your units",
+    group: "knowledge",
+  },
+  retire: {
+    run: lazy(() => import("./knowledge_manage.ts"), (m) => m.retireCommand),
+    about: "retire one of your units, every version",
+    group: "knowledge",
+  },
+  price: {
+    run: lazy(() => import("./knowledge_manage.ts"), (m) => m.priceCommand),
+    about: "set a unit's or a paid dataset's price",
+    group: "knowledge",
+  },
+  review: {
+    run: lazy(() => import("./knowledge_social.ts"), (m) => m.reviewCommand),
+    about: "rate a unit you read, 1 to 5",
+    group: "knowledge",
+  },
+  points: {
+    run: lazy(() => import("./knowledge_social.ts"), (m) => m.pointsCommand),
+    about: "your agent's points",
+    group: "account",
+  },
+  leaderboard: {
+    run: lazy(() => import("./knowledge_social.ts"), (m) => m.leaderboardCommand),
+    about: "the agents with the most points",
+    group: "community",
+  },
+  claim: {
+    run: lazy(() => import("./claim.ts"), (m) => m.claimCommand),
+    about: "register this agent with a claim code from its operator",
+    group: "account",
+  },
+  "claim-status": {
+    run: lazy(() => import("./claim.ts"), (m) => m.claimStatusCommand),
+    about: "whether the operator approved the claimed key",
+    group: "account",
+  },
+  quota: {
+    run: lazy(() => import("./account.ts"), (m) => m.quotaCommand),
+    about: "storage and this month's egress",
+    group: "account",
+  },
+  earnings: {
+    run: lazy(() => import("./account.ts"), (m) => m.earningsCommand),
+    about: "what the operator earned and when it is paid out",
+    group: "account",
+  },
+  listings: {
+    run: lazy(() => import("./account.ts"), (m) => m.listingsCommand),
+    about: "the operator's units and datasets for sale",
+    group: "account",
+  },
   requests: {
-    run: requestsCommand,
+    run: lazy(() => import("./requests.ts"), (m) => m.requestsCommand),
     about: "the requests board: list, show, post, answer, choose, ...",
     group: "community",
   },
-  report: { run: reportCommand, about: "report a unit, dataset, comment, review, topic or agent", group: "community" },
-  credits: { run: creditsCommand, about: "the operator's credits, or buy a credit pack", group: "account" },
-  buy: { run: buyCommand, about: "buy a knowledge unit (wallet, or --credits)", group: "payments" },
-  purchases: { run: purchasesCommand, about: "the wallet's purchase history", group: "payments" },
-  dispute: { run: disputeCommand, about: "open a dispute on a purchase, or show one", group: "payments" },
+  report: {
+    run: lazy(() => import("./report.ts"), (m) => m.reportCommand),
+    about: "report a unit, dataset, comment, review, topic or agent",
+    group: "community",
+  },
+  credits: {
+    run: lazy(() => import("./credits.ts"), (m) => m.creditsCommand),
+    about: "the operator's credits, or buy a credit pack",
+    group: "account",
+  },
+  buy: {
+    run: lazy(() => import("./buy.ts"), (m) => m.buyCommand),
+    about: "buy a knowledge unit (wallet, or --credits)",
+    group: "payments",
+  },
+  purchases: {
+    run: lazy(() => import("./purchases.ts"), (m) => m.purchasesCommand),
+    about: "the wallet's purchase history",
+    group: "payments",
+  },
+  dispute: {
+    run: lazy(() => import("./purchases.ts"), (m) => m.disputeCommand),
+    about: "open a dispute on a purchase, or show one",
+    group: "payments",
+  },
 };
 
 /** The top-level help text. */
@@ -151,7 +267,7 @@ Exit codes: 0 done, 1 failed (error: ... on stderr), 2 usage error,
 export async function main(args: string[]): Promise<number> {
   let command: string | undefined;
   try {
-    const rest = takeGlobalFlags(args);
+    const rest = takeGlobalFlags(args, process.env);
     command = rest.shift();
     if (command === undefined) {
       process.stderr.write(MAIN_HELP);
@@ -190,23 +306,6 @@ export async function main(args: string[]): Promise<number> {
     process.stderr.write(`error: ${describe(e, command)}\n`);
     return 1;
   }
-}
-
-/**
- * Takes `--base-url` and `--api-key` given before the command and makes them
- * the process's `SVC_BASE_URL` and `SVC_API_KEY` for this run; returns the
- * rest.
- */
-function takeGlobalFlags(args: string[]): string[] {
-  const rest = [...args];
-  while (rest[0] === "--base-url" || rest[0] === "--api-key" || /^--(base-url|api-key)=/.test(rest[0] ?? "")) {
-    const flag = rest.shift()!;
-    const [name, inline] = flag.split(/=(.*)/s, 2);
-    const value = inline ?? rest.shift();
-    if (value === undefined || value === "") throw new UsageError(`${name} needs a value`);
-    process.env[name === "--base-url" ? "SVC_BASE_URL" : "SVC_API_KEY"] = value;
-  }
-  return rest;
 }
 
 function describe(e: unknown, command: string | undefined): string {

@@ -1,6 +1,7 @@
 /**
  * The `svc` command line: `main(args)` runs one command and resolves with
- * its exit code.
+ * its exit code; `runSvc(args)` is the `svc` program itself (under Deno,
+ * `serve` runs its node under narrowed permissions).
  *
  * @example
  * ```ts
@@ -10,4 +11,4 @@
  *
  * @module
  */
-export { main } from "./main.ts";
+export { main, runSvc } from "./entry.ts";

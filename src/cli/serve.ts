@@ -6,13 +6,20 @@
  */
 import process from "node:process";
 import { serveNode } from "../node/mod.ts";
-import { exit, onParentGone, onShutdownSignal, outliveOutputReaders, surviveStrayErrors } from "../runtime/mod.ts";
-import { Client } from "../client/mod.ts";
-import { type Follower, startFollower } from "../follow/mod.ts";
+import {
+  exit,
+  onLauncherHangup,
+  onParentGone,
+  onShutdownSignal,
+  outliveOutputReaders,
+  surviveStrayErrors,
+} from "../runtime/mod.ts";
+import type { Follower } from "../follow/mod.ts";
 import { readProjectMeta } from "../store/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { CliError } from "../errors/mod.ts";
 import { checkServeSettings, parseServeArgs, SERVE_HELP, type ServeSettings } from "../settings/mod.ts";
+import { SANDBOX_CHILD, sandboxLine } from "./sandbox.ts";
 
 /**
  * Runs `svc serve` with `args`; resolves when the node has stopped, with the
@@ -76,6 +83,8 @@ export async function serveCommand(args: string[]): Promise<number> {
     onShutdownSignal((signal) => stop(signal, signal === "SIGINT" ? 130 : 0));
     // A launcher that dies on SIGTERM without passing it on (npx) must not leave the node serving.
     onParentGone(() => stop("the process that started it has gone", 0));
+    // The narrowed node's own launcher says so when the process that started it has gone.
+    if (process.env[SANDBOX_CHILD] === "1") onLauncherHangup(() => stop("the process that started it has gone", 0));
   });
   // Said only once the handlers are in place: a Ctrl-C right after the line always stops the node cleanly.
   const auth = settings.token ? "token required" : "no token";
@@ -86,7 +95,8 @@ export async function serveCommand(args: string[]): Promise<number> {
       (follower
         ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
           `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
-        : ""),
+        : "") +
+      `${sandboxLine(settings, process.env)}\n`,
   );
   await stopped;
   return code;
@@ -103,6 +113,8 @@ async function followerFor(settings: ServeSettings): Promise<Follower> {
       throw new CliError(`${slug} is a local project in ${settings.store}; a local project cannot be followed`);
     }
   }
+  // Loaded only to follow: a node that follows nothing starts without the client's code.
+  const [{ Client }, { startFollower }] = await Promise.all([import("../client/mod.ts"), import("../follow/mod.ts")]);
   const client = settings.upstream
     ? new Client({ baseUrl: settings.upstream, apiKey: settings.upstreamToken, requireKey: false })
     : new Client({ baseUrl: settings.baseUrl!, apiKey: settings.apiKey });

@@ -1,56 +1,27 @@
 /**
  * The Deno permissions the container gives the node and its commands:
- * named paths, hosts and variables instead of `-A`.
+ * named paths, hosts and variables instead of `-A`. The node's are
+ * computed by the same function as those `svc serve` narrows itself to
+ * outside the image ({@linkcode nodePermissionFlags}).
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { basePermissions, type NodePaths, nodePermissionFlags, type NodeReach } from "../runtime/mod.ts";
 import type { ContainerLayout } from "./layout.ts";
 
-/** What the node may touch. */
-export interface NodeReach {
-  /** The store folder (read and write; read only for a `--read-only` node). */
-  store: string;
-  /** The trust file (read). */
-  trustFile: string;
-  /**
-   * Whether the node keeps the trust file current (following with
-   * signatures checked applies the origin's key rotations): it then reads
-   * and writes the trust file's folder, where the file is replaced
-   * atomically.
-   */
-  trustWrite: boolean;
-  /** The address and port the node binds. */
-  bind: { host: string; port: number };
-  /** URLs the node calls: the origin and the upstream it follows, if any. */
-  calls: string[];
-  /** Whether the node writes nothing to the store. */
-  readOnly: boolean;
-}
-
-/** The host (with its port when the URL names one) of `url`, as `--allow-net` takes it. */
-export function netTarget(url: string): string {
-  return new URL(url).host;
-}
+export { netTarget, type NodeReach } from "../runtime/mod.ts";
 
 /**
- * What every svc process inside the image needs, whatever it does: the
- * private `/tmp`, `/dev/null` (the node's spare descriptor), the config
- * (read so its SQL workers start from it), `SVC_*` variables (and
- * `NODE_V8_COVERAGE`, which Deno's `node:child_process` reads on every
- * spawn), the machine's memory size and host name, the DuckDB binding, and
- * running Deno and the shell that sets a SQL worker's memory ceiling.
+ * Where the node's pieces are in the image: Deno, the DuckDB binding, the
+ * app's `deno.json` and the private `/tmp`.
  */
-function common(layout: ContainerLayout): { read: string[]; write: string[]; rest: string[] } {
+function imagePaths(layout: ContainerLayout): NodePaths {
   return {
-    read: ["/tmp", "/dev/null", join(layout.app, "deno.json")],
-    write: ["/tmp"],
-    rest: [
-      "--allow-env=SVC_*,NODE_V8_COVERAGE",
-      "--allow-sys=systemMemoryInfo,hostname",
-      `--allow-ffi=${layout.duckdbBinding}`,
-      `--allow-run=${layout.deno},/bin/sh`,
-    ],
+    deno: layout.deno,
+    duckdbBinding: layout.duckdbBinding,
+    config: join(layout.app, "deno.json"),
+    temp: "/tmp",
   };
 }
 
@@ -69,17 +40,7 @@ function common(layout: ContainerLayout): { read: string[]; write: string[]; res
  * ```
  */
 export function nodePermissions(layout: ContainerLayout, reach: NodeReach): string[] {
-  const base = common(layout);
-  const net = [`${reach.bind.host}:${reach.bind.port}`, ...reach.calls.map(netTarget)];
-  const trust = reach.trustWrite ? dirname(reach.trustFile) : reach.trustFile;
-  return [
-    `--allow-read=${[reach.store, trust, ...base.read].join(",")}`,
-    `--allow-write=${
-      [...(reach.readOnly ? [] : [reach.store]), ...(reach.trustWrite ? [trust] : []), ...base.write].join(",")
-    }`,
-    `--allow-net=${[...new Set(net)].join(",")}`,
-    ...base.rest,
-  ];
+  return nodePermissionFlags(imagePaths(layout), reach);
 }
 
 /**
@@ -94,7 +55,7 @@ export function nodePermissions(layout: ContainerLayout, reach: NodeReach): stri
  * ```
  */
 export function commandPermissions(layout: ContainerLayout): string[] {
-  const base = common(layout);
+  const base = basePermissions(imagePaths(layout));
   return [
     `--allow-read=${[layout.data, ...base.read].join(",")}`,
     `--allow-write=${[layout.data, ...base.write].join(",")}`,

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { CliError, UsageError } from "../errors/mod.ts";
-import { checkServeSettings, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
+import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { CONTAINER_PORT, type ContainerLayout } from "./layout.ts";
 import { commandPermissions, nodePermissions } from "./permissions.ts";
 
@@ -126,21 +126,9 @@ function planServe(options: string[], env: Record<string, string>, layout: Conta
     }
   }
   const following = settings.follow.length > 0;
-  const calls = following ? [settings.upstream ?? settings.baseUrl!, settings.baseUrl!] : [];
   const trustFile = env.SVC_TRUST_FILE;
   const node: PlannedProcess = {
-    argv: denoRun(
-      layout,
-      nodePermissions(layout, {
-        store: settings.store,
-        trustFile,
-        trustWrite: following && settings.verify,
-        bind: { host: settings.host, port: settings.port },
-        calls,
-        readOnly: settings.readOnly,
-      }),
-      args,
-    ),
+    argv: denoRun(layout, nodePermissions(layout, nodeReach(settings, trustFile)), args),
     env,
     cwd: layout.data,
   };

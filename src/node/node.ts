@@ -13,7 +13,8 @@ import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
-import { type LogSink, nodeLog, nodeMetrics } from "../service/mod.ts";
+import { type LogSink, nodeLog, nodeMetrics, sandboxWalls } from "../service/mod.ts";
+import type { SandboxWall } from "../wire/mod.ts";
 import { createWriteCache } from "../writes/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
@@ -68,6 +69,8 @@ export interface SvcNode {
   warmSql(): Promise<void>;
   /** Process ids of the SQL workers now running. */
   sqlPids(): number[];
+  /** The walls up around the node and its SQL workers, as `/healthz` says them (`deno`, `landlock`, `view`, `duckdb`). */
+  sandbox(): Promise<SandboxWall[]>;
   /** Says the node is stopping: `/readyz` answers 503 from now on, so balancers send nothing new. */
   drain(): void;
   /** Stops the SQL workers and releases the node's DuckDB; call after the server has stopped. */
@@ -139,6 +142,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     handler: createHandler(context),
     quick: createQuickHandler(context),
     sqlPids: () => sql.pids(),
+    sandbox: () => sandboxWalls(state),
     drain: () => state.lifecycle.stopping = true,
     warmSql: () => sql.warm(),
     close: async () => {

@@ -15,6 +15,8 @@ export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
+export { confinedAbi, landlockAbi } from "./landlock.ts";
+export { permissionsNarrowed } from "./narrowed.ts";
 export { keptTmpFolders, prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 
 /**
@@ -129,3 +131,13 @@ export function exit(code: number): never {
 export { denoGlobal } from "./deno.ts";
 export { tempRoot } from "./paths.ts";
 export { homeOrNull } from "./paths.ts";
+export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
+export {
+  broadPermissions,
+  localNodePaths,
+  onLauncherHangup,
+  ownRelaunchCommand,
+  relaunchCommand,
+  runAsLauncher,
+  withRealPath,
+} from "./relaunch.ts";

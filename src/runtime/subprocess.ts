@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { denoGlobal } from "./deno.ts";
@@ -30,6 +30,47 @@ export interface ModuleProcessOptions {
   view?: PrivateView;
   /** `pipe` hands the child's stderr to the caller (`child.stderr`); by default it goes to ours. */
   stderr?: "inherit" | "pipe";
+  /**
+   * Confines the child with Landlock under Deno (see `landlock.ts`): files
+   * beneath `read` readable, beneath `write` also writable, as the child sees
+   * them; with the code's folder and what the runtime needs. Ignored under
+   * Node; where the kernel lacks Landlock the child runs unconfined.
+   */
+  confine?: { read: string[]; write: string[] };
+}
+
+/**
+ * The launcher that confines a Deno child before it runs (`landlock.ts`),
+ * with what the child's code needs read: its configuration, lock file and
+ * `node_modules`, and the top folder of the code beside them (`src/`), never
+ * the rest of the checkout (which may hold a `.env`).
+ */
+function confining(
+  deno: { execPath(): string },
+  file: string,
+  config: string | null,
+  confine: { read: string[]; write: string[] },
+) {
+  const launcher = fileURLToPath(new URL("./landlock.ts", import.meta.url));
+  const root = config ? dirname(config) : dirname(file);
+  const first = relative(root, file).split(sep)[0];
+  const top = first === ".." || first === "" ? relative(root, dirname(file)) : first;
+  const code = config
+    ? [config, ...["deno.lock", "package.json", "node_modules", top].map((name) => join(root, name))]
+    : [root];
+  const rules = [...code, ...confine.read].flatMap((p) => ["--read", p]);
+  for (const p of confine.write) rules.push("--write", p);
+  return [
+    deno.execPath(),
+    "run",
+    "--quiet",
+    "--no-prompt",
+    "--no-config",
+    "--allow-ffi",
+    "--allow-read",
+    launcher,
+    ...rules,
+  ];
 }
 
 /** Whether `path` exists and may be read (a narrowed process may not look everywhere). */
@@ -38,6 +79,15 @@ function readable(path: string): boolean {
     return existsSync(path);
   } catch {
     return false;
+  }
+}
+
+/** Whether `path` exists, or cannot be looked at (a narrowed process): only a folder known missing is false. */
+function mayExist(path: string): boolean {
+  try {
+    return existsSync(path);
+  } catch {
+    return true;
   }
 }
 
@@ -86,7 +136,12 @@ export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): Chil
       ...(config ? ["--config", config] : []),
       ...options.denoPermissions,
     ];
+    // A confined child cannot write the checkout's node_modules: it takes the folder as it is, never setting it up.
+    if (options.confine && config && mayExist(join(dirname(config), "node_modules"))) {
+      flags.push("--node-modules-dir=manual");
+    }
     command = [deno.execPath(), ...flags, file, ...options.args];
+    if (options.confine) command = [...confining(deno, file, config, options.confine), "--", ...command];
   } else {
     command = [process.execPath, file, ...options.args];
   }

@@ -6,7 +6,7 @@
  * @module
  */
 export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
-export { healthOf } from "./health.ts";
+export { healthOf, sandboxWalls } from "./health.ts";
 export { type NodeMetrics, nodeMetrics, type SqlOutcome } from "./metrics.ts";
 export { metricsText } from "./metrics_scrape.ts";
 export { readinessOf } from "./readiness.ts";

@@ -26,3 +26,4 @@ export {
 export { defaultPageCacheBytes } from "./page_cache.ts";
 export { usageFrom } from "./usage.ts";
 export { verifyRequired } from "./verify.ts";
+export { nodeReach, type ReachSettings, sandboxOff } from "./sandbox.ts";

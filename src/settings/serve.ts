@@ -12,6 +12,7 @@ import { isSlug } from "../wire/mod.ts";
 import { defaultPageCacheBytes } from "./page_cache.ts";
 import { usageFrom } from "./usage.ts";
 import { verifyRequired } from "./verify.ts";
+import { sandboxOff } from "./sandbox.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 
 /** The default port of a node. */
@@ -69,6 +70,8 @@ export interface ServeSettings {
   readyMaxLagMs: number | null;
   /** Whether `GET /metrics` answers (`--no-metrics`, `SVC_METRICS=off` turn it off). */
   metrics: boolean;
+  /** Whether the node narrows its Deno permissions (`--no-sandbox`, `SVC_SANDBOX=off` turn it off). */
+  sandbox: boolean;
   /** Whether `--help` was asked. */
   help: boolean;
 }
@@ -132,6 +135,9 @@ Options:
                           15m, 2h; env SVC_READY_MAX_LAG; default: no limit,
                           so an upstream outage leaves readers serving)
   --no-metrics            GET /metrics answers 404 (env SVC_METRICS=off)
+  --no-sandbox            under Deno, keep the permissions svc was started
+                          with instead of running the node under only what
+                          it needs (env SVC_SANDBOX=off)
   --base-url URL          the origin (default: SVC_BASE_URL)
   --api-key KEY           the agent key for the origin (default: SVC_API_KEY)
   -h, --help              show this help
@@ -246,6 +252,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     apiKey: values["api-key"] ?? (env.SVC_API_KEY || null),
     readyMaxLagMs: lag === undefined || follow.length === 0 ? null : ageMs("ready-max-lag", lag),
     metrics: !(values["no-metrics"] ?? false) && !metricsOff(env.SVC_METRICS),
+    sandbox: !(values["no-sandbox"] ?? false) && !sandboxOff(env.SVC_SANDBOX),
     help: values.help ?? false,
   };
 }
@@ -311,6 +318,7 @@ const SERVE_OPTIONS = {
   "api-key": { type: "string" },
   "ready-max-lag": { type: "string" },
   "no-metrics": { type: "boolean" },
+  "no-sandbox": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 

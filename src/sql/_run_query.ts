@@ -74,23 +74,16 @@ async function statementCount(connection: DuckDBConnection, sql: string): Promis
 
 /**
  * Runs `sql` on `connection`, returning at most `limit` rows; string values
- * pass through `scrub`.
+ * pass through `scrub`. `unguarded` (tests only) lets any statement through.
  */
 export async function runQuery(
   connection: DuckDBConnection,
   sql: string,
   limit: number,
   scrub: Scrubber,
+  unguarded = false,
 ): Promise<RanQuery> {
-  if (!startsAsRead(sql)) {
-    await statementCount(connection, sql);
-    throw new QueryRefused(400, READ_ONLY_MESSAGE);
-  }
-  const internal = nodeInternal(sql);
-  if (internal !== null) {
-    await statementCount(connection, sql);
-    throw new QueryRefused(400, `${internal} is not available here: it describes the node, not the data`);
-  }
+  if (!unguarded) await refuseUnread(connection, sql);
   // Preparing refuses no statement or several as well; only then are they counted for the message
   // (counting first would parse every query twice).
   let prepared: DuckDBPreparedStatement;
@@ -101,45 +94,63 @@ export async function runQuery(
     throw e;
   }
   try {
-    if (!READ_TYPES.has(prepared.statementType)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
-    const result = await prepared.stream();
-    const columns = result.columnNames();
-    const types = result.columnTypes();
-    const writers = types.map((t) => columnWriter(t, "string"));
-    const rows: string[] = [];
-    let size = 0;
-    let truncated = false;
-    reading: while (true) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      // Refused before any value becomes a JavaScript string: that would take as much memory again.
-      if (leastJsonBytes(chunk, MAX_ANSWER_BYTES - size) > MAX_ANSWER_BYTES - size) {
-        throw new QueryRefused(400, TOO_LARGE);
-      }
-      const values = chunk.getColumns();
-      for (let r = 0; r < chunk.rowCount; r++) {
-        if (rows.length === limit) {
-          truncated = true;
-          break reading;
-        }
-        const cells = values.map((column, c) => {
-          const v = column[r];
-          return v === null || v === undefined ? "null" : writers[c](v);
-        });
-        const row = scrub(`[${cells.join(",")}]`);
-        size += row.length + 1;
-        if (size > MAX_ANSWER_BYTES) throw new QueryRefused(400, TOO_LARGE);
-        rows.push(row);
-      }
-    }
-    return {
-      columns: columns.map(scrub),
-      types: types.map((t) => t.toString()),
-      count: rows.length,
-      truncated,
-      rows: `[${rows.join(",")}]`,
-    };
+    if (!unguarded && !READ_TYPES.has(prepared.statementType)) throw new QueryRefused(400, READ_ONLY_MESSAGE);
+    return await readRows(prepared, limit, scrub);
   } finally {
     prepared.destroySync();
   }
+}
+
+/** Refuses a statement that is not a read, or names what describes the node. */
+async function refuseUnread(connection: DuckDBConnection, sql: string): Promise<void> {
+  if (!startsAsRead(sql)) {
+    await statementCount(connection, sql);
+    throw new QueryRefused(400, READ_ONLY_MESSAGE);
+  }
+  const internal = nodeInternal(sql);
+  if (internal !== null) {
+    await statementCount(connection, sql);
+    throw new QueryRefused(400, `${internal} is not available here: it describes the node, not the data`);
+  }
+}
+
+/** Streams the prepared statement's rows as JSON, at most `limit`, within the answer's size. */
+async function readRows(prepared: DuckDBPreparedStatement, limit: number, scrub: Scrubber): Promise<RanQuery> {
+  const result = await prepared.stream();
+  const columns = result.columnNames();
+  const types = result.columnTypes();
+  const writers = types.map((t) => columnWriter(t, "string"));
+  const rows: string[] = [];
+  let size = 0;
+  let truncated = false;
+  reading: while (true) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    // Refused before any value becomes a JavaScript string: that would take as much memory again.
+    if (leastJsonBytes(chunk, MAX_ANSWER_BYTES - size) > MAX_ANSWER_BYTES - size) {
+      throw new QueryRefused(400, TOO_LARGE);
+    }
+    const values = chunk.getColumns();
+    for (let r = 0; r < chunk.rowCount; r++) {
+      if (rows.length === limit) {
+        truncated = true;
+        break reading;
+      }
+      const cells = values.map((column, c) => {
+        const v = column[r];
+        return v === null || v === undefined ? "null" : writers[c](v);
+      });
+      const row = scrub(`[${cells.join(",")}]`);
+      size += row.length + 1;
+      if (size > MAX_ANSWER_BYTES) throw new QueryRefused(400, TOO_LARGE);
+      rows.push(row);
+    }
+  }
+  return {
+    columns: columns.map(scrub),
+    types: types.map((t) => t.toString()),
+    count: rows.length,
+    truncated,
+    rows: `[${rows.join(",")}]`,
+  };
 }

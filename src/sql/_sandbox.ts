@@ -20,6 +20,12 @@ export interface SandboxLimits {
   threads: number;
   /** DuckDB `max_temp_directory_size`, e.g. `2GB`. */
   tempLimit: string;
+  /**
+   * Tests only (never a setting): DuckDB's own walls down (external access
+   * on, no allowed paths, configuration not locked), to show what the
+   * operating system's walls hold alone.
+   */
+  unguarded?: boolean;
 }
 
 /** An open sandbox: its instance and the one connection user SQL runs on. */
@@ -68,8 +74,9 @@ export async function openSandbox(parts: string[], tempDir: string, limits: Sand
       // DuckDB's defaults for these name the user's home directory.
       `SET home_directory = ${sqlString(tempDir)}`,
       `SET secret_directory = ${sqlString(join(tempDir, "secrets"))}`,
-      `SET allowed_paths = ${parts.length > 0 ? list : "[]"}`,
-      `SET enable_external_access = false`,
+      ...(limits.unguarded
+        ? []
+        : [`SET allowed_paths = ${parts.length > 0 ? list : "[]"}`, `SET enable_external_access = false`]),
     ];
     for (const sql of setup) await connection.run(sql);
     const byName = parts.length > 1 && !(await sameColumns(connection, list)) ? ", union_by_name = true" : "";
@@ -77,7 +84,8 @@ export async function openSandbox(parts: string[], tempDir: string, limits: Sand
       ? `CREATE VIEW records AS SELECT * FROM read_parquet(${list}${byName})`
       : `CREATE VIEW records AS SELECT * FROM (SELECT NULL AS "empty") WHERE false`;
     // Parts never change once written, so their footers may be cached.
-    for (const sql of [view, `SET parquet_metadata_cache = true`, `SET lock_configuration = true`]) {
+    const lock = limits.unguarded ? [] : [`SET lock_configuration = true`];
+    for (const sql of [view, `SET parquet_metadata_cache = true`, ...lock]) {
       await connection.run(sql);
     }
   } catch (e) {

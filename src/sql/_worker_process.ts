@@ -9,10 +9,15 @@
  * store as its working directory, DuckDB is given paths relative to it, and
  * the settings are kept out of reach by name (`statement.ts`).
  *
+ * Under Deno on Linux the worker is started confined by Landlock (see
+ * `runtime/landlock.ts`): it may read the store and its runtime's own files,
+ * write only its spill folder, and reach no TCP port, whatever DuckDB is
+ * asked; its ready line says whether the kernel took the rules.
+ *
  * @module
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
@@ -21,8 +26,10 @@ import {
   cgroupOomKills,
   homeOrNull,
   keptTmpFolders,
+  landlockAbi,
   prepareView,
   privateViewsWork,
+  runtimeName,
   spawnModule,
   tempRoot,
   VIEW_ROOT,
@@ -50,6 +57,8 @@ export interface WorkerProcess {
   answer(id: number): Promise<Arrived>;
   /** Whether it runs in a private view of the filesystem, where no DuckDB setting can name a host path. */
   viewed: boolean;
+  /** The Landlock ABI it runs confined under (0: not confined), known once it is ready. */
+  landlock(): number;
 }
 
 /** The prefix of every worker's temp folder; the node's process id follows, so a later start can tell stale ones. */
@@ -69,6 +78,12 @@ export interface WorkerSettings {
   tempLimit: string;
   /** Where trouble with a worker is told (the node's log). */
   warn(message: string): void;
+  /** Tests only (never a setting): start workers without Landlock. */
+  noLandlock?: boolean;
+  /** Tests only (never a setting): start workers without a private view. */
+  noView?: boolean;
+  /** Tests only (never a setting): DuckDB's own walls and the statement checks down (see `worker_main.ts`). */
+  unguarded?: boolean;
 }
 
 /**
@@ -76,10 +91,11 @@ export interface WorkerSettings {
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
   const home = await mkdtemp(join(tempRoot(), `${WORKER_FOLDER_PREFIX}${process.pid}-`));
-  const { child, viewed } = await spawnWorker(settings, home);
+  const { child, viewed, confined } = await spawnWorker(settings, home);
   let dead = false;
   const waiting = new Map<number, (arrived: Arrived) => void>();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let landlock = 0;
   let readyNow: () => void = () => {};
   let failStart: (e: Error) => void = () => {};
   const ready = new Promise<void>((resolve, reject) => {
@@ -87,7 +103,11 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     failStart = reject;
   });
   ready.catch(() => {});
-  readAnswers(child, waiting, () => readyNow(), settings.warn);
+  readAnswers(child, waiting, (abi) => {
+    // Only a worker started through the launcher can be confined (the variable it reads could be inherited).
+    landlock = confined ? abi : 0;
+    readyNow();
+  }, settings.warn);
   const stderrTail = watchStderr(child, settings.warn);
   const oomKillsAtStart = cgroupOomKills();
   exited.then(async () => {
@@ -113,6 +133,7 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     send: (request) => void child.stdin!.write(JSON.stringify(request) + "\n"),
     answer: (id) => new Promise((resolve) => waiting.set(id, resolve)),
     viewed,
+    landlock: () => landlock,
   };
 }
 
@@ -120,11 +141,12 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
 async function spawnWorker(
   settings: WorkerSettings,
   home: string,
-): Promise<{ child: ChildProcess; viewed: boolean }> {
+): Promise<{ child: ChildProcess; viewed: boolean; confined: boolean }> {
   const spill = join(home, "spill");
   await mkdir(spill);
   const code = [fileURLToPath(WORKER_URL)];
-  const viewed = await privateViewsWork(code);
+  const confined = !settings.noLandlock && process.platform === "linux" && runtimeName() === "deno";
+  const viewed = !settings.noView && await privateViewsWork(code);
   if (viewed) await prepareView(home);
   const seen = viewed
     ? { store: `${VIEW_ROOT}/store`, spill: `${VIEW_ROOT}/spill`, home: homeOrNull() ?? "" }
@@ -144,6 +166,7 @@ async function spawnWorker(
       "--temp-limit",
       settings.tempLimit,
       ...(viewed ? ["--viewed", "--host-store", settings.storeRoot] : []),
+      ...(settings.unguarded ? ["--unguarded"] : []),
     ],
     cwd: settings.storeRoot,
     stderr: "pipe",
@@ -152,8 +175,26 @@ async function spawnWorker(
     view: viewed
       ? { base: home, mounts: { store: settings.storeRoot, spill }, keep: keptTmpFolders(code)! }
       : undefined,
+    confine: confined ? { read: [seen.store], write: [seen.spill] } : undefined,
   });
-  return { child, viewed };
+  return { child, viewed, confined };
+}
+
+/**
+ * Which walls workers started with `settings` will have, before one has
+ * started: Landlock where this process can ask the kernel (a node whose own
+ * leave to load libraries is narrowed cannot: then false until a worker
+ * says), and the private view where one can be made.
+ */
+export async function expectedWalls(settings: WorkerSettings): Promise<{ landlock: boolean; view: boolean }> {
+  const landlock = !settings.noLandlock && process.platform === "linux" && landlockAbi() > 0;
+  return { landlock, view: !settings.noView && await privateViewsWork([fileURLToPath(WORKER_URL)]) };
+}
+
+/** A worker's resident size read from `/proc` (a confined worker cannot read its own), or 0 when unknown. */
+export async function residentOf(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
 }
 
 /**
@@ -164,7 +205,7 @@ async function spawnWorker(
 function readAnswers(
   child: ChildProcess,
   waiting: Map<number, (arrived: Arrived) => void>,
-  onReady: () => void,
+  onReady: (landlock: number) => void,
   warn: (message: string) => void,
 ): void {
   let awaitingRows: { head: QueryAnswerHead; deliver: (arrived: Arrived) => void } | null = null;
@@ -184,7 +225,7 @@ function readAnswers(
       child.kill("SIGKILL");
       return;
     }
-    if ("type" in message) return onReady();
+    if ("type" in message) return onReady(Number(message.landlock) || 0);
     const deliver = waiting.get(message.id);
     if (!deliver) return;
     waiting.delete(message.id);

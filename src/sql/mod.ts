@@ -12,6 +12,7 @@ export {
   type SqlPoolOptions,
   type SqlPoolStats,
   type SqlSource,
+  type SqlWalls,
 } from "./pool.ts";
 export { scrubber } from "./scrub.ts";
 export { sweepStaleWorkerFolders } from "./_worker_process.ts";

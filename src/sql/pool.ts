@@ -10,7 +10,7 @@ import { CONCURRENCY, INTERRUPT_GRACE_MS, MAX_ROWS, QUERY_TIMEOUT_MS, QUEUE_WAIT
 import { defaultSqlMemory, formatBytes, workerMemory } from "./memory.ts";
 import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
-import { startWorker, type WorkerProcess, type WorkerSettings } from "./_worker_process.ts";
+import { expectedWalls, residentOf, startWorker, type WorkerProcess, type WorkerSettings } from "./_worker_process.ts";
 import { unrefTimer } from "../runtime/mod.ts";
 import { kindOfStatus, NodeError } from "../errors/mod.ts";
 import { relative, sep } from "node:path";
@@ -48,6 +48,23 @@ export interface SqlPoolOptions {
   idleMs?: number;
   /** Where trouble with a worker is told (default standard error). */
   warn?: (message: string) => void;
+  /**
+   * Tests only, never wired to a setting: walls taken down, to show what the
+   * others hold alone. `landlock`: workers start unconfined; `view`: without
+   * a private view; `duckdb`: DuckDB's own sandbox and the statement checks
+   * are off.
+   */
+  testOnlyWallsDown?: { landlock?: boolean; view?: boolean; duckdb?: boolean };
+}
+
+/** Which walls confine the SQL workers (see docs/security.md). */
+export interface SqlWalls {
+  /** Landlock: the kernel limits a worker to reading the store and writing its temp folder. */
+  landlock: boolean;
+  /** The private view of the filesystem: the store at a neutral path. */
+  view: boolean;
+  /** DuckDB's own settings: external access off, only the version's parts allowed, configuration locked. */
+  duckdb: boolean;
 }
 
 /** How long a worker may sit without a query before it is stopped: ten minutes. */
@@ -86,6 +103,11 @@ export interface SqlPool {
   confinement(source: SqlSource): Promise<{ privateView: boolean; settings: [string, string][] }>;
   /** Queries running and waiting for a worker now, and how many may run at once. */
   stats(): SqlPoolStats;
+  /**
+   * Which walls confine the workers: what the latest worker to start had,
+   * or before any started, what this node expects them to have.
+   */
+  walls(): Promise<SqlWalls>;
   /** Stops every worker. */
   close(): Promise<void>;
 }
@@ -132,7 +154,11 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       threads: options.threads ?? 2,
       tempLimit: options.tempLimit ?? "2GB",
       warn: options.warn ?? ((message: string) => console.error(`warning: ${message}`)),
+      noLandlock: options.testOnlyWallsDown?.landlock,
+      noView: options.testOnlyWallsDown?.view,
+      unguarded: options.testOnlyWallsDown?.duckdb,
     },
+    walls: null,
   };
   return {
     maxRows: options.maxRows ?? MAX_ROWS,
@@ -163,6 +189,10 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       slots: pool.slots.length,
       waitedSeconds: pool.waitedMs / 1000,
     }),
+    walls: async () => ({
+      ...(pool.walls ?? await expectedWalls(pool.settings)),
+      duckdb: !pool.settings.unguarded,
+    }),
     close: () => closePool(pool),
   };
 }
@@ -189,6 +219,8 @@ interface PoolState {
   graceMs: number;
   idleMs: number;
   settings: WorkerSettings;
+  /** The walls of the latest worker to start, null before one did. */
+  walls: { landlock: boolean; view: boolean } | null;
 }
 
 /** Part paths relative to the store: a worker may see the store elsewhere (`_worker_process.ts`). */
@@ -203,7 +235,10 @@ function start(pool: PoolState, slot: Slot): Promise<WorkerProcess> {
   started.then((w) => {
     slot.worker = w;
     let served = false;
-    w.ready.then(() => (served = true), () => {});
+    w.ready.then(() => {
+      served = true;
+      pool.walls = { landlock: w.landlock() > 0, view: w.viewed };
+    }, () => {});
     w.exited.then(() => {
       if (slot.worker !== w) return;
       slot.worker = null;
@@ -327,7 +362,8 @@ async function run(
   }
   const { message, rows } = first;
   const memory = pool.settings.memory;
-  if ((message.rss ?? 0) > memory.recycleAbove && !w.dead()) retire(pool, slot, w);
+  const rss = message.rss ?? (w.landlock() > 0 ? await residentOf(w.child.pid) : 0);
+  if (rss > memory.recycleAbove && !w.dead()) retire(pool, slot, w);
   if (!message.ok) {
     if (message.status === 500 && !w.dead()) await kill(w);
     if (/out of memory/i.test(message.error)) {

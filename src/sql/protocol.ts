@@ -88,6 +88,8 @@ export interface QueryFailure {
 export interface WorkerReady {
   /** Message kind. */
   type: "ready";
+  /** The Landlock ABI the worker runs confined under, 0 when it is not (see `runtime/landlock.ts`). */
+  landlock: number;
 }
 
 /** What a worker sends on a line of its own. */

@@ -12,8 +12,12 @@
  * (`statement.ts`).
  *
  * Arguments: `--store DIR --temp DIR --home DIR --memory 1GB --threads 2 --temp-limit 2GB [--viewed
- * --host-store DIR]` (`--temp` is its private spill folder; the store, temp folder, home and host store are
- * kept out of answers, all but the view's own paths).
+ * --host-store DIR] [--unguarded]` (`--temp` is its private spill folder; the store, temp folder, home and host
+ * store are kept out of answers, all but the view's own paths; `--unguarded`, which only tests pass, takes
+ * DuckDB's own walls and the statement checks down, to show what the operating system's walls hold alone).
+ *
+ * Where Landlock is up the worker was started through `runtime/landlock.ts`, which confined it before the
+ * runtime started: it reads the store and writes only its temp folder. It says so in its ready line.
  *
  * @module
  */
@@ -25,6 +29,7 @@ import { closeSandbox, openSandbox, type Sandbox, type SandboxLimits } from "./_
 import { plainMessage, QueryRefused, runQuery } from "./_run_query.ts";
 import type { QueryRequest, SettingsRequest, WorkerMessage, WorkerRequest } from "./protocol.ts";
 import { type Scrubber, scrubber } from "./scrub.ts";
+import { confinedAbi } from "../runtime/mod.ts";
 
 /** Sandboxes kept open, most recently used last. */
 const KEEP = 2;
@@ -35,6 +40,11 @@ function partPath(storeRoot: string, inStore: string): string {
     throw new Error("a part outside the store was asked for");
   }
   return relative(process.cwd(), join(storeRoot, inStore)).split(sep).join("/");
+}
+
+/** The worker's resident size; undefined where it cannot read it (confined by Landlock, `/proc` is out of reach). */
+function resident(): number | undefined {
+  return process.memoryUsage.rss() || undefined;
 }
 
 function send(message: WorkerMessage, rows?: string): void {
@@ -50,6 +60,8 @@ interface WorkerState {
   sandboxes: Map<string, Sandbox>;
   opened: number;
   current: { id: number; sandbox: Sandbox } | null;
+  /** Tests only: DuckDB's own walls and the statement checks down. */
+  unguarded: boolean;
 }
 
 /** The worker's state from its arguments (see the module's comment). */
@@ -65,6 +77,7 @@ function workerState(args: string[]): WorkerState {
       "temp-limit": { type: "string", default: "2GB" },
       viewed: { type: "boolean", default: false },
       "host-store": { type: "string", default: "" },
+      unguarded: { type: "boolean", default: false },
     },
   });
   if (!values.store || !values.temp) throw new Error("worker needs --store and --temp");
@@ -81,11 +94,17 @@ function workerState(args: string[]): WorkerState {
   return {
     store: values.store,
     temp: values.temp,
-    limits: { memoryLimit: values.memory!, threads: Number(values.threads), tempLimit: values["temp-limit"]! },
+    limits: {
+      memoryLimit: values.memory!,
+      threads: Number(values.threads),
+      tempLimit: values["temp-limit"]!,
+      unguarded: values.unguarded,
+    },
     scrub,
     sandboxes: new Map(),
     opened: 0,
     current: null,
+    unguarded: values.unguarded!,
   };
 }
 
@@ -113,14 +132,14 @@ async function query(w: WorkerState, job: QueryRequest): Promise<void> {
   try {
     const sandbox = await sandboxFor(w, job);
     w.current = { id: job.id, sandbox };
-    const ran = await runQuery(sandbox.connection, job.sql, job.limit, w.scrub);
+    const ran = await runQuery(sandbox.connection, job.sql, job.limit, w.scrub, w.unguarded);
     const ms = Math.round(performance.now() - started);
     const { rows, ...head } = ran;
-    send({ id: job.id, ok: true, ...head, ms, rss: process.memoryUsage.rss() }, rows);
+    send({ id: job.id, ok: true, ...head, ms, rss: resident() }, rows);
   } catch (e) {
     const status = e instanceof QueryRefused ? e.status : 400;
     const message = w.scrub(plainMessage(String((e as Error)?.message ?? e))).slice(0, 2000);
-    send({ id: job.id, ok: false, status, error: message, rss: process.memoryUsage.rss() });
+    send({ id: job.id, ok: false, status, error: message, rss: resident() });
   } finally {
     w.current = null;
   }
@@ -157,7 +176,7 @@ function main(): void {
     for (const sandbox of w.sandboxes.values()) closeSandbox(sandbox);
     process.exit(0);
   });
-  send({ type: "ready" });
+  send({ type: "ready", landlock: confinedAbi() });
 }
 
 // Under Node (the npm build) `import.meta.main` does not exist; the file name tells instead.

@@ -250,7 +250,24 @@ export interface Health {
   incomplete: IncompleteVersion[];
   /** Ours: the data pages' cache of decoded row groups (bytes held and allowed, groups, pages served from memory and not), or null when off. */
   pageCache: { maxBytes: number; bytes: number; groups: number; hits: number; misses: number } | null;
+  /** Ours: the walls up around the node and its SQL workers (see {@linkcode SandboxWall}), strongest first. */
+  sandbox: SandboxWall[];
 }
+
+/**
+ * A wall `/healthz` says is up: `deno`, the node runs under narrowed Deno
+ * permissions; `landlock`, SQL workers are confined by Landlock (reading the
+ * store, writing their temp folder); `view`, SQL workers see the store in a
+ * private view of the filesystem at a neutral path; `duckdb`, DuckDB's own
+ * settings (external access off, only the version's parts, locked).
+ *
+ * @example
+ * ```ts
+ * import type { SandboxWall } from "./types.ts";
+ * const walls: SandboxWall[] = ["deno", "landlock", "view", "duckdb"];
+ * ```
+ */
+export type SandboxWall = "deno" | "landlock" | "view" | "duckdb";
 
 /** Every error answer: a message for people. */
 export interface ErrorBody {

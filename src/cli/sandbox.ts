@@ -1,0 +1,125 @@
+/**
+ * `svc serve` under Deno narrows itself: started with broad permissions
+ * (`deno run -A cli.ts serve`), the process becomes a launcher that runs
+ * the node as its child under only what the node needs, computed from its
+ * settings by the same function the container uses. This file stays light
+ * (no DuckDB, no node code): it decides before the rest loads.
+ *
+ * @module
+ */
+import process from "node:process";
+import {
+  broadPermissions,
+  localNodePaths,
+  nodePermissionFlags,
+  ownRelaunchCommand,
+  runAsLauncher,
+  runtimeName,
+  withRealPath,
+} from "../runtime/mod.ts";
+import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
+import { trustFilePath } from "../trust/mod.ts";
+import { takeGlobalFlags } from "./global_flags.ts";
+
+/** The variable that tells the narrowed node it is the launcher's child (and must not launch again). */
+export const SANDBOX_CHILD = "SVC_SANDBOX_CHILD";
+
+/** The settings of `svc ... serve ...` in `args`, or null for another command, help, or settings in error. */
+function serveSettingsOf(args: string[], env: Record<string, string | undefined>): ServeSettings | null {
+  try {
+    const rest = takeGlobalFlags(args, env);
+    if (rest[0] !== "serve") return null;
+    const settings = parseServeArgs(rest.slice(1), env);
+    if (settings.help) return null;
+    checkServeSettings(settings);
+    return settings;
+  } catch {
+    // The command itself says what is wrong, as it always has.
+    return null;
+  }
+}
+
+/**
+ * The Deno command line of the narrowed node for `settings`, and what its
+ * environment adds; a reason instead when the node cannot be narrowed here.
+ */
+function narrowedNode(
+  settings: ServeSettings,
+  env: Record<string, string | undefined>,
+): { command: string[]; env: Record<string, string> } | string {
+  const paths = localNodePaths();
+  if (typeof paths === "string") return paths;
+  const trustFile = withRealPath(trustFilePath(env))[0];
+  const reach = { ...nodeReach(settings, trustFile), store: withRealPath(settings.store) };
+  // Deno's lists are comma-separated, with no escape: such a path would name other paths.
+  const named = [...reach.store, trustFile, paths.deno, paths.duckdbBinding, paths.config ?? ""];
+  if (named.some((p) => p.includes(","))) return `a path holds a comma, which Deno's permission lists cannot name`;
+  const command = ownRelaunchCommand(nodePermissionFlags(paths, reach));
+  if (typeof command === "string") return command;
+  // The narrowed node reads only SVC_* variables: the trust file is named for it.
+  return { command, env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile } };
+}
+
+/**
+ * Runs `svc args...` as the launcher of a narrowed node when `args` is
+ * `serve` under Deno with broad permissions and the sandbox on; resolves
+ * with the node's exit code, or null when this process should run the
+ * command itself (another command, Node, `--no-sandbox`, permissions
+ * already narrow, the narrowed node's own run, or settings in error, which
+ * the command reports).
+ *
+ * @example
+ * ```ts ignore
+ * import { serveSandboxed } from "./sandbox.ts";
+ * const code = await serveSandboxed(["serve", "--store", "svc-data"]); // runs the node as a child
+ * ```
+ */
+export async function serveSandboxed(args: string[]): Promise<number | null> {
+  if (runtimeName() !== "deno" || !args.includes("serve")) return null;
+  if (broadPermissions().length === 0) return null;
+  let env: Record<string, string | undefined>;
+  try {
+    env = { ...process.env };
+  } catch {
+    return null; // Environment leave is narrow already: the permissions were chosen by hand.
+  }
+  if (env[SANDBOX_CHILD]) return null;
+  const settings = serveSettingsOf(args, env);
+  if (settings === null || !settings.sandbox) return null;
+  const node = narrowedNode(settings, env);
+  if (typeof node === "string") {
+    process.stderr.write(`svc: the node cannot be narrowed (${node}); it keeps the permissions it was started with\n`);
+    return null;
+  }
+  return await runAsLauncher(node.command, node.env);
+}
+
+/**
+ * The start-up log's line on what the node runs under: permissions
+ * narrowed to its store, address and origin; as given; kept broad; or none
+ * at all (Node).
+ *
+ * @example
+ * ```ts
+ * import { sandboxLine } from "./sandbox.ts";
+ * import { parseServeArgs } from "../settings/mod.ts";
+ * sandboxLine(parseServeArgs(["--no-sandbox"], {}), {}); // "sandbox off: the node keeps the permissions it was started with" (under Deno)
+ * ```
+ */
+export function sandboxLine(settings: ServeSettings, env: Record<string, string | undefined>): string {
+  if (runtimeName() === "node") {
+    return "sandbox: none: under Node (the npm form) no permission sandbox holds the node; run it under Deno or the image for one";
+  }
+  if (!settings.sandbox) return "sandbox off: the node keeps the permissions it was started with";
+  const broad = broadPermissions();
+  if (broad.length > 0) {
+    return `sandbox off: the node runs with broad Deno permissions (${broad.join(", ")})`;
+  }
+  if (env[SANDBOX_CHILD] !== "1") return "sandbox: deno permissions as given on the command line";
+  const calls = settings.follow.length === 0
+    ? ""
+    : settings.upstream
+    ? ", the upstream and the origin"
+    : " and the origin";
+  return `sandbox: deno permissions narrowed to the store, the bind address${calls}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The node's sandbox settings: whether `svc serve` narrows itself
+ * (`--no-sandbox`, `SVC_SANDBOX=off`), and what the node must reach, from
+ * its settings, for the permissions it is narrowed to.
+ *
+ * @module
+ */
+import type { NodeReach } from "../runtime/mod.ts";
+import { UsageError } from "../errors/mod.ts";
+
+/** The settings a node's reach follows from (a `ServeSettings` has them). */
+export interface ReachSettings {
+  /** Store directory. */
+  store: string;
+  /** Address to bind. */
+  host: string;
+  /** Port to bind. */
+  port: number;
+  /** Whether the node writes nothing to the store. */
+  readOnly: boolean;
+  /** Projects to follow. */
+  follow: string[];
+  /** Whether signatures are required when following. */
+  verify: boolean;
+  /** Node to follow instead of the origin. */
+  upstream: string | null;
+  /** The origin. */
+  baseUrl: string | null;
+}
+
+/**
+ * Whether `SVC_SANDBOX` turns the sandbox off: `off`, `0`, `false` or `no`
+ * do; unset, `on`, `1`, `true` and `yes` do not; anything else is refused.
+ *
+ * @example
+ * ```ts
+ * import { sandboxOff } from "./sandbox.ts";
+ * sandboxOff("off"); // true
+ * ```
+ */
+export function sandboxOff(raw: string | undefined): boolean {
+  if (raw === undefined || raw === "") return false;
+  const value = raw.trim().toLowerCase();
+  if (["off", "0", "false", "no"].includes(value)) return true;
+  if (["on", "1", "true", "yes"].includes(value)) return false;
+  throw new UsageError(`SVC_SANDBOX must be on or off, not ${JSON.stringify(raw)}`);
+}
+
+/**
+ * What a node with `settings` must reach: its store, the trust file (its
+ * folder too when following with signatures required, where key rotations
+ * are written), its address, and the upstream and origin only when
+ * following. The container and `svc serve` both narrow the node from this.
+ *
+ * @example
+ * ```ts
+ * import { nodeReach, parseServeArgs } from "./mod.ts";
+ * nodeReach(parseServeArgs(["--store", "/data/s"], {}), "/data/trust.json").calls; // []
+ * ```
+ */
+export function nodeReach(settings: ReachSettings, trustFile: string): NodeReach {
+  const following = settings.follow.length > 0;
+  return {
+    store: settings.store,
+    trustFile,
+    trustWrite: following && settings.verify,
+    bind: { host: settings.host, port: settings.port },
+    calls: following ? [settings.upstream ?? settings.baseUrl!, settings.baseUrl!] : [],
+    readOnly: settings.readOnly,
+  };
+}
