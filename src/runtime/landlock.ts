@@ -268,8 +268,7 @@ function env(name: string): string | undefined {
  */
 export function runtimeRules(): LandlockRule[] {
   const l = loadLibc();
-  const cache = env("DENO_DIR") ??
-    join(env("XDG_CACHE_HOME") ?? join(env("HOME") ?? "/root", ".cache"), "deno");
+  const cache = denoCache();
   const run = [...(l ? [l.deno.execPath()] : []), "/lib", "/lib64", "/usr/lib", "/usr/lib64"];
   const read = [
     cache,
@@ -290,6 +289,11 @@ export function runtimeRules(): LandlockRule[] {
     ...read.map((path) => ({ path, access: "read" as const })),
     { path: "/dev/null", access: "write" },
   ];
+}
+
+/** Deno's cache folder as Deno works it out, without asking the password database (Landlock keeps it out). */
+function denoCache(): string {
+  return env("DENO_DIR") ?? join(env("XDG_CACHE_HOME") ?? join(env("HOME") ?? "/root", ".cache"), "deno");
 }
 
 /** The environment variable the launcher sets for the command: the Landlock ABI in force, `0` for none. */
@@ -320,7 +324,10 @@ function launch(args: string[]): never {
     rules.push({ path: args[i + 1], access });
   }
   const abi = restrictSelf(rules);
-  loadLibc()?.c.setenv(cString(CONFINED_ENV), cString(String(abi)), 1);
+  const libc = loadLibc()?.c;
+  libc?.setenv(cString(CONFINED_ENV), cString(String(abi)), 1);
+  // A node with narrowed leave passes no HOME: Deno would then look its home up in /etc/passwd, which it may not read.
+  libc?.setenv(cString("DENO_DIR"), cString(denoCache()), 0);
   execReplacing(args.slice(split + 1));
 }
 
