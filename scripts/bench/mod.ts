@@ -29,6 +29,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   delta_sharing: async () => (await import("./delta_sharing.ts")).benchmark,
   metrics: async () => (await import("./metrics.ts")).benchmark,
   explore: async () => (await import("./explore.ts")).benchmark,
+  startup: async () => (await import("./startup.ts")).benchmark,
 };
 
 /**

@@ -1,8 +1,9 @@
 /**
  * `svc serve` under Deno narrows itself: started with broad permissions
- * (`deno run -A cli.ts serve`), the process becomes a launcher that runs
- * the node as its child under only what the node needs, computed from its
- * settings by the same function the container uses. This file stays light
+ * (`deno run -A cli.ts serve`), the process replaces itself (`execve`) with
+ * the node under only what the node needs, computed from its settings by
+ * the same function the container uses; where it cannot exec (no libc
+ * through FFI) it runs the node as its child instead. This file stays light
  * (no DuckDB, no node code): it decides before the rest loads.
  *
  * @module
@@ -10,6 +11,10 @@
 import process from "node:process";
 import {
   broadPermissions,
+  canExecReplacing,
+  execReplacing,
+  KERNEL_LANDLOCK_ENV,
+  landlockAbi,
   localNodePaths,
   nodePermissionFlags,
   ownRelaunchCommand,
@@ -57,7 +62,9 @@ function narrowedNode(
   const command = ownRelaunchCommand(nodePermissionFlags(paths, reach));
   if (typeof command === "string") return command;
   // The narrowed node reads only SVC_* variables: the trust file is named for it.
-  return { command, env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile } };
+  // What the kernel offers is told too: the narrowed node may not load libc to ask (see `expectedWalls`).
+  const landlock = String(landlockAbi());
+  return { command, env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile, [KERNEL_LANDLOCK_ENV]: landlock } };
 }
 
 /**
@@ -91,35 +98,57 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
     process.stderr.write(`svc: the node cannot be narrowed (${node}); it keeps the permissions it was started with\n`);
     return null;
   }
+  // The folders of SQL workers whose node died are swept here: the narrowed node may not ask whether a process lives.
+  const swept = await (await import("../sql/mod.ts")).sweepStaleWorkerFolders().catch(() => 0);
+  if (swept > 0 && !settings.quiet) {
+    process.stderr.write(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up\n`);
+  }
+  if (canExecReplacing()) {
+    try {
+      // The same process becomes the narrowed node: its pid, parent, signals and exit code are the node's own.
+      execReplacing(node.command, node.env);
+    } catch (e) {
+      process.stderr.write(`svc: ${(e as Error).message}; the node runs as this process's child instead\n`);
+    }
+  }
   return await runAsLauncher(node.command, node.env);
 }
 
 /**
- * The start-up log's line on what the node runs under: permissions
- * narrowed to its store, address and origin; as given; kept broad; or none
- * at all (Node).
+ * The start-up log's line on what the node runs under: the walls up
+ * (`deno`, `landlock`, `view`, `duckdb`, as `/healthz` lists them; `none`),
+ * then why the Deno wall is what it is: permissions narrowed to its store,
+ * address and origin; as given; kept broad; off; or none at all (Node).
  *
  * @example
  * ```ts
  * import { sandboxLine } from "./sandbox.ts";
  * import { parseServeArgs } from "../settings/mod.ts";
- * sandboxLine(parseServeArgs(["--no-sandbox"], {}), {}); // "sandbox off: the node keeps the permissions it was started with" (under Deno)
+ * sandboxLine(parseServeArgs(["--no-sandbox"], {}), {}, ["landlock", "duckdb"]);
+ * // "sandbox: landlock, duckdb (off: the node keeps the permissions it was started with)" under Deno
  * ```
  */
-export function sandboxLine(settings: ServeSettings, env: Record<string, string | undefined>): string {
+export function sandboxLine(
+  settings: ServeSettings,
+  env: Record<string, string | undefined>,
+  walls: readonly string[],
+): string {
+  return `sandbox: ${walls.length > 0 ? walls.join(", ") : "none"} (${denoWall(settings, env)})`;
+}
+
+/** Why the node's Deno wall is what it is. */
+function denoWall(settings: ServeSettings, env: Record<string, string | undefined>): string {
   if (runtimeName() === "node") {
-    return "sandbox: none: under Node (the npm form) no permission sandbox holds the node; run it under Deno or the image for one";
+    return "under Node (the npm form) no permission sandbox holds the node; run it under Deno or the image for one";
   }
-  if (!settings.sandbox) return "sandbox off: the node keeps the permissions it was started with";
+  if (!settings.sandbox) return "off: the node keeps the permissions it was started with";
   const broad = broadPermissions();
-  if (broad.length > 0) {
-    return `sandbox off: the node runs with broad Deno permissions (${broad.join(", ")})`;
-  }
-  if (env[SANDBOX_CHILD] !== "1") return "sandbox: deno permissions as given on the command line";
+  if (broad.length > 0) return `off: the node runs with broad Deno permissions (${broad.join(", ")})`;
+  if (env[SANDBOX_CHILD] !== "1") return "deno permissions as given on the command line";
   const calls = settings.follow.length === 0
     ? ""
     : settings.upstream
     ? ", the upstream and the origin"
     : " and the origin";
-  return `sandbox: deno permissions narrowed to the store, the bind address${calls}`;
+  return `deno permissions narrowed to the store, the bind address${calls}`;
 }

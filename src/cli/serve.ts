@@ -88,6 +88,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   });
   // Said only once the handlers are in place: a Ctrl-C right after the line always stops the node cleanly.
   const auth = settings.token ? "token required" : "no token";
+  const walls = await serving.node.sandbox();
   process.stderr.write(
     `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
       `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
@@ -96,7 +97,7 @@ export async function serveCommand(args: string[]): Promise<number> {
         ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
           `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
         : "") +
-      `${sandboxLine(settings, process.env)}\n`,
+      `${sandboxLine(settings, process.env, walls)}\n`,
   );
   await stopped;
   return code;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { mkdir, realpath } from "node:fs/promises";
+import { mkdir, realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
 import { defaultPageCacheBytes } from "../settings/mod.ts";
@@ -92,7 +92,8 @@ export interface SvcNode {
  */
 export async function createNode(options: NodeOptions): Promise<SvcNode> {
   const root = resolve(options.store);
-  await mkdir(root, { recursive: true });
+  // Made only when missing: a narrowed read-only node may not write even an existing folder's entry.
+  if (!(await stat(root).catch(() => null))) await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   const logs = nodeLog(options.log ?? null);
   const store = openStore(root);

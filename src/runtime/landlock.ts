@@ -225,24 +225,40 @@ export function restrictSelf(rules: LandlockRule[]): number {
 }
 
 /**
- * Replaces this process with `command` (`execve`, same environment); returns
- * only by throwing when that failed.
+ * Replaces this process with `command` (`execve`: same pid, stdio, process
+ * group and parent), its environment ours plus `env`; returns only by
+ * throwing when that failed.
  *
  * @example
  * ```ts ignore
  * import { execReplacing } from "./landlock.ts";
- * execReplacing(["/bin/true"]);
+ * execReplacing(["/bin/true"], { SVC_CHILD: "1" });
  * ```
  */
-export function execReplacing(command: string[]): never {
+export function execReplacing(command: string[], env: Record<string, string> = {}): never {
   const l = loadLibc();
   if (!l) throw new Error("exec: libc cannot be reached from here");
+  for (const [name, value] of Object.entries(env)) l.c.setenv(cString(name), cString(value), 1);
   const strings = command.map(cString);
   const argv = new BigUint64Array(strings.length + 1);
   strings.forEach((s, i) => (argv[i] = address(l, s)));
   // `environ` binds as the variable's address; its value is the environment's array.
   l.c.execve(strings[0], argv, new l.deno.UnsafePointerView(l.c.environ).getPointer());
   throw new Error(`exec of ${command[0]} failed (errno ${errno(l)})`);
+}
+
+/**
+ * Whether {@linkcode execReplacing} can work here (Deno on Linux with leave
+ * to load libc).
+ *
+ * @example
+ * ```ts
+ * import { canExecReplacing } from "./landlock.ts";
+ * canExecReplacing(); // false under Node
+ * ```
+ */
+export function canExecReplacing(): boolean {
+  return loadLibc() !== null;
 }
 
 /** An environment variable read through libc (the launcher has no leave to read the environment). */
@@ -294,6 +310,32 @@ export function runtimeRules(): LandlockRule[] {
 /** Deno's cache folder as Deno works it out, without asking the password database (Landlock keeps it out). */
 function denoCache(): string {
   return env("DENO_DIR") ?? join(env("XDG_CACHE_HOME") ?? join(env("HOME") ?? "/root", ".cache"), "deno");
+}
+
+/**
+ * The variable in which `svc serve`'s launcher tells the narrowed node the
+ * kernel's Landlock ABI (the node may not load libc to ask it itself).
+ */
+export const KERNEL_LANDLOCK_ENV = "SVC_KERNEL_LANDLOCK_ABI";
+
+/**
+ * The kernel's Landlock ABI as this process can tell it: asked through
+ * libc, else as its launcher said ({@linkcode KERNEL_LANDLOCK_ENV}), else 0.
+ *
+ * @example
+ * ```ts
+ * import { kernelLandlockAbi } from "./landlock.ts";
+ * kernelLandlockAbi(); // 7 on Linux 6.15+ under Deno
+ * ```
+ */
+export function kernelLandlockAbi(): number {
+  const asked = landlockAbi();
+  if (asked > 0) return asked;
+  try {
+    return Number(process.env[KERNEL_LANDLOCK_ENV] ?? 0) || 0;
+  } catch {
+    return 0; // No leave to read it.
+  }
 }
 
 /** The environment variable the launcher sets for the command: the Landlock ABI in force, `0` for none. */

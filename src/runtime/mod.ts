@@ -15,7 +15,14 @@ export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
-export { confinedAbi, landlockAbi } from "./landlock.ts";
+export {
+  canExecReplacing,
+  confinedAbi,
+  execReplacing,
+  KERNEL_LANDLOCK_ENV,
+  kernelLandlockAbi,
+  landlockAbi,
+} from "./landlock.ts";
 export { permissionsNarrowed } from "./narrowed.ts";
 export { keptTmpFolders, prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 

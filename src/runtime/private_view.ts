@@ -13,6 +13,7 @@
  * @module
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import process from "node:process";
@@ -47,13 +48,36 @@ cd ${VIEW_ROOT}
 exec "$@"`;
 
 /**
+ * Where `unshare` is: `/usr/bin/unshare` (util-linux's place), else
+ * `/bin/unshare`, else null. A process that may not look (a narrowed node)
+ * takes `/usr/bin/unshare`, the path its launcher gave it leave to run: it
+ * is named by its path because such a process may not read `PATH` either.
+ *
+ * @example
+ * ```ts
+ * import { unsharePath } from "./private_view.ts";
+ * unsharePath(); // "/usr/bin/unshare" on Debian
+ * ```
+ */
+export function unsharePath(): string | null {
+  let looked = false;
+  for (const path of ["/usr/bin/unshare", "/bin/unshare"]) {
+    try {
+      if (existsSync(path)) return path;
+      looked = true;
+    } catch { /* no leave to look */ }
+  }
+  return looked ? null : "/usr/bin/unshare";
+}
+
+/**
  * The command that runs `command` inside `view`.
  */
 export function inPrivateView(command: string[], view: PrivateView): string[] {
   const pairs = [...Object.entries(view.mounts), ...(view.keep ?? []).map((name) => [name, `${VIEW_ROOT}/${name}`])]
     .flat();
   return [
-    "unshare",
+    unsharePath() ?? "unshare",
     "--user",
     "--map-root-user",
     "--mount",
@@ -83,7 +107,8 @@ function succeeds(command: string[]): Promise<boolean> {
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(command[0], command.slice(1), { stdio: "ignore" });
+      // No environment: a narrowed node may not read its own to pass it on.
+      child = spawn(command[0], command.slice(1), { stdio: "ignore", env: {} });
     } catch {
       return resolve(false);
     }

@@ -17,6 +17,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { onParentGone } from "./parent.ts";
 import type { NodePaths } from "./permissions.ts";
+import { unsharePath } from "./private_view.ts";
 
 /** The permission kinds that, granted without a list, make a process broad. */
 const BROAD_KINDS = ["read", "write", "net", "run", "ffi"] as const;
@@ -156,7 +157,7 @@ export function localNodePaths(): NodePaths | string {
   const binding = duckdbBinding();
   if (binding === null) return "the DuckDB binding could not be found";
   const here = import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : null;
-  const unshare = process.platform === "linux" ? onPath("unshare") : null;
+  const unshare = process.platform === "linux" ? unsharePath() : null;
   const tmpdir = process.env.TMPDIR;
   return {
     deno: d.execPath(),

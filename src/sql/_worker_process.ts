@@ -18,7 +18,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -26,7 +26,7 @@ import {
   cgroupOomKills,
   homeOrNull,
   keptTmpFolders,
-  landlockAbi,
+  kernelLandlockAbi,
   prepareView,
   privateViewsWork,
   runtimeName,
@@ -59,6 +59,12 @@ export interface WorkerProcess {
   viewed: boolean;
   /** The Landlock ABI it runs confined under (0: not confined), known once it is ready. */
   landlock(): number;
+  /**
+   * Whether it may read `part` (a real path under the store): a confined
+   * worker reads only the parts folders of the projects there were when it
+   * started, so a project made since needs a fresh worker.
+   */
+  reads(part: string): boolean;
 }
 
 /** The prefix of every worker's temp folder; the node's process id follows, so a later start can tell stale ones. */
@@ -91,7 +97,7 @@ export interface WorkerSettings {
  */
 export async function startWorker(settings: WorkerSettings): Promise<WorkerProcess> {
   const home = await mkdtemp(join(tempRoot(), `${WORKER_FOLDER_PREFIX}${process.pid}-`));
-  const { child, viewed, confined } = await spawnWorker(settings, home);
+  const { child, viewed, confined, partFolders } = await spawnWorker(settings, home);
   let dead = false;
   const waiting = new Map<number, (arrived: Arrived) => void>();
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -134,18 +140,37 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     answer: (id) => new Promise((resolve) => waiting.set(id, resolve)),
     viewed,
     landlock: () => landlock,
+    reads: (part) => landlock === 0 || partFolders.has(dirname(part)),
   };
+}
+
+/**
+ * The parts folders of the store's projects now (`<slug>/parts`, real
+ * paths): all a confined worker may read of the store. Nothing else there
+ * (manifests, contributions waiting at a gate, recipients, the node's own
+ * files) is the business of user SQL.
+ */
+async function partsFolders(storeRoot: string): Promise<Set<string>> {
+  const folders = new Set<string>();
+  const entries = await readdir(storeRoot, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
+    const parts = join(storeRoot, entry.name, "parts");
+    if (await stat(parts).then((s) => s.isDirectory(), () => false)) folders.add(parts);
+  }
+  return folders;
 }
 
 /** Starts the worker process with `home` as its temp folder, in a private view where one can be made. */
 async function spawnWorker(
   settings: WorkerSettings,
   home: string,
-): Promise<{ child: ChildProcess; viewed: boolean; confined: boolean }> {
+): Promise<{ child: ChildProcess; viewed: boolean; confined: boolean; partFolders: Set<string> }> {
   const spill = join(home, "spill");
   await mkdir(spill);
   const code = [fileURLToPath(WORKER_URL)];
   const confined = !settings.noLandlock && process.platform === "linux" && runtimeName() === "deno";
+  const partFolders = confined ? await partsFolders(settings.storeRoot) : new Set<string>();
   const viewed = !settings.noView && await privateViewsWork(code);
   if (viewed) await prepareView(home);
   const seen = viewed
@@ -175,9 +200,14 @@ async function spawnWorker(
     view: viewed
       ? { base: home, mounts: { store: settings.storeRoot, spill }, keep: keptTmpFolders(code)! }
       : undefined,
-    confine: confined ? { read: [seen.store], write: [seen.spill] } : undefined,
+    confine: confined
+      ? {
+        read: [...partFolders].map((folder) => join(seen.store, relative(settings.storeRoot, folder))),
+        write: [seen.spill],
+      }
+      : undefined,
   });
-  return { child, viewed, confined };
+  return { child, viewed, confined, partFolders };
 }
 
 /**
@@ -187,7 +217,7 @@ async function spawnWorker(
  * says), and the private view where one can be made.
  */
 export async function expectedWalls(settings: WorkerSettings): Promise<{ landlock: boolean; view: boolean }> {
-  const landlock = !settings.noLandlock && process.platform === "linux" && landlockAbi() > 0;
+  const landlock = !settings.noLandlock && process.platform === "linux" && kernelLandlockAbi() > 0;
   return { landlock, view: !settings.noView && await privateViewsWork([fileURLToPath(WORKER_URL)]) };
 }
 

@@ -314,15 +314,25 @@ function stopIdle(pool: PoolState, slot: Slot): void {
   within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
 }
 
-async function worker(pool: PoolState, slot: Slot): Promise<WorkerProcess> {
-  let w = slot.worker;
-  if (!w || w.dead()) w = await (slot.starting ?? start(pool, slot));
-  const started = await within(w.ready.then(() => true, () => false), 60_000);
-  if (started !== true) {
-    await kill(w);
-    throw new NodeError("unavailable", "the SQL engine could not start; the node's log has the details");
+/**
+ * The ready worker of `slot`, started if need be; a fresh one when the
+ * running one may not read every one of `parts` (its Landlock rules predate
+ * their project).
+ */
+async function worker(pool: PoolState, slot: Slot, parts: string[] = []): Promise<WorkerProcess> {
+  for (let fresh = 0;; fresh++) {
+    let w = slot.worker;
+    if (!w || w.dead()) w = await (slot.starting ?? start(pool, slot));
+    const started = await within(w.ready.then(() => true, () => false), 60_000);
+    if (started !== true) {
+      await kill(w);
+      throw new NodeError("unavailable", "the SQL engine could not start; the node's log has the details");
+    }
+    if (fresh === 2 || parts.every((part) => w.reads(part))) return w;
+    if (slot.worker === w) slot.worker = null;
+    w.child.stdin!.end();
+    within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
   }
-  return w;
 }
 
 async function kill(w: WorkerProcess): Promise<void> {
@@ -347,7 +357,7 @@ async function run(
   limit: number,
   seen: (w: WorkerProcess) => void = () => {},
 ): Promise<SqlAnswer> {
-  const w = await worker(pool, slot);
+  const w = await worker(pool, slot, source.parts);
   seen(w);
   const id = ++pool.nextId;
   const answer = w.answer(id);

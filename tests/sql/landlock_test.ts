@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { realpath } from "node:fs/promises";
+import { cp, realpath } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { createSqlPool, type SqlPool, type SqlSource, sqlSource } from "../../src/sql/mod.ts";
@@ -85,6 +86,29 @@ Deno.test("Landlock without the private view: the rules name the host's store; /
     assertMatch(passwd.error ?? "", /Permission denied/i, JSON.stringify(passwd));
     assertEquals((await attempt(pool, source, "SELECT count(*) FROM records")).rows, [[600]]);
     assertEquals(await pool.walls(), { landlock: true, view: false, duckdb: false });
+    // Of the store, only the parts folders: not a manifest, the project's file, nor a listing of the store.
+    const store = dirname(dirname(dirname(source.parts[0])));
+    for (const file of ["cities/v2/manifest.json", "cities/project.json"]) {
+      const read = await attempt(pool, source, `SELECT * FROM read_text('${join(store, file)}')`);
+      assertMatch(read.error ?? "", /Permission denied/i, `${file}: ${JSON.stringify(read)}`);
+    }
+    const listed = await attempt(pool, source, `SELECT count(*) FROM glob('${store}/*/*.json')`);
+    assert(listed.error !== undefined || JSON.stringify(listed.rows) === "[[0]]", JSON.stringify(listed));
+  });
+});
+
+Deno.test("Landlock: a project made after the worker started is read by a fresh worker", async () => {
+  await withPool({}, async (pool, source) => {
+    assertEquals((await attempt(pool, source, "SELECT count(*) FROM records")).rows, [[600]]);
+    const [first] = pool.pids();
+    const store = dirname(dirname(dirname(source.parts[0])));
+    await cp(join(store, "cities"), join(store, "towns"), { recursive: true });
+    const towns = { key: `${source.key}/towns`, parts: source.parts.map((p) => p.replace("/cities/", "/towns/")) };
+    assertEquals((await attempt(pool, towns, "SELECT count(*) FROM records")).rows, [[600]]);
+    const [second] = pool.pids();
+    assert(second !== first, "a fresh worker, whose rules name the new project's parts");
+    assertEquals((await attempt(pool, source, "SELECT count(*) FROM records")).rows, [[600]], "and the old project's");
+    assertEquals(pool.pids(), [second]);
   });
 });
 
