@@ -6,7 +6,7 @@
  * @module
  */
 import process from "node:process";
-import { type HttpServer, type HttpServerOptions, type Listen, type ServeHandler, serveHttp } from "../http/mod.ts";
+import type { HttpServer, HttpServerOptions, Listen, ServeHandler } from "../http/mod.ts";
 import { denoGlobal, listenDeno } from "./deno.ts";
 import { listenNode } from "./node.ts";
 
@@ -59,7 +59,9 @@ export function runtimeListen(): Listen {
  * await server.shutdown();
  * ```
  */
-export function serve(handler: ServeHandler, options: HttpServerOptions): Promise<HttpServer> {
+export async function serve(handler: ServeHandler, options: HttpServerOptions): Promise<HttpServer> {
+  // Loaded when a server starts: the command line's other commands (and `svc serve` before it narrows) need none of it.
+  const { serveHttp } = await import("../http/mod.ts");
   return serveHttp(runtimeListen(), handler, options);
 }
 

@@ -1,4 +1,4 @@
-import { assertEquals } from "../support/assert.ts";
+import { assert, assertEquals } from "../support/assert.ts";
 import { nodePermissionFlags, relaunchCommand } from "../../src/runtime/mod.ts";
 
 const self = { execPath: "/usr/bin/deno", mainModule: "file:///src/cli.ts", args: ["serve", "--port", "0"] };
@@ -77,4 +77,44 @@ Deno.test("nodePermissionFlags names the store by each of its paths, and unshare
     "--allow-net=127.0.0.1:8686",
   ]);
   assertEquals(flags.at(-1), "--allow-run=/usr/bin/deno,/bin/sh,/usr/bin/unshare");
+});
+
+Deno.test("runAsLauncher (where exec cannot be had): the child's exit code comes back; SIGTERM is passed on", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const child = `${dir}/child.ts`;
+    await Deno.writeTextFile(
+      child,
+      `Deno.addSignalListener("SIGTERM", () => { console.log("child got SIGTERM"); Deno.exit(0); });
+       console.log("child up");
+       if (Deno.args[0] === "exit") Deno.exit(7);
+       setTimeout(() => {}, 60_000);`,
+    );
+    const launcher = `${dir}/launcher.ts`;
+    const relaunch = new URL("../../src/runtime/relaunch.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      launcher,
+      `import { runAsLauncher } from "${relaunch}";
+       Deno.exit(await runAsLauncher([Deno.execPath(), "run", "-A", "${child}", ...Deno.args], {}));`,
+    );
+    const run = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), { args: ["run", "-A", launcher, ...args], stdout: "piped", stderr: "inherit" })
+        .spawn();
+    const exits = await run(["exit"]).output();
+    assertEquals(exits.code, 7);
+    const serving = run([]);
+    const reader = serving.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    while (!out.includes("child up")) out += (await reader.read()).value ?? "";
+    serving.kill("SIGTERM");
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      out += value;
+    }
+    assertEquals((await serving.status).code, 0);
+    assert(out.includes("child got SIGTERM"), out);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
