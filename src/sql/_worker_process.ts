@@ -53,6 +53,8 @@ export interface WorkerProcess {
   dead(): boolean;
   /** Sends a request. */
   send(request: WorkerRequest): void;
+  /** Asks it to stop (its input ends), kills it two seconds later if it has not; resolves once it has exited. */
+  stop(): Promise<void>;
   /** The answer to request `id`. */
   answer(id: number): Promise<Arrived>;
   /** Whether it runs in a private view of the filesystem, where no DuckDB setting can name a host path. */
@@ -137,6 +139,12 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     exited,
     dead: () => dead,
     send: (request) => void child.stdin!.write(JSON.stringify(request) + "\n"),
+    stop: async () => {
+      child.stdin!.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 2000);
+      await exited;
+      clearTimeout(timer);
+    },
     answer: (id) => new Promise((resolve) => waiting.set(id, resolve)),
     viewed,
     landlock: () => landlock,

@@ -310,8 +310,7 @@ function stopIdle(pool: PoolState, slot: Slot): void {
   const w = slot.worker;
   if (slot.busy || pool.closed || !w || w.dead() || slot.starting) return;
   slot.worker = null;
-  w.child.stdin!.end();
-  within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
+  w.stop();
 }
 
 /**
@@ -330,8 +329,7 @@ async function worker(pool: PoolState, slot: Slot, parts: string[] = []): Promis
     }
     if (fresh === 2 || parts.every((part) => w.reads(part))) return w;
     if (slot.worker === w) slot.worker = null;
-    w.child.stdin!.end();
-    within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
+    w.stop();
   }
 }
 
@@ -343,8 +341,7 @@ async function kill(w: WorkerProcess): Promise<void> {
 /** Lets the worker of `slot` go (its answer is out) and starts its replacement now. */
 function retire(pool: PoolState, slot: Slot, w: WorkerProcess): void {
   if (slot.worker === w) slot.worker = null;
-  w.child.stdin!.end();
-  within(w.exited, 2000).then((r) => r === LATE && w.child.kill("SIGKILL"));
+  w.stop();
   if (!pool.closed && !slot.starting) start(pool, slot).catch(() => {});
 }
 
@@ -394,9 +391,6 @@ async function closePool(pool: PoolState): Promise<void> {
   for (const slot of pool.slots) clearTimeout(slot.idleTimer);
   await Promise.all(pool.slots.map((slot) => slot.starting?.catch(() => null)));
   await Promise.all(pool.slots.map(async ({ worker: w }) => {
-    if (!w || w.dead()) return;
-    w.child.stdin!.end();
-    if (await within(w.exited, 2000) === LATE) w.child.kill("SIGKILL");
-    await w.exited;
+    if (w && !w.dead()) await w.stop();
   }));
 }
