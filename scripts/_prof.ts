@@ -1,0 +1,14 @@
+const t0 = performance.now();
+const mark = (l: string) => console.error(l, (performance.now() - t0).toFixed(0));
+await import("node:process"); mark("node:process");
+await import("node:fs"); mark("node:fs");
+await import("node:child_process"); mark("node:child_process");
+await import("../src/errors/mod.ts"); mark("errors");
+await import("../src/wire/mod.ts"); mark("wire");
+await import("../src/runtime/mod.ts"); mark("runtime");
+await import("../src/http/mod.ts"); mark("http");
+await import("../src/sql/mod.ts"); mark("sql");
+await import("../src/store/mod.ts"); mark("store");
+await import("../src/settings/mod.ts"); mark("settings");
+await import("../src/trust/mod.ts"); mark("trust");
+await import("../src/cli/sandbox.ts"); mark("sandbox");
