@@ -22,6 +22,8 @@ function imagePaths(layout: ContainerLayout): NodePaths {
     duckdbBinding: layout.duckdbBinding,
     config: join(layout.app, "deno.json"),
     temp: "/tmp",
+    // The image's Deno cache (its DENO_DIR), handed on to the SQL workers.
+    env: ["DENO_DIR"],
   };
 }
 

@@ -60,6 +60,7 @@ const PR_SET_NO_NEW_PRIVS = 38;
 const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;
 const ENOENT = 2;
+const EACCES = 13;
 const EINVAL = 22;
 
 /** The part of Deno's FFI this file uses (typed here so tsc builds without Deno's types). */
@@ -171,7 +172,8 @@ function addRule(l: { deno: DenoFfi; c: Libc }, ruleset: number, rule: LandlockR
   // Opened through libc, not looked at through the runtime: Deno would want all its leave for /proc and /sys.
   const fd = l.c.open(cString(rule.path), O_PATH | O_CLOEXEC, 0);
   if (fd < 0) {
-    if (errno(l) === ENOENT) return;
+    // A path that is not there, or that this process may not reach anyway, needs no rule.
+    if (errno(l) === ENOENT || errno(l) === EACCES) return;
     throw new Error(`landlock: cannot open ${rule.path} (errno ${errno(l)})`);
   }
   try {

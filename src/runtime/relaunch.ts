@@ -165,7 +165,8 @@ export function localNodePaths(): NodePaths | string {
     config: here === null ? null : configAbove(here),
     temp: tmpdir ? resolve(tmpdir) : "/tmp",
     run: unshare === null ? [] : [unshare],
-    env: tmpdir ? ["TMPDIR"] : [],
+    // DENO_DIR is handed on to the SQL workers: Deno finds its cache there, not in a home the node may not read.
+    env: [...(tmpdir ? ["TMPDIR"] : []), ...(process.env.DENO_DIR ? ["DENO_DIR"] : [])],
   };
 }
 

@@ -91,16 +91,27 @@ function mayExist(path: string): boolean {
   }
 }
 
+/** Variables a child is given one by one when the whole environment may not be read. */
+const NAMED_ENV = ["DENO_DIR", "TMPDIR", "HOME", "XDG_CACHE_HOME", "PATH"];
+
 /**
- * The environment a child inherits: ours, or none when this process may not
- * read all of it (the container's node reads only `SVC_*`; a module process
- * takes what it needs as arguments).
+ * The environment a child inherits: ours, or, when this process may not read
+ * all of it (the container's node reads only `SVC_*`, `TMPDIR` and
+ * `DENO_DIR`), those of {@linkcode NAMED_ENV} it may read: a module process
+ * takes what it needs as arguments, but Deno needs its cache's folder.
  */
 function inheritableEnv(): Record<string, string | undefined> {
   try {
     return { ...process.env };
   } catch {
-    return {};
+    const env: Record<string, string> = {};
+    for (const name of NAMED_ENV) {
+      try {
+        const value = process.env[name];
+        if (value !== undefined) env[name] = value;
+      } catch { /* not ours to read */ }
+    }
+    return env;
   }
 }
 

@@ -95,7 +95,8 @@ Deno.test("serve -A: the process started becomes the node under narrowed permiss
     assertEquals(granted(argv, "write"), [store, temp]);
     const port = Number(new URL(node.url).port);
     assertEquals(granted(argv, "net"), ["127.0.0.1:0"]);
-    assertEquals(granted(argv, "env"), ["SVC_*", "NODE_V8_COVERAGE", ...(tmpdir ? ["TMPDIR"] : [])]);
+    const denoDir = Deno.env.get("DENO_DIR") ? ["DENO_DIR"] : [];
+    assertEquals(granted(argv, "env"), ["SVC_*", "NODE_V8_COVERAGE", ...(tmpdir ? ["TMPDIR"] : []), ...denoDir]);
     const ffi = granted(argv, "ffi")!;
     assertEquals(ffi.length, 1);
     assertMatch(ffi[0], /node-bindings-linux-[a-z0-9]+(-musl)?\S*\/duckdb\.node$/);

@@ -154,6 +154,10 @@ Deno.test("container image: built with podman and run as its users run it", asyn
         sqlBody("SELECT count(*) FROM records"),
       );
       assertEquals((await sql.json()).rows, [[600]]);
+      // The walls the workers found: Landlock only where the host's kernel and podman's seccomp profile allow it.
+      const health = await (await fetch(`http://127.0.0.1:${port}/healthz`, authed())).json();
+      console.log(`sandbox in the image: ${health.sandbox.join(", ")}`);
+      assertEquals(health.sandbox.filter((w: string) => w === "deno" || w === "duckdb"), ["deno", "duckdb"]);
     });
 
     await t.step(
