@@ -208,7 +208,9 @@ export function relaunchCommand(
   if (given[0] === "run") given.shift();
   const kept = given.filter((f) => !PERMISSION_FLAG.test(f) && !LAUNCHER_ONLY.test(f));
   // A choice of node_modules folder made on the command line stands.
-  if (kept.some((f) => f.startsWith("--node-modules-dir"))) flags = flags.filter((f) => !f.startsWith("--node-modules-dir"));
+  if (kept.some((f) => f.startsWith("--node-modules-dir"))) {
+    flags = flags.filter((f) => !f.startsWith("--node-modules-dir"));
+  }
   // A file main module by its URL (the working folder may not be its own); another (jsr:, https:) as it was given.
   const module = self.mainModule.startsWith("file:") ? self.mainModule : cmdline[script];
   return [self.execPath, "run", ...kept, ...flags, "--no-prompt", module, ...self.args];
