@@ -30,6 +30,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   metrics: async () => (await import("./metrics.ts")).benchmark,
   explore: async () => (await import("./explore.ts")).benchmark,
   startup: async () => (await import("./startup.ts")).benchmark,
+  memory: async () => (await import("./memory.ts")).benchmark,
 };
 
 /**

@@ -2,14 +2,16 @@
  * Writes to one project, one at a time: an in-process queue per project, and
  * a lock file (`<slug>/.lock`, created exclusively, holding its owner's pid
  * and host) so that two node processes on one store cannot interleave. A
- * lock left by a process that no longer runs on this host is taken over, as
- * is one without an owner (its writer died between creating and filling it)
- * once it is ten seconds old.
+ * lock left by a process that no longer runs on this host is taken over. Its
+ * holder touches the file every second; one without an owner (its writer
+ * died between creating and filling it), or whose owner this process may not
+ * ask about (a node under narrowed Deno permissions may not signal
+ * processes), is taken over once it has gone ten seconds untouched.
  *
  * @module
  */
 import { hostname } from "node:os";
-import { open, readFile, stat, unlink } from "node:fs/promises";
+import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
 import { projectDir } from "./layout.ts";
@@ -30,19 +32,25 @@ export class LockTimeout extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether process `pid` runs: true, false, or null when this process may not
+ * ask (a node under narrowed Deno permissions may not signal any process).
+ */
+function alive(pid: number): boolean | null {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
+    const code = (e as { code?: string }).code;
+    return code === "ESRCH" ? false : code === "EPERM" ? true : null;
   }
 }
 
-/** A lock file with no readable owner older than this was left by a writer that died creating it. */
+/** A lock whose owner cannot be asked about is stale once its file has gone this long untouched. */
 const ORPHAN_MS = 10_000;
+/** How often a holder touches its lock file, so that a live one is never taken for stale. */
+const HEARTBEAT_MS = 1_000;
 
-/** Creates `path` holding `owner`, unless it exists. */
 async function createWithOwner(path: string, owner: string): Promise<boolean> {
   let handle;
   try {
@@ -70,7 +78,12 @@ async function takeFileLock(root: string, slug: string, waitMs: number): Promise
   let pause = 2;
   while (true) {
     if (await createWithOwner(path, me)) {
+      const heartbeat = setInterval(() => {
+        const now = new Date();
+        utimes(path, now, now).catch(() => {});
+      }, HEARTBEAT_MS);
       return async () => {
+        clearInterval(heartbeat);
         if ((await readFile(path, "utf8").catch(() => "")) === me) await unlink(path).catch(() => {});
       };
     }
@@ -85,10 +98,16 @@ async function takeFileLock(root: string, slug: string, waitMs: number): Promise
   }
 }
 
-/** Whether a lock held by `owner` can be taken over: its process is gone, or it names none and is old. */
+/**
+ * Whether a lock held by `owner` can be taken over: its process is gone; or
+ * it names none, or one this process may not ask about, and its file has
+ * not been touched (its holder touches it every second) for ten seconds.
+ */
 async function stale(path: string, owner: string): Promise<boolean> {
   const m = /^(\d+)@(.+)$/.exec(owner);
-  if (m) return m[2] === hostname() && !alive(Number(m[1]));
+  if (m && m[2] !== hostname()) return false;
+  const running = m ? alive(Number(m[1])) : null;
+  if (running !== null) return !running;
   const info = await stat(path).catch(() => null);
   return info !== null && Date.now() - info.mtimeMs > ORPHAN_MS;
 }
