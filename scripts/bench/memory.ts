@@ -111,7 +111,11 @@ async function mixedLoad(url: string, seconds: number): Promise<Record<string, n
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ sql: QUERIES[i % QUERIES.length].sql }),
       }).then((r) => drained(r, "sql"))),
-    loops(2, until, (i) => fetch(`${url}/projects/${i % 2 ? one : many}/export`).then((r) => drained(r, "export"))),
+    loops(
+      2,
+      until,
+      (i) => fetch(`${url}/projects/${i % 2 ? one : many}/export?version=1`).then((r) => drained(r, "export")),
+    ),
     loops(1, until, async () => {
       const records = Array.from({ length: 100 }, () => ({ id: next, text: `note ${next++}` }));
       const res = await fetch(`${url}/projects/notes/contribute`, {
