@@ -1,11 +1,10 @@
 /**
- * The `svc` process's entry: light, so that `svc serve` under Deno can
- * start its narrowed node before the command line's code loads
- * (`sandbox.ts`); everything else loads `main.ts` when it is needed.
+ * The `svc` process's entry: light (it imports nothing), so that `svc serve`
+ * under Deno is narrowed before the command line's code loads; everything
+ * loads when it is needed.
  *
  * @module
  */
-import { serveSandboxed } from "./sandbox.ts";
 
 /**
  * Runs the command line `args` and resolves with the exit code: 0 done,
@@ -34,5 +33,7 @@ export async function main(args: string[]): Promise<number> {
  * ```
  */
 export async function runSvc(args: string[]): Promise<number> {
-  return (await serveSandboxed(args)) ?? (await main(args));
+  // Loaded only for serve: the other commands never narrow.
+  const sandboxed = args.includes("serve") ? await (await import("./sandbox.ts")).serveSandboxed(args) : null;
+  return sandboxed ?? (await main(args));
 }

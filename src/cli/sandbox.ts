@@ -27,9 +27,9 @@ import {
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
+import { SANDBOX_CHILD } from "../launch/mod.ts";
 
-/** The variable that tells the narrowed node it is the launcher's child (and must not launch again). */
-export const SANDBOX_CHILD = "SVC_SANDBOX_CHILD";
+export { SANDBOX_CHILD };
 
 /** The settings of `svc ... serve ...` in `args`, or null for another command, help, or settings in error. */
 function serveSettingsOf(args: string[], env: Record<string, string | undefined>): ServeSettings | null {
@@ -47,13 +47,21 @@ function serveSettingsOf(args: string[], env: Record<string, string | undefined>
 }
 
 /**
- * The Deno command line of the narrowed node for `settings`, and what its
- * environment adds; a reason instead when the node cannot be narrowed here.
+ * The narrowed node's Deno flags for `settings`, and what its environment
+ * adds; a reason instead when the node cannot be narrowed here. The fast
+ * path (`launch/narrow.ts`) computes the same without loading this.
+ *
+ * @example
+ * ```ts ignore
+ * import { narrowedFlags } from "./sandbox.ts";
+ * import { parseServeArgs } from "../settings/mod.ts";
+ * const node = narrowedFlags(parseServeArgs(["--store", "/data/s"], {}), Deno.env.toObject());
+ * ```
  */
-function narrowedNode(
+export function narrowedFlags(
   settings: ServeSettings,
   env: Record<string, string | undefined>,
-): { command: string[]; env: Record<string, string> } | string {
+): { flags: string[]; env: Record<string, string> } | string {
   const paths = localNodePaths();
   if (typeof paths === "string") return paths;
   const trustFile = withRealPath(trustFilePath(env))[0];
@@ -64,12 +72,21 @@ function narrowedNode(
   // The launcher's start has set node_modules up; the node takes it as it is (Deno's look at it costs ~40 ms a start).
   const nodeModules = paths.config !== null && existsSync(join(dirname(paths.config), "node_modules"));
   const flags = [...nodePermissionFlags(paths, reach), ...(nodeModules ? ["--node-modules-dir=manual"] : [])];
-  const command = ownRelaunchCommand(flags);
-  if (typeof command === "string") return command;
   // The narrowed node reads only SVC_* variables: the trust file is named for it.
   // What the kernel offers is told too: the narrowed node may not load libc to ask (see `expectedWalls`).
   const landlock = String(landlockAbi());
-  return { command, env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile, [KERNEL_LANDLOCK_ENV]: landlock } };
+  return { flags, env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile, [KERNEL_LANDLOCK_ENV]: landlock } };
+}
+
+/** The Deno command line of the narrowed node for `settings`, and what its environment adds; or a reason. */
+function narrowedNode(
+  settings: ServeSettings,
+  env: Record<string, string | undefined>,
+): { command: string[]; env: Record<string, string> } | string {
+  const node = narrowedFlags(settings, env);
+  if (typeof node === "string") return node;
+  const command = ownRelaunchCommand(node.flags);
+  return typeof command === "string" ? command : { command, env: node.env };
 }
 
 /**

@@ -21,6 +21,17 @@
  * @module
  */
 import { join } from "node:path";
+import {
+  address,
+  cString,
+  type DenoFfi,
+  errno,
+  execReplacing,
+  KERNEL_LANDLOCK_ENV,
+  landlockAbi,
+  type Libc,
+  loadLibc,
+} from "../launch/mod.ts";
 import process from "node:process";
 
 /** What a rule lets the confined process do beneath a path: read, also run (`execve`), or also change. */
@@ -55,97 +66,12 @@ const SYS_CREATE_RULESET = 444n;
 const SYS_ADD_RULE = 445n;
 const SYS_RESTRICT_SELF = 446n;
 const RULE_PATH_BENEATH = 1n;
-const CREATE_RULESET_VERSION = 1n;
 const PR_SET_NO_NEW_PRIVS = 38;
 const O_PATH = 0o10000000;
 const O_CLOEXEC = 0o2000000;
 const ENOENT = 2;
 const EACCES = 13;
 const EINVAL = 22;
-
-/** The part of Deno's FFI this file uses (typed here so tsc builds without Deno's types). */
-interface DenoFfi {
-  build: { os: string; arch: string };
-  dlopen(path: string, symbols: Record<string, unknown>): { symbols: Libc; close(): void };
-  UnsafePointer: { of(buffer: Uint8Array | BigUint64Array): unknown; value(pointer: unknown): bigint };
-  UnsafePointerView: new (pointer: unknown) => { getInt32(): number; getCString(): string; getPointer(): unknown };
-  execPath(): string;
-  permissions: { querySync(descriptor: { name: "ffi" }): { state: string } };
-}
-
-/** The libc functions used, as Deno binds them. */
-interface Libc {
-  syscall(n: bigint, a: bigint, b: bigint, c: bigint, d: bigint): bigint;
-  prctl(option: number, a: bigint, b: bigint, c: bigint, d: bigint): number;
-  open(path: Uint8Array, flags: number, mode: number): number;
-  close(fd: number): number;
-  execve(path: Uint8Array, argv: BigUint64Array, envp: unknown): number;
-  getenv(name: Uint8Array): unknown;
-  setenv(name: Uint8Array, value: Uint8Array, overwrite: number): number;
-  __errno_location(): unknown;
-  environ: unknown;
-}
-
-const SYMBOLS = {
-  syscall: { parameters: ["i64", "u64", "u64", "u64", "u64"], result: "i64" },
-  prctl: { parameters: ["i32", "u64", "u64", "u64", "u64"], result: "i32" },
-  open: { parameters: ["buffer", "i32", "u32"], result: "i32" },
-  close: { parameters: ["i32"], result: "i32" },
-  execve: { parameters: ["buffer", "buffer", "pointer"], result: "i32" },
-  getenv: { parameters: ["buffer"], result: "pointer" },
-  setenv: { parameters: ["buffer", "buffer", "i32"], result: "i32" },
-  __errno_location: { parameters: [], result: "pointer" },
-  environ: { type: "pointer" },
-};
-
-let libc: { deno: DenoFfi; c: Libc } | null | undefined;
-
-/** libc through Deno's FFI, or null (not Deno, not Linux on x86-64 or arm64, or no leave to load it). */
-function loadLibc(): { deno: DenoFfi; c: Libc } | null {
-  if (libc !== undefined) return libc;
-  const deno = (globalThis as unknown as { Deno?: DenoFfi }).Deno;
-  libc = null;
-  if (!deno || deno.build.os !== "linux" || !["x86_64", "aarch64"].includes(deno.build.arch)) return null;
-  try {
-    // Asked first: a process without broad FFI leave might otherwise be prompted for it.
-    if (deno.permissions.querySync({ name: "ffi" }).state !== "granted") return null;
-    libc = { deno, c: deno.dlopen("libc.so.6", SYMBOLS).symbols };
-  } catch {
-    libc = null;
-  }
-  return libc;
-}
-
-function cString(s: string): Uint8Array {
-  return new TextEncoder().encode(s + "\0");
-}
-
-/** The address of `buffer`, for a syscall argument (the caller keeps `buffer` alive across the call). */
-function address(l: { deno: DenoFfi }, buffer: Uint8Array | BigUint64Array): bigint {
-  return l.deno.UnsafePointer.value(l.deno.UnsafePointer.of(buffer));
-}
-
-function errno(l: { deno: DenoFfi; c: Libc }): number {
-  return new l.deno.UnsafePointerView(l.c.__errno_location()).getInt32();
-}
-
-/**
- * The kernel's Landlock ABI version, or 0 where Landlock cannot be used from
- * here: not Linux, not Deno, no leave to load libc (`--allow-ffi`), or a
- * kernel without it (or with it switched off).
- *
- * @example
- * ```ts
- * import { landlockAbi } from "./landlock.ts";
- * const abi = landlockAbi(); // 7 on Linux 6.15+, 0 under Node
- * ```
- */
-export function landlockAbi(): number {
-  const l = loadLibc();
-  if (!l) return 0;
-  const abi = l.c.syscall(SYS_CREATE_RULESET, 0n, 0n, CREATE_RULESET_VERSION, 0n);
-  return abi > 0n ? Number(abi) : 0;
-}
 
 /** The ruleset attribute: handled FS rights, then (ABI 4) net rights, then (ABI 6) scopes. */
 function rulesetAttr(abi: number): Uint8Array {
@@ -226,43 +152,6 @@ export function restrictSelf(rules: LandlockRule[]): number {
   return abi;
 }
 
-/**
- * Replaces this process with `command` (`execve`: same pid, stdio, process
- * group and parent), its environment ours plus `env`; returns only by
- * throwing when that failed.
- *
- * @example
- * ```ts ignore
- * import { execReplacing } from "./landlock.ts";
- * execReplacing(["/bin/true"], { SVC_CHILD: "1" });
- * ```
- */
-export function execReplacing(command: string[], env: Record<string, string> = {}): never {
-  const l = loadLibc();
-  if (!l) throw new Error("exec: libc cannot be reached from here");
-  for (const [name, value] of Object.entries(env)) l.c.setenv(cString(name), cString(value), 1);
-  const strings = command.map(cString);
-  const argv = new BigUint64Array(strings.length + 1);
-  strings.forEach((s, i) => (argv[i] = address(l, s)));
-  // `environ` binds as the variable's address; its value is the environment's array.
-  l.c.execve(strings[0], argv, new l.deno.UnsafePointerView(l.c.environ).getPointer());
-  throw new Error(`exec of ${command[0]} failed (errno ${errno(l)})`);
-}
-
-/**
- * Whether {@linkcode execReplacing} can work here (Deno on Linux with leave
- * to load libc).
- *
- * @example
- * ```ts
- * import { canExecReplacing } from "./landlock.ts";
- * canExecReplacing(); // false under Node
- * ```
- */
-export function canExecReplacing(): boolean {
-  return loadLibc() !== null;
-}
-
 /** An environment variable read through libc (the launcher has no leave to read the environment). */
 function env(name: string): string | undefined {
   const l = loadLibc();
@@ -314,11 +203,6 @@ function denoCache(): string {
   return env("DENO_DIR") ?? join(env("XDG_CACHE_HOME") ?? join(env("HOME") ?? "/root", ".cache"), "deno");
 }
 
-/**
- * The variable in which `svc serve`'s launcher tells the narrowed node the
- * kernel's Landlock ABI (the node may not load libc to ask it itself).
- */
-export const KERNEL_LANDLOCK_ENV = "SVC_KERNEL_LANDLOCK_ABI";
 
 /**
  * The kernel's Landlock ABI as this process can tell it: asked through

@@ -15,14 +15,8 @@ export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
-export {
-  canExecReplacing,
-  confinedAbi,
-  execReplacing,
-  KERNEL_LANDLOCK_ENV,
-  kernelLandlockAbi,
-  landlockAbi,
-} from "./landlock.ts";
+export { confinedAbi, kernelLandlockAbi } from "./landlock.ts";
+export { canExecReplacing, execReplacing, KERNEL_LANDLOCK_ENV, landlockAbi, relaunchCommand } from "../launch/mod.ts";
 export { permissionsNarrowed } from "./narrowed.ts";
 export { keptTmpFolders, prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 
@@ -146,7 +140,6 @@ export {
   localNodePaths,
   onLauncherHangup,
   ownRelaunchCommand,
-  relaunchCommand,
   runAsLauncher,
   withRealPath,
 } from "./relaunch.ts";

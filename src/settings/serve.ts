@@ -14,6 +14,7 @@ import { usageFrom } from "./usage.ts";
 import { verifyRequired } from "./verify.ts";
 import { sandboxOff } from "./sandbox.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
+import { SERVE_OPTIONS } from "../launch/mod.ts";
 
 /** The default port of a node. */
 export const DEFAULT_PORT = 8686;
@@ -294,33 +295,6 @@ function shareNameOf(name: string): string {
   return name;
 }
 
-/** The options `svc serve` takes. */
-const SERVE_OPTIONS = {
-  store: { type: "string" },
-  host: { type: "string" },
-  port: { type: "string" },
-  token: { type: "string" },
-  "read-only": { type: "boolean" },
-  quiet: { type: "boolean" },
-  "allow-host": { type: "string", multiple: true },
-  "max-connections": { type: "string" },
-  "sql-memory": { type: "string" },
-  "keep-versions": { type: "string" },
-  "export-cache": { type: "string" },
-  "page-cache": { type: "string" },
-  "share-name": { type: "string" },
-  follow: { type: "string", multiple: true },
-  interval: { type: "string" },
-  verify: { type: "boolean" },
-  upstream: { type: "string" },
-  "upstream-token": { type: "string" },
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  "ready-max-lag": { type: "string" },
-  "no-metrics": { type: "boolean" },
-  "no-sandbox": { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const;
 
 /**
  * The slugs to follow: `--follow` values, and the words after a `--follow`

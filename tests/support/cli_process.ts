@@ -81,9 +81,10 @@ export interface ServeProcess {
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
-  options: { nofile?: number } = {},
+  options: { nofile?: number; root?: string } = {},
 ): Promise<ServeProcess> {
-  const deno = [Deno.execPath(), "run", "-A", `${ROOT}cli.ts`, "serve", "--port", "0", ...args];
+  const cli = options.root ? `${options.root.replace(/\/$/, "")}/cli.ts` : `${ROOT}cli.ts`;
+  const deno = [Deno.execPath(), "run", "-A", cli, "serve", "--port", "0", ...args];
   const [command, ...rest] = options.nofile
     ? ["bash", "-c", `ulimit -n ${options.nofile} && exec "$@"`, "bash", ...deno]
     : deno;

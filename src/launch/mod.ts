@@ -1,0 +1,15 @@
+/**
+ * What runs before the command line's code loads: `svc serve` under Deno
+ * becoming its narrowed node (`narrowServe`), with what that needs and
+ * shares with the rest (the serve options, the node's permissions, the
+ * relaunch command, libc through Deno's FFI). Deno's APIs only: no `node:`
+ * module, nothing else of svc.
+ *
+ * @module
+ */
+export { address, canExecReplacing, cString, type DenoFfi, errno, execReplacing, landlockAbi, type Libc, loadLibc } from "./libc.ts";
+export { relaunchCommand } from "./command.ts";
+export { basePermissions, type NodePaths, nodePermissionFlags, type NodeReach, netTarget } from "./permissions.ts";
+export { KERNEL_LANDLOCK_ENV, type NarrowedNode, narrowedNode, narrowServe, SANDBOX_CHILD } from "./narrow.ts";
+export { serveReach, type ServeReach } from "./reach.ts";
+export { SERVE_OPTIONS } from "./serve_options.ts";
