@@ -50,4 +50,3 @@ export function relaunchCommand(
   const module = self.mainModule.startsWith("file:") ? self.mainModule : cmdline[script];
   return [self.execPath, "run", ...kept, ...flags, "--no-prompt", module, ...self.args];
 }
-

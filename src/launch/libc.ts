@@ -120,7 +120,7 @@ export function errno(l: { deno: DenoFfi; c: Libc }): number {
  *
  * @example
  * ```ts
- * import { landlockAbi } from "./landlock.ts";
+ * import { landlockAbi } from "./libc.ts";
  * const abi = landlockAbi(); // 7 on Linux 6.15+, 0 under Node
  * ```
  */
@@ -138,7 +138,7 @@ export function landlockAbi(): number {
  *
  * @example
  * ```ts ignore
- * import { execReplacing } from "./landlock.ts";
+ * import { execReplacing } from "./libc.ts";
  * execReplacing(["/bin/true"], { SVC_CHILD: "1" });
  * ```
  */
@@ -160,11 +160,10 @@ export function execReplacing(command: string[], env: Record<string, string> = {
  *
  * @example
  * ```ts
- * import { canExecReplacing } from "./landlock.ts";
+ * import { canExecReplacing } from "./libc.ts";
  * canExecReplacing(); // false under Node
  * ```
  */
 export function canExecReplacing(): boolean {
   return loadLibc() !== null;
 }
-

@@ -7,9 +7,19 @@
  *
  * @module
  */
-export { address, canExecReplacing, cString, type DenoFfi, errno, execReplacing, landlockAbi, type Libc, loadLibc } from "./libc.ts";
+export {
+  address,
+  canExecReplacing,
+  cString,
+  type DenoFfi,
+  errno,
+  execReplacing,
+  landlockAbi,
+  type Libc,
+  loadLibc,
+} from "./libc.ts";
 export { relaunchCommand } from "./command.ts";
-export { basePermissions, type NodePaths, nodePermissionFlags, type NodeReach, netTarget } from "./permissions.ts";
+export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
 export { KERNEL_LANDLOCK_ENV, type NarrowedNode, narrowedNode, narrowServe, SANDBOX_CHILD } from "./narrow.ts";
-export { serveReach, type ServeReach } from "./reach.ts";
+export { type ServeReach, serveReach } from "./reach.ts";
 export { SERVE_OPTIONS } from "./serve_options.ts";

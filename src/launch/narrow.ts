@@ -105,7 +105,11 @@ function nodePaths(d: DenoNarrow, env: Record<string, string>): NodePaths | null
   const binding = duckdbBinding(d);
   if (binding === null || !import.meta.url.startsWith("file:")) return null;
   let config: string | null = null;
-  for (let dir = new URL(".", import.meta.url).pathname.replace(/\/$/, ""); dir !== ""; dir = dir.replace(/\/[^/]*$/, "")) {
+  for (
+    let dir = new URL(".", import.meta.url).pathname.replace(/\/$/, "");
+    dir !== "";
+    dir = dir.replace(/\/[^/]*$/, "")
+  ) {
     if (exists(d, `${dir}/deno.json`)) {
       config = `${dir}/deno.json`;
       break;

@@ -12,7 +12,6 @@ function dirname(path: string): string {
   return cut <= 0 ? "/" : path.slice(0, cut);
 }
 
-
 /** What the node may touch. */
 export interface NodeReach {
   /**

@@ -118,7 +118,8 @@ export function serveReach(args: string[], env: Env): ServeReach | null {
     (given.SVC_FOLLOW ?? "").split(/\s+/).filter((x) => x);
   const upstream = text("upstream") ?? (given.SVC_UPSTREAM || null);
   const baseUrl = text("base-url") ?? (given.SVC_BASE_URL || null);
-  const verify = one("verify") === true || (one("verify") === undefined && /^(1|true|yes)$/i.test(given.SVC_VERIFY ?? ""));
+  const verify = one("verify") === true ||
+    (one("verify") === undefined && /^(1|true|yes)$/i.test(given.SVC_VERIFY ?? ""));
   const sandboxEnv = onOff(given.SVC_SANDBOX, true);
   if (sandboxEnv === null) return null;
   // Settings in error are the node's to report: it parses them in full when it starts.

@@ -203,7 +203,6 @@ function denoCache(): string {
   return env("DENO_DIR") ?? join(env("XDG_CACHE_HOME") ?? join(env("HOME") ?? "/root", ".cache"), "deno");
 }
 
-
 /**
  * The kernel's Landlock ABI as this process can tell it: asked through
  * libc, else as its launcher said ({@linkcode KERNEL_LANDLOCK_ENV}), else 0.

@@ -4,4 +4,4 @@
  *
  * @module
  */
-export { basePermissions, type NodePaths, nodePermissionFlags, type NodeReach, netTarget } from "../launch/mod.ts";
+export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "../launch/mod.ts";

@@ -295,7 +295,6 @@ function shareNameOf(name: string): string {
   return name;
 }
 
-
 /**
  * The slugs to follow: `--follow` values, and the words after a `--follow`
  * (`--follow a b`), else `SVC_FOLLOW`; any other word is a usage error.
