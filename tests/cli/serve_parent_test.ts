@@ -1,25 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assert, assertMatch } from "../support/assert.ts";
+import { alive, until } from "../support/waiting.ts";
 import { ROOT } from "../support/cli_process.ts";
 import { tempDir } from "../support/store_fixture.ts";
-
-function alive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // `npx deno run ... serve` dies on SIGTERM without passing it on: the node, re-parented, must stop by itself.
 Deno.test("serve stops when the process that started it is killed", async () => {
@@ -41,12 +25,16 @@ Deno.test("serve stops when the process that started it is killed", async () => 
       stdout: "null",
       stderr: "null",
     }).spawn();
-    await until("the node serves", async () => (await readFile(log, "utf8").catch(() => "")).includes("serving"));
+    await until(
+      "the node serves",
+      async () => (await readFile(log, "utf8").catch(() => "")).includes("serving"),
+      60_000,
+    );
     const pid = Number((await readFile(pidFile, "utf8")).trim());
     assert(alive(pid), "the node runs");
     launcher.kill("SIGKILL");
     await launcher.status;
-    await until("the node has exited", () => !alive(pid));
+    await until("the node has exited", () => !alive(pid), 60_000);
     assertMatch(await readFile(log, "utf8"), /svc node stopping \(the process that started it has gone\)/);
   } finally {
     await dir.cleanup();

@@ -9,6 +9,7 @@
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
+import { alive, until } from "../support/waiting.ts";
 import { ROOT, type ServeProcess, startServe } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { localNodePaths, nodePermissionFlags } from "../../src/runtime/mod.ts";
@@ -51,23 +52,6 @@ async function holdsSocket(pid: number, inode: string): Promise<boolean> {
     if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "")) === `socket:[${inode}]`) return true;
   }
   return false;
-}
-
-function alive(pid: number): boolean {
-  try {
-    Deno.kill(pid, "SIGCONT");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await Promise.resolve().then(ok).catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function stopped(node: ServeProcess, signal: Deno.Signal = "SIGTERM"): Promise<number> {
