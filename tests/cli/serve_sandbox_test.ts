@@ -99,6 +99,13 @@ Deno.test("serve -A: the process started becomes the node under narrowed permiss
     const inode = await listenerInode(port);
     assert(await holdsSocket(child, inode), "the node holds the listening socket");
     assert((await readFile(`/proc/${child}/maps`, "utf8")).includes("duckdb.node"), "the node loaded DuckDB");
+    // No route of the narrowed node reads outside its store.
+    for (const path of ["/etc/passwd", "/projects/..%2f..%2f..%2fetc%2fpasswd/data", "/ui/..%2f..%2f..%2fetc/passwd"]) {
+      const res = await fetch(`${node.url}${path}`);
+      const body = await res.text();
+      assert(res.status >= 400 && res.status < 500, `${path}: ${res.status}`);
+      assert(!body.includes("root:"), `${path} gave /etc/passwd`);
+    }
 
     assertMatch(
       node.stderr(),
