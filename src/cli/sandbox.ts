@@ -9,7 +9,6 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
 import process from "node:process";
 import {
   broadPermissions,
@@ -27,7 +26,7 @@ import {
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
-import { SANDBOX_CHILD } from "../launch/mod.ts";
+import { nodeModulesAsIs, SANDBOX_CHILD } from "../launch/mod.ts";
 
 export { SANDBOX_CHILD };
 
@@ -69,9 +68,8 @@ export function narrowedFlags(
   // Deno's lists are comma-separated, with no escape: such a path would name other paths.
   const named = [...reach.store, trustFile, paths.deno, paths.duckdbBinding, paths.config ?? ""];
   if (named.some((p) => p.includes(","))) return `a path holds a comma, which Deno's permission lists cannot name`;
-  // The launcher's start has set node_modules up; the node takes it as it is (Deno's look at it costs ~40 ms a start).
-  const nodeModules = paths.config !== null && existsSync(join(dirname(paths.config), "node_modules"));
-  const flags = [...nodePermissionFlags(paths, reach), ...(nodeModules ? ["--node-modules-dir=manual"] : [])];
+  // The launcher's start has set node_modules up.
+  const flags = [...nodePermissionFlags(paths, reach), ...nodeModulesAsIs(paths.config, existsSync)];
   // The narrowed node reads only SVC_* variables: the trust file is named for it.
   // What the kernel offers is told too: the narrowed node may not load libc to ask (see `expectedWalls`).
   const landlock = String(landlockAbi());

@@ -50,3 +50,21 @@ export function relaunchCommand(
   const module = self.mainModule.startsWith("file:") ? self.mainModule : cmdline[script];
   return [self.execPath, "run", ...kept, ...flags, "--no-prompt", module, ...self.args];
 }
+
+/**
+ * The flag that has a Deno child take the `node_modules` folder beside
+ * `config` as it is, never setting it up (a narrowed or confined child could
+ * not write there; any saves Deno's look at the folder, some 40 ms a
+ * start); none when there is no such folder (`isFolder` says).
+ *
+ * @example
+ * ```ts
+ * import { nodeModulesAsIs } from "./command.ts";
+ * nodeModulesAsIs("/app/deno.json", () => true); // ["--node-modules-dir=manual"]
+ * nodeModulesAsIs(null, () => true); // []
+ * ```
+ */
+export function nodeModulesAsIs(config: string | null, isFolder: (path: string) => boolean): string[] {
+  if (config === null) return [];
+  return isFolder(`${config.slice(0, config.lastIndexOf("/"))}/node_modules`) ? ["--node-modules-dir=manual"] : [];
+}

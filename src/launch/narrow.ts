@@ -14,7 +14,7 @@
  * @module
  */
 import { canExecReplacing, execReplacing, landlockAbi } from "./libc.ts";
-import { relaunchCommand } from "./command.ts";
+import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
 
@@ -192,10 +192,8 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
     calls: following ? [reach.upstream ?? reach.baseUrl!, reach.baseUrl!] : [],
     readOnly: reach.readOnly,
   });
-  // The launcher's own start has set node_modules up; the node takes it as it is (Deno's look costs ~40 ms).
-  if (paths.config !== null && exists(d, paths.config.replace(/deno\.json$/, "node_modules"), true)) {
-    flags.push("--node-modules-dir=manual");
-  }
+  // The launcher's own start has set node_modules up.
+  flags.push(...nodeModulesAsIs(paths.config, (path) => exists(d, path, true)));
   return {
     flags,
     env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile, [KERNEL_LANDLOCK_ENV]: String(landlockAbi()) },

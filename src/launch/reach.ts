@@ -80,8 +80,19 @@ function options(args: string[]): Map<OptionName, (string | true)[]> | null {
   return found;
 }
 
-/** `SVC_SANDBOX` or `SVC_VERIFY` read as on/off; null when it says neither. */
-function onOff(raw: string | undefined, fallback: boolean): boolean | null {
+/**
+ * A switch variable (`SVC_SANDBOX`, `SVC_METRICS`) read as on or off:
+ * `on`, `1`, `true`, `yes` are on; `off`, `0`, `false`, `no` off; unset or
+ * empty is `fallback`; anything else null.
+ *
+ * @example
+ * ```ts
+ * import { onOff } from "./reach.ts";
+ * onOff("OFF", true); // false
+ * onOff("maybe", true); // null
+ * ```
+ */
+export function onOff(raw: string | undefined, fallback: boolean): boolean | null {
   if (raw === undefined || raw === "") return fallback;
   const value = raw.trim().toLowerCase();
   if (["off", "0", "false", "no"].includes(value)) return false;

@@ -11,6 +11,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { denoGlobal } from "./deno.ts";
 import { inPrivateView, type PrivateView } from "./private_view.ts";
+import { nodeModulesAsIs } from "../launch/mod.ts";
 
 /** How to start a module process. */
 export interface ModuleProcessOptions {
@@ -147,11 +148,8 @@ export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): Chil
       ...(config ? ["--config", config] : []),
       ...options.denoPermissions,
     ];
-    // The child takes the checkout's node_modules as this process left it, never setting it up (a confined one could
-    // not write there; any saves Deno's look at the folder, some 40 ms a start).
-    if (config && mayExist(join(dirname(config), "node_modules"))) {
-      flags.push("--node-modules-dir=manual");
-    }
+    // The child takes the checkout's node_modules as this process left it.
+    flags.push(...nodeModulesAsIs(config, mayExist));
     command = [deno.execPath(), ...flags, file, ...options.args];
     if (options.confine) command = [...confining(deno, file, config, options.confine), "--", ...command];
   } else {

@@ -7,6 +7,7 @@
  */
 import type { NodeReach } from "../runtime/mod.ts";
 import { UsageError } from "../errors/mod.ts";
+import { onOff } from "../launch/mod.ts";
 
 /** The settings a node's reach follows from (a `ServeSettings` has them). */
 export interface ReachSettings {
@@ -39,11 +40,23 @@ export interface ReachSettings {
  * ```
  */
 export function sandboxOff(raw: string | undefined): boolean {
-  if (raw === undefined || raw === "") return false;
-  const value = raw.trim().toLowerCase();
-  if (["off", "0", "false", "no"].includes(value)) return true;
-  if (["on", "1", "true", "yes"].includes(value)) return false;
-  throw new UsageError(`SVC_SANDBOX must be on or off, not ${JSON.stringify(raw)}`);
+  return switchedOff("SVC_SANDBOX", raw);
+}
+
+/**
+ * Whether switch variable `name` with value `raw` says off (unset is on); a
+ * value that says neither is a usage error.
+ *
+ * @example
+ * ```ts
+ * import { switchedOff } from "./sandbox.ts";
+ * switchedOff("SVC_METRICS", "no"); // true
+ * ```
+ */
+export function switchedOff(name: string, raw: string | undefined): boolean {
+  const on = onOff(raw, true);
+  if (on === null) throw new UsageError(`${name} must be on or off, not ${JSON.stringify(raw)}`);
+  return !on;
 }
 
 /**

@@ -12,7 +12,7 @@ import { isSlug } from "../wire/mod.ts";
 import { defaultPageCacheBytes } from "./page_cache.ts";
 import { usageFrom } from "./usage.ts";
 import { verifyRequired } from "./verify.ts";
-import { sandboxOff } from "./sandbox.ts";
+import { sandboxOff, switchedOff } from "./sandbox.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { SERVE_OPTIONS } from "../launch/mod.ts";
 
@@ -252,19 +252,10 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     baseUrl: values["base-url"] ?? (env.SVC_BASE_URL || null),
     apiKey: values["api-key"] ?? (env.SVC_API_KEY || null),
     readyMaxLagMs: lag === undefined || follow.length === 0 ? null : ageMs("ready-max-lag", lag),
-    metrics: !(values["no-metrics"] ?? false) && !metricsOff(env.SVC_METRICS),
+    metrics: !(values["no-metrics"] ?? false) && !switchedOff("SVC_METRICS", env.SVC_METRICS),
     sandbox: !(values["no-sandbox"] ?? false) && !sandboxOff(env.SVC_SANDBOX),
     help: values.help ?? false,
   };
-}
-
-/** `SVC_METRICS` turns metrics off with `off`, `0`, `false` or `no`; anything else but these and `on`/`1`/`true`/`yes` is refused. */
-function metricsOff(raw: string | undefined): boolean {
-  if (raw === undefined || raw === "") return false;
-  const value = raw.trim().toLowerCase();
-  if (["off", "0", "false", "no"].includes(value)) return true;
-  if (["on", "1", "true", "yes"].includes(value)) return false;
-  throw new UsageError(`SVC_METRICS must be on or off, not ${JSON.stringify(raw)}`);
 }
 
 /**
