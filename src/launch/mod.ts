@@ -20,6 +20,13 @@ export {
 } from "./libc.ts";
 export { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
-export { KERNEL_LANDLOCK_ENV, type NarrowedNode, narrowedNode, narrowServe, SANDBOX_CHILD } from "./narrow.ts";
+export {
+  broadPermissions,
+  KERNEL_LANDLOCK_ENV,
+  type NarrowedNode,
+  narrowedNode,
+  narrowServe,
+  SANDBOX_CHILD,
+} from "./narrow.ts";
 export { onOff, type ServeReach, serveReach } from "./reach.ts";
 export { SERVE_OPTIONS } from "./serve_options.ts";

@@ -41,7 +41,25 @@ export const SANDBOX_CHILD = "SVC_SANDBOX_CHILD";
 /** The variable in which the narrowed node is told the kernel's Landlock ABI (it may not load libc to ask). */
 export const KERNEL_LANDLOCK_ENV = "SVC_KERNEL_LANDLOCK_ABI";
 
+/** The permission kinds that, granted without a list, make a process broad. */
 const BROAD_KINDS = ["read", "write", "net", "run", "ffi"];
+
+/**
+ * The permission kinds this process holds without a list (`-A` gives
+ * read, write, net, run and ffi); empty under Node, which has no
+ * permissions to hold.
+ *
+ * @example
+ * ```ts
+ * import { broadPermissions } from "./narrow.ts";
+ * console.log(broadPermissions()); // ["read", "write", "net", "run", "ffi"] under `deno run -A`
+ * ```
+ */
+export function broadPermissions(): string[] {
+  const d = (globalThis as unknown as { Deno?: DenoNarrow }).Deno;
+  if (!d) return [];
+  return BROAD_KINDS.filter((name) => d.permissions.querySync({ name }).state === "granted");
+}
 
 function exists(d: DenoNarrow, path: string, folder = false): boolean {
   try {
@@ -169,7 +187,7 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   const d = (globalThis as unknown as { Deno?: DenoNarrow }).Deno;
   if (!d || d.build.os !== "linux" || env[SANDBOX_CHILD]) return null;
   try {
-    if (!BROAD_KINDS.some((name) => d.permissions.querySync({ name }).state === "granted")) return null;
+    if (broadPermissions().length === 0) return null;
   } catch {
     return null;
   }

@@ -16,7 +16,14 @@ export { unrefTimer } from "./timers.ts";
 export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
 export { confinedAbi, kernelLandlockAbi } from "./landlock.ts";
-export { canExecReplacing, execReplacing, KERNEL_LANDLOCK_ENV, landlockAbi, relaunchCommand } from "../launch/mod.ts";
+export {
+  broadPermissions,
+  canExecReplacing,
+  execReplacing,
+  KERNEL_LANDLOCK_ENV,
+  landlockAbi,
+  relaunchCommand,
+} from "../launch/mod.ts";
 export { permissionsNarrowed } from "./narrowed.ts";
 export { keptTmpFolders, prepareView, type PrivateView, privateViewsWork, VIEW_ROOT } from "./private_view.ts";
 
@@ -135,11 +142,4 @@ export { denoGlobal } from "./deno.ts";
 export { tempRoot } from "./paths.ts";
 export { homeOrNull } from "./paths.ts";
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
-export {
-  broadPermissions,
-  localNodePaths,
-  onLauncherHangup,
-  ownRelaunchCommand,
-  runAsLauncher,
-  withRealPath,
-} from "./relaunch.ts";
+export { localNodePaths, onLauncherHangup, ownRelaunchCommand, runAsLauncher, withRealPath } from "./relaunch.ts";

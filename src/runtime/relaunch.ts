@@ -20,9 +20,6 @@ import type { NodePaths } from "./permissions.ts";
 import { relaunchCommand } from "../launch/mod.ts";
 import { unsharePath } from "./private_view.ts";
 
-/** The permission kinds that, granted without a list, make a process broad. */
-const BROAD_KINDS = ["read", "write", "net", "run", "ffi"] as const;
-
 interface DenoChild {
   readonly pid: number;
   readonly status: Promise<{ code: number; signal: string | null }>;
@@ -61,23 +58,6 @@ function catFile(d: DenoLauncher, path: string): string {
 
 function deno(): DenoLauncher | undefined {
   return (globalThis as { Deno?: DenoLauncher }).Deno;
-}
-
-/**
- * The permission kinds this process holds without a list (`-A` gives
- * read, write, net, run and ffi); empty under Node, which has no
- * permissions to hold.
- *
- * @example
- * ```ts
- * import { broadPermissions } from "./relaunch.ts";
- * console.log(broadPermissions()); // ["read", "write", "net", "run", "ffi"] under `deno run -A`
- * ```
- */
-export function broadPermissions(): string[] {
-  const d = deno();
-  if (!d) return [];
-  return BROAD_KINDS.filter((name) => d.permissions.querySync({ name }).state === "granted");
 }
 
 /** A path and, when it differs and exists, its real path (a symlinked store is checked at its real place). */
