@@ -316,3 +316,25 @@ export async function processTreeRss(pid: number, field: "VmRSS" | "VmHWM" = "Vm
   }
   return rss;
 }
+
+/**
+ * Proportional bytes of process `pid` and every process under it (`Pss` of
+ * `smaps_rollup`): what they hold together, each page shared between them
+ * (the runtime's binary, DuckDB's library, mapped by the node and each SQL
+ * worker) counted once, as a memory cgroup charges it. Linux only (0
+ * elsewhere).
+ *
+ * @example
+ * ```ts ignore
+ * const together = await processTreePss(Deno.pid);
+ * ```
+ */
+export async function processTreePss(pid: number): Promise<number> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, "utf8").catch(() => "");
+  let pss = Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+  for (const task of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const children = await readFile(`/proc/${pid}/task/${task}/children`, "utf8").catch(() => "");
+    for (const child of children.trim().split(/\s+/).filter(Boolean)) pss += await processTreePss(Number(child));
+  }
+  return pss;
+}

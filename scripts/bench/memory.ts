@@ -26,7 +26,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { NOTES, post } from "../../tests/support/local_project.ts";
-import { type Benchmark, printTable, processTreeRss, verdict } from "./_util.ts";
+import { failures, mixedLoad, type Tally } from "../../tests/support/mixed_load.ts";
+import { type Benchmark, printTable, processTreePss, processTreeRss, verdict } from "./_util.ts";
 import { ensureStore, LAYOUTS, QUERIES, RECORDS } from "./sql_queries.ts";
 
 const MIB = 1024 * 1024;
@@ -50,6 +51,8 @@ interface Sample {
   at: number;
   tree: number;
   node: number;
+  /** The tree's proportional set size: shared pages counted once, as a memory cgroup charges them. */
+  pss: number;
 }
 
 /** Samples the tree under `pid` every 250 ms until stopped. */
@@ -58,8 +61,8 @@ function sampler(pid: number): { samples: Sample[]; stop(): Promise<void> } {
   let running = true;
   const loop = (async () => {
     while (running) {
-      const [tree, node] = await Promise.all([processTreeRss(pid), rssOf(pid)]);
-      samples.push({ at: performance.now(), tree, node });
+      const [tree, node, pss] = await Promise.all([processTreeRss(pid), rssOf(pid), processTreePss(pid)]);
+      samples.push({ at: performance.now(), tree, node, pss });
       await new Promise((r) => setTimeout(r, SAMPLE_MS));
     }
   })();
@@ -70,64 +73,6 @@ function sampler(pid: number): { samples: Sample[]; stop(): Promise<void> } {
       await loop;
     },
   };
-}
-
-/** Runs `fn` in `n` loops until `until`; resolves with how many calls answered. */
-async function loops(n: number, until: number, fn: (i: number) => Promise<void>): Promise<number> {
-  let done = 0;
-  await Promise.all(Array.from({ length: n }, async (_, k) => {
-    for (let i = k; performance.now() < until; i += n) {
-      await fn(i);
-      done++;
-    }
-  }));
-  return done;
-}
-
-async function drained(res: Response, what: string): Promise<void> {
-  if (res.status !== 200 && res.status !== 201) throw new Error(`${what}: ${res.status} ${await res.text()}`);
-  await res.arrayBuffer();
-}
-
-/** The mixed load against `url` for `seconds`; the requests each kind got through. */
-async function mixedLoad(url: string, seconds: number): Promise<Record<string, number>> {
-  const until = performance.now() + seconds * 1000;
-  const [one, many] = LAYOUTS.map((l) => l.slug);
-  let next = 50_000_000;
-  const counts = await Promise.all([
-    loops(
-      4,
-      until,
-      (i) => fetch(`${url}/projects/${i % 2 ? one : many}/data?limit=100`).then((r) => drained(r, "page")),
-    ),
-    loops(12, until, (i) => {
-      const offset = Math.floor(((i * 7919) % 1000) / 1000 * (RECORDS - 100));
-      return fetch(`${url}/projects/${i % 2 ? many : one}/data?limit=100&offset=${offset}`)
-        .then((r) => drained(r, "random page"));
-    }),
-    loops(4, until, (i) =>
-      fetch(`${url}/projects/${i % 2 ? one : many}/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ sql: QUERIES[i % QUERIES.length].sql }),
-      }).then((r) => drained(r, "sql"))),
-    loops(
-      2,
-      until,
-      (i) => fetch(`${url}/projects/${i % 2 ? one : many}/export?version=1`).then((r) => drained(r, "export")),
-    ),
-    loops(1, until, async () => {
-      const records = Array.from({ length: 100 }, () => ({ id: next, text: `note ${next++}` }));
-      const res = await fetch(`${url}/projects/notes/contribute`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ records }),
-      });
-      await drained(res, "contribute");
-      await new Promise((r) => setTimeout(r, 1000));
-    }),
-  ]);
-  return { pages: counts[0], "random pages": counts[1], sql: counts[2], exports: counts[3], contributions: counts[4] };
 }
 
 /** A copy of the bench store (the node makes the local project `notes` to contribute to). */
@@ -144,42 +89,107 @@ function mib(bytes: number): string {
   return (bytes / MIB).toFixed(0);
 }
 
-/** Runs the benchmark and prints its table. */
-export async function run(): Promise<void> {
+/** One node's run: its samples' three figures, and how its load answered. */
+interface NodeRun {
+  flags: string[];
+  idle: Sample;
+  peak: Sample;
+  /** The highest proportional size of the tree sampled under load. */
+  peakPss: number;
+  after: Sample;
+  load: Record<string, Tally>;
+  log: string;
+}
+
+/** Serves a copy of the bench store with `flags`, loads it, then leaves it idle for a minute. */
+async function runNode(flags: string[]): Promise<NodeRun> {
   const store = await storeCopy();
-  const budget = Deno.env.get("SVC_BENCH_MEMORY_FLAGS")?.split(" ").filter(Boolean) ?? [];
-  const node = await startServe(["--store", store, "--quiet", ...budget]);
-  const pid = node.child.pid;
-  const watch = sampler(pid);
+  const node = await startServe(["--store", store, "--quiet", ...flags]);
+  const watch = sampler(node.child.pid);
   try {
     const made = await post(node.url, "/projects", NOTES);
     if (made.status !== 201) throw new Error(`creating notes: ${made.status} ${made.text}`);
     await new Promise((r) => setTimeout(r, 5000));
     const idle = watch.samples.at(-1)!;
     const started = performance.now();
-    const counts = await mixedLoad(node.url, loadSeconds());
+    const load = await mixedLoad({
+      url: node.url,
+      projects: [LAYOUTS[0].slug, LAYOUTS[1].slug],
+      records: RECORDS,
+      queries: QUERIES.map((q) => q.sql),
+      contributeTo: "notes",
+    }, loadSeconds());
     const loadEnd = performance.now();
     await new Promise((r) => setTimeout(r, IDLE_AFTER_MS));
     await watch.stop();
-    const during = watch.samples.filter((s) => s.at >= started && s.at <= loadEnd);
+    const during = watch.samples.filter((s) => s.at >= started && s.at <= loadEnd + 1000);
     const peak = during.reduce((a, s) => (s.tree > a.tree ? s : a), during[0]);
-    const after = watch.samples.at(-1)!;
-    console.log(`node flags: ${budget.length > 0 ? budget.join(" ") : "(none: no budget)"}`);
-    printTable(["phase", "tree MiB", "node MiB", "workers MiB"], [
-      ["idle, 5 s after start", mib(idle.tree), mib(idle.node), mib(idle.tree - idle.node)],
-      ["peak under mixed load", mib(peak.tree), mib(peak.node), mib(peak.tree - peak.node)],
-      ["after an idle minute", mib(after.tree), mib(after.node), mib(after.tree - after.node)],
-    ]);
-    console.log(
-      `\n${loadSeconds()} s of load: ` + Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(", "),
-    );
-    console.log(verdict(peak.tree <= BUDGET, `peak of the tree at most ${mib(BUDGET)} MiB`));
-    console.log(verdict(after.tree <= idle.tree * 1.5, "back within 1.5x of idle after a minute"));
+    const peakPss = Math.max(...during.map((s) => s.pss));
+    return { flags, idle, peak, peakPss, after: watch.samples.at(-1)!, load, log: node.stderr() };
   } finally {
     await watch.stop();
     node.child.kill("SIGTERM");
     await node.status;
     await rm(store, { recursive: true, force: true });
+  }
+}
+
+function answered(t: Tally): string {
+  const other = Object.entries(t.statuses).map(([s, n]) => `${n}x${s}`);
+  if (t.broken > 0) other.push(`${t.broken} cut off`);
+  return other.length === 0 ? String(t.ok) : `${t.ok} (${other.join(", ")})`;
+}
+
+/** Runs the benchmark and prints its tables. */
+export async function run(): Promise<void> {
+  const flags = Deno.env.get("SVC_BENCH_MEMORY_FLAGS")?.split(" ").filter(Boolean) ?? ["--memory", "512MiB"];
+  const free = await runNode([]);
+  const held = await runNode(flags);
+  const title = (r: NodeRun) => r.flags.length > 0 ? r.flags.join(" ") : "no budget";
+  printTable(
+    ["node", "idle MiB", "peak MiB (node + workers)", "peak PSS MiB", "after an idle minute MiB (node + workers)"],
+    [free, held].map((r) => [
+      title(r),
+      mib(r.idle.tree),
+      `${mib(r.peak.tree)} (${mib(r.peak.node)} + ${mib(r.peak.tree - r.peak.node)})`,
+      mib(r.peakPss),
+      `${mib(r.after.tree)} (${mib(r.after.node)} + ${mib(r.after.tree - r.after.node)})`,
+    ]),
+  );
+  console.log(`\n${loadSeconds()} s of mixed load, requests answered 200/201:`);
+  const kinds = Object.keys(free.load);
+  printTable(
+    ["load", "no budget", title(held), "ratio"],
+    kinds.map((k) => [
+      k,
+      answered(free.load[k]),
+      answered(held.load[k]),
+      (held.load[k].ok / Math.max(1, free.load[k].ok)).toFixed(2),
+    ]),
+  );
+  const sum = (r: NodeRun) => Object.values(r.load).reduce((n, t) => n + t.ok, 0);
+  const speed = sum(held) / Math.max(1, sum(free));
+  console.log("");
+  console.log(
+    verdict(held.peak.tree <= BUDGET, `peak of the tree with a budget at most ${mib(BUDGET)} MiB (RSS added)`),
+  );
+  console.log(verdict(held.peakPss <= BUDGET, `the same counting shared pages once (PSS): ${mib(held.peakPss)} MiB`));
+  console.log(verdict(speed >= 0.9, `requests with a budget within 10% of without (${speed.toFixed(2)}x)`));
+  console.log(
+    verdict(
+      held.after.tree <= held.idle.tree * 1.5,
+      `back within 1.5x of idle after a minute (${(held.after.tree / held.idle.tree).toFixed(2)}x)`,
+    ),
+  );
+  console.log(
+    verdict(
+      failures(held.load) === 0 && failures(free.load) === 0,
+      "no answer cut off, none but 200/201 and the documented 429/503",
+    ),
+  );
+  for (const r of [free, held]) {
+    const warnings = r.log.split("\n").filter((l) => /warning|error/i.test(l));
+    if (warnings.length > 0) console.log(`\n${title(r)}: the node said\n${warnings.slice(-10).join("\n")}`);
   }
 }
 

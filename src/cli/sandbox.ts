@@ -13,6 +13,7 @@ import process from "node:process";
 import {
   broadPermissions,
   canExecReplacing,
+  cgroupMemoryLimit,
   execReplacing,
   KERNEL_LANDLOCK_ENV,
   landlockAbi,
@@ -26,7 +27,7 @@ import {
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
-import { nodeModulesAsIs, SANDBOX_CHILD } from "../launch/mod.ts";
+import { CGROUP_MEMORY_ENV, nodeModulesAsIs, returningMalloc, SANDBOX_CHILD } from "../launch/mod.ts";
 
 export { SANDBOX_CHILD };
 
@@ -72,8 +73,19 @@ export function narrowedFlags(
   const flags = [...nodePermissionFlags(paths, reach), ...nodeModulesAsIs(paths.config, existsSync)];
   // The narrowed node reads only SVC_* variables: the trust file is named for it.
   // What the kernel offers is told too: the narrowed node may not load libc to ask (see `expectedWalls`).
+  // And the cgroup's memory limit, for the default memory budget: the narrowed node may not read /proc/self.
   const landlock = String(landlockAbi());
-  return { flags, env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile, [KERNEL_LANDLOCK_ENV]: landlock } };
+  const cgroup = env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimit() ?? "none");
+  return {
+    flags,
+    env: {
+      [SANDBOX_CHILD]: "1",
+      SVC_TRUST_FILE: trustFile,
+      [KERNEL_LANDLOCK_ENV]: landlock,
+      [CGROUP_MEMORY_ENV]: cgroup,
+      ...returningMalloc(env),
+    },
+  };
 }
 
 /** The Deno command line of the narrowed node for `settings`, and what its environment adds; or a reason. */

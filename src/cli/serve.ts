@@ -45,6 +45,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     allowedHosts: settings.allowHosts,
     limits: { maxConnections: settings.maxConnections },
     sql: { memory: settings.sqlMemory },
+    memory: settings.memory,
     keepVersions: settings.keepVersions,
     exportCache: settings.exportCache,
     pageCache: settings.pageCache,

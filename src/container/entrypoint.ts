@@ -13,6 +13,8 @@
 import { readFileSync } from "node:fs";
 import process from "node:process";
 import { readTrustFile } from "../trust/mod.ts";
+import { CGROUP_MEMORY_ENV, returningMalloc } from "../launch/mod.ts";
+import { cgroupMemoryLimit } from "../runtime/mod.ts";
 import { VERSION } from "../version.ts";
 import { type ContainerLayout, findDuckdbBinding, IMAGE_LAYOUT } from "./layout.ts";
 import { type ContainerPlan, EXIT_NO_KEYS, planContainer, type PlannedProcess } from "./plan.ts";
@@ -130,7 +132,13 @@ export async function main(argv: string[], env: Record<string, string | undefine
     data: env.SVC_CONTAINER_DATA || IMAGE_LAYOUT.data,
     duckdbBinding,
   };
-  return await carryOut(planContainer(argv, env, layout, (path) => readFileSync(path, "utf8")));
+  // The node may not read /proc/self to learn the container's memory limit (its default budget): it is told.
+  const told = {
+    ...env,
+    ...returningMalloc(env),
+    [CGROUP_MEMORY_ENV]: env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimit() ?? "none"),
+  };
+  return await carryOut(planContainer(argv, told, layout, (path) => readFileSync(path, "utf8")));
 }
 
 if (import.meta.main) {

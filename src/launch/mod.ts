@@ -19,6 +19,14 @@ export {
   loadLibc,
 } from "./libc.ts";
 export { nodeModulesAsIs, relaunchCommand } from "./command.ts";
+export {
+  CGROUP_MEMORY_ENV,
+  cgroupMemoryLimitWith,
+  cgroupOomKillsWith,
+  type ReadText,
+  RETURNING_MALLOC_ENV,
+  returningMalloc,
+} from "./cgroup.ts";
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
 export {
   broadPermissions,

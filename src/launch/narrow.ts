@@ -17,6 +17,7 @@ import { canExecReplacing, execReplacing, landlockAbi } from "./libc.ts";
 import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
+import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc } from "./cgroup.ts";
 
 /** The part of the `Deno` global used here (typed so that tsc builds without Deno's types). */
 interface DenoNarrow {
@@ -59,6 +60,14 @@ export function broadPermissions(): string[] {
   const d = (globalThis as unknown as { Deno?: DenoNarrow }).Deno;
   if (!d) return [];
   return BROAD_KINDS.filter((name) => d.permissions.querySync({ name }).state === "granted");
+}
+
+function readOrNull(d: DenoNarrow, path: string): string | null {
+  try {
+    return d.readTextFileSync(path);
+  } catch {
+    return null;
+  }
 }
 
 function exists(d: DenoNarrow, path: string, folder = false): boolean {
@@ -214,7 +223,14 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   flags.push(...nodeModulesAsIs(paths.config, (path) => exists(d, path, true)));
   return {
     flags,
-    env: { [SANDBOX_CHILD]: "1", SVC_TRUST_FILE: trustFile, [KERNEL_LANDLOCK_ENV]: String(landlockAbi()) },
+    env: {
+      [SANDBOX_CHILD]: "1",
+      SVC_TRUST_FILE: trustFile,
+      [KERNEL_LANDLOCK_ENV]: String(landlockAbi()),
+      [CGROUP_MEMORY_ENV]: env[CGROUP_MEMORY_ENV] ??
+        String(cgroupMemoryLimitWith((path) => readOrNull(d, path)) ?? "none"),
+      ...returningMalloc(env),
+    },
     temp: paths.temp,
     quiet: reach.quiet,
   };

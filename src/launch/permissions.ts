@@ -78,7 +78,7 @@ export function basePermissions(paths: NodePaths): { read: string[]; write: stri
     read: [paths.temp, "/dev/null", ...(paths.config === null ? [] : [paths.config])],
     write: [paths.temp],
     rest: [
-      `--allow-env=${["SVC_*", "NODE_V8_COVERAGE", ...(paths.env ?? [])].join(",")}`,
+      `--allow-env=${["SVC_*", "NODE_V8_COVERAGE", "MALLOC_*", ...(paths.env ?? [])].join(",")}`,
       "--allow-sys=systemMemoryInfo,hostname",
       `--allow-ffi=${paths.duckdbBinding}`,
       `--allow-run=${[paths.deno, "/bin/sh", ...(paths.run ?? [])].join(",")}`,

@@ -26,6 +26,7 @@ export const SERVE_OPTIONS = {
   "allow-host": { type: "string", multiple: true },
   "max-connections": { type: "string" },
   "sql-memory": { type: "string" },
+  memory: { type: "string" },
   "keep-versions": { type: "string" },
   "export-cache": { type: "string" },
   "page-cache": { type: "string" },

@@ -99,6 +99,7 @@ export function createHandler(ctx: NodeContext): Handler {
     let res: Response;
     let facts: Facts | null = null;
     if (metrics) metrics.inFlight++;
+    ctx.activity.inFlight++;
     try {
       facts = factsOf(ctx, req, undefined, info?.target);
       res = await answer(ctx, req, facts);
@@ -106,6 +107,8 @@ export function createHandler(ctx: NodeContext): Handler {
       res = failureAnswer(ctx, req, info, e);
     } finally {
       if (metrics) metrics.inFlight--;
+      ctx.activity.inFlight--;
+      ctx.activity.lastEnded = ctx.now();
     }
     if (facts?.corsOrigin) res = allowOrigin(res, facts.corsOrigin);
     if (req.method === "HEAD" && res.body) {

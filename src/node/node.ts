@@ -4,17 +4,18 @@
  * @module
  */
 import { mkdir, realpath, stat } from "node:fs/promises";
+import process from "node:process";
 import { resolve } from "node:path";
 import { openReadEngine, pageCache, pageReader } from "../parquet/mod.ts";
-import { defaultPageCacheBytes } from "../settings/mod.ts";
+import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
 import { DEFAULT_SHARE_NAME, footerReader, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
-import { type LogSink, nodeLog, nodeMetrics, sandboxWalls } from "../service/mod.ts";
-import type { SandboxWall } from "../wire/mod.ts";
+import { idleTrim, type LogSink, nodeLog, nodeMetrics, sandboxWalls, turns } from "../service/mod.ts";
+import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
 import { createWriteCache } from "../writes/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
@@ -37,9 +38,11 @@ export interface NodeOptions {
   /** Keep only the newest N versions of every project (pruned at start, after merges and followed versions). */
   keepVersions?: number | null;
   /**
-   * Bytes of decoded row groups kept in memory for data pages (default a
-   * sixteenth of the machine's memory within 64-256 MiB; 0 keeps none).
+   * The memory budget and its shares (`--memory`; default: three quarters
+   * of the cgroup's limit, else a quarter of the machine's memory).
    */
+  memory?: MemoryPlan;
+  /** Bytes of decoded row groups kept in memory for data pages (default: the memory plan's share; 0 keeps none). */
   pageCache?: number;
   /** Host names the node answers to besides its own address. */
   allowedHosts?: string[];
@@ -58,6 +61,9 @@ export interface NodeOptions {
   /** Whether `GET /metrics` answers (default true). */
   metrics?: boolean;
 }
+
+/** How long an export waits for its turn at being made before it is refused as busy (429). */
+const EXPORT_WAIT_MS = 60_000;
 
 /** A node: the handler to serve and how to release what it holds. */
 export interface SvcNode {
@@ -105,9 +111,17 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   });
   const swept = await sweepStaleWorkerFolders();
   if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
-  const engine = await openReadEngine(root);
-  const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? defaultPageCacheBytes()) });
-  const sql = createSqlPool({ ...options.sql, storeRoot: realRoot, warn: (message) => logs.warn(message) });
+  const plan = options.memory ?? nodeMemoryPlan(null, process.env, { pageCache: options.pageCache ?? null });
+  for (const line of plan.outside) logs.warn(line);
+  const engine = await openReadEngine(root, { memoryLimit: plan.readEngine });
+  const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? plan.pageCache) });
+  const sql = createSqlPool({
+    duckdbMemory: plan.sqlWorker,
+    recycleAbove: plan.sqlRecycleAbove,
+    ...options.sql,
+    storeRoot: realRoot,
+    warn: (message) => logs.warn(message),
+  });
   const state: Omit<NodeContext, "mcp" | "sharing"> = {
     store,
     exports: createExportCache(root, {
@@ -132,6 +146,9 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     readyMaxLagMs: options.readyMaxLagMs ?? null,
     lifecycle: { stopping: false },
     metrics: options.metrics === false ? null : nodeMetrics(),
+    memory: { ...plan, pageCache: options.pageCache ?? plan.pageCache },
+    exportTurns: turns(plan.exportsAtOnce, EXPORT_WAIT_MS, "exports being made"),
+    activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
   };
   const sharing = {
     share: options.shareName ?? DEFAULT_SHARE_NAME,
@@ -139,6 +156,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     recipients: recipientBook(root),
   };
   const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
+  const trim = idleTrim(state);
   return {
     handler: createHandler(context),
     quick: createQuickHandler(context),
@@ -147,6 +165,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     drain: () => state.lifecycle.stopping = true,
     warmSql: () => sql.warm(),
     close: async () => {
+      trim.stop();
       await sql.close();
       await pages.settle();
       await engine.close();

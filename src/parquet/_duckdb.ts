@@ -55,11 +55,16 @@ interface EngineState {
 }
 
 /** An instance that reads files under `root` (and its real path) only, spilling to `temp`, its settings locked. */
-async function lockedInstance(root: string, temp: string): Promise<{ db: DuckDBInstance; setup: DuckDBConnection }> {
+async function lockedInstance(
+  root: string,
+  temp: string,
+  memoryLimit: number,
+): Promise<{ db: DuckDBInstance; setup: DuckDBConnection }> {
   const realRoot = await realpath(root).catch(() => root);
   const db = await DuckDBInstance.create(":memory:", {
     threads: "2",
-    memory_limit: "512MB",
+    memory_limit: duckdbSize(memoryLimit),
+    ...RETURNING_ALLOCATOR,
     autoload_known_extensions: "false",
     autoinstall_known_extensions: "false",
   });
@@ -75,12 +80,45 @@ async function lockedInstance(root: string, temp: string): Promise<{ db: DuckDBI
 }
 
 /**
- * Opens an engine that can read files under `root` and nothing else, with
- * `size` pooled connections.
+ * DuckDB's allocator settings that give memory back to the system: its
+ * allocator keeps freed memory for reuse, and by default flushes it only after
+ * a task that peaked past 128 MiB; here past 8 MiB, and a background thread
+ * purges what stays unused.
  */
-export async function openReadEngine(root: string, size = 4): Promise<ReadEngine> {
+export const RETURNING_ALLOCATOR = {
+  allocator_flush_threshold: "8MiB",
+  allocator_background_threads: "true",
+} as const;
+
+/**
+ * A size in bytes as DuckDB's settings take it (whole MiB).
+ *
+ * @example
+ * ```ts
+ * import { duckdbSize } from "./_duckdb.ts";
+ * duckdbSize(512 * 1024 * 1024); // "512MiB"
+ * ```
+ */
+export function duckdbSize(bytes: number): string {
+  return `${Math.max(1, Math.floor(bytes / (1024 * 1024)))}MiB`;
+}
+
+/** How an engine is opened. */
+export interface ReadEngineOptions {
+  /** Pooled connections (default 4). */
+  connections?: number;
+  /** DuckDB's `memory_limit` in bytes (default 512 MiB): past it DuckDB spills to its temp folder or says it is out of memory. */
+  memoryLimit?: number;
+}
+
+/**
+ * Opens an engine that can read files under `root` and nothing else, with
+ * `options.connections` pooled connections.
+ */
+export async function openReadEngine(root: string, options: ReadEngineOptions = {}): Promise<ReadEngine> {
+  const size = options.connections ?? 4;
   const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
-  const { db, setup } = await lockedInstance(root, temp);
+  const { db, setup } = await lockedInstance(root, temp, options.memoryLimit ?? 512 * 1024 * 1024);
   const state: EngineState = {
     db,
     temp,

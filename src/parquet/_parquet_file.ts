@@ -15,7 +15,7 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { type FileHandle, mkdtemp, open, realpath, rm } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { tempRoot } from "../runtime/mod.ts";
-import { sqlString } from "./_duckdb.ts";
+import { duckdbSize, RETURNING_ALLOCATOR, sqlString } from "./_duckdb.ts";
 
 /** A finished Parquet file: its bytes as a stream, and how many there are. */
 export interface ParquetFile {
@@ -28,16 +28,20 @@ export interface ParquetFile {
 /** How the temporary folders of Parquet downloads are named (under the system's temporary directory). */
 export const DOWNLOAD_FOLDER_PREFIX = "svc-download-";
 
+/** DuckDB's `memory_limit` of a writer unless told otherwise. */
+const DEFAULT_WRITER_MEMORY = 256 * 1024 * 1024;
+
 /** Bytes read from the file at a time. */
 const STEP = 256 * 1024;
 
 /** A locked-down DuckDB that reads `reads` and writes only `folder`, where it also spills. */
-async function writerInstance(reads: readonly string[], folder: string): Promise<DuckDBInstance> {
+async function writerInstance(reads: readonly string[], folder: string, memory: number): Promise<DuckDBInstance> {
   const real = await Promise.all(reads.map((r) => realpath(r).catch(() => r)));
   const allowed = [...new Set([...reads, ...real, folder])].map((d) => sqlString(d + sep));
   const db = await DuckDBInstance.create(":memory:", {
     threads: "2",
-    memory_limit: "256MB",
+    memory_limit: duckdbSize(memory),
+    ...RETURNING_ALLOCATOR,
     autoload_known_extensions: "false",
     autoinstall_known_extensions: "false",
   });
@@ -84,7 +88,8 @@ async function runWrite(
  * own that may read under the folders `reads` and write only a fresh
  * temporary folder, where `target` is; `signal` interrupts the write. The
  * file comes back as a stream that removes it once read, failed or
- * cancelled.
+ * cancelled. The writer's DuckDB may hold `memory` bytes (default 256 MiB)
+ * before it spills to the folder.
  *
  * @example
  * ```ts
@@ -100,12 +105,13 @@ export async function parquetFile(
   reads: readonly string[],
   write: (c: DuckDBConnection, target: string) => Promise<void>,
   signal?: AbortSignal,
+  memory: number = DEFAULT_WRITER_MEMORY,
 ): Promise<ParquetFile> {
   const folder = await mkdtemp(join(tempRoot(), DOWNLOAD_FOLDER_PREFIX));
   const target = join(folder, "download.parquet");
   let handle: FileHandle | null = null;
   try {
-    const db = await writerInstance(reads, folder);
+    const db = await writerInstance(reads, folder, memory);
     await runWrite(db, (c) => write(c, target), signal);
     handle = await open(target, "r");
     const size = (await handle.stat()).size;

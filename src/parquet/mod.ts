@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { openReadEngine, type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
+export { openReadEngine, type ReadEngine, type ReadEngineOptions, sqlIdent, sqlString } from "./_duckdb.ts";
 export { gzipJsonLines, jsonLines } from "./export.ts";
 export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_text.ts";
 export { cachedGroup, type PageCache, pageCache, type PageCacheStats } from "./page_cache.ts";

@@ -44,6 +44,8 @@ export interface PageCache {
   count(hit: boolean): void;
   /** What the cache holds. */
   stats(): PageCacheStats;
+  /** Drops the least recently used groups until at most `bytes` are held. */
+  trim(bytes: number): void;
 }
 
 const encoder = new TextEncoder();
@@ -93,6 +95,13 @@ export function pageCache(maxBytes: number): PageCache {
   let bytes = 0;
   let hits = 0;
   let misses = 0;
+  const dropTo = (most: number) => {
+    for (const [oldest, held] of groups) {
+      if (bytes <= most) break;
+      groups.delete(oldest);
+      bytes -= held.bytes;
+    }
+  };
   return {
     get(sha256, start) {
       const key = `${sha256}:${start}`;
@@ -113,16 +122,13 @@ export function pageCache(maxBytes: number): PageCache {
       }
       groups.set(key, { group, bytes: size });
       bytes += size;
-      for (const [oldest, held] of groups) {
-        if (bytes <= maxBytes) break;
-        groups.delete(oldest);
-        bytes -= held.bytes;
-      }
+      dropTo(maxBytes);
     },
     count(hit) {
       if (hit) hits++;
       else misses++;
     },
     stats: () => ({ maxBytes, bytes, groups: groups.size, hits, misses }),
+    trim: (most) => dropTo(Math.max(0, most)),
   };
 }

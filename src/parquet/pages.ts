@@ -24,6 +24,8 @@ export interface PageReader {
   partRecords(version: StoredVersion): Promise<number[]>;
   /** What the page cache holds and how it served, or null without one. */
   cacheStats(): PageCacheStats | null;
+  /** Drops the least recently used blocks of the cache until at most `bytes` are held. */
+  trimCache(bytes: number): void;
   /** Waits for the blocks being decoded into the cache (before the engine closes). */
   settle(): Promise<void>;
 }
@@ -158,6 +160,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
       return { bytes: joinBytes(got.map((p) => p.bytes())), count: got.reduce((n, p) => n + p.count, 0) };
     },
     cacheStats: () => state.cache?.stats() ?? null,
+    trimCache: (bytes) => state.cache?.trim(bytes),
     settle: () => state.fills,
   };
 }

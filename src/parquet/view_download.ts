@@ -201,7 +201,7 @@ function textStream(
 /**
  * The records `slice` of the view `spec` as a Parquet file of the parts'
  * columns and types, written by a DuckDB of its own that reads under the
- * folders `reads` (the store); `signal` interrupts the write. A value not of
+ * folders `reads` (the store); `signal` interrupts the write, and the writer may hold `memory` bytes. A value not of
  * its column's type rejects as a `ViewError`.
  *
  * @example
@@ -233,13 +233,19 @@ export async function viewParquet(
   spec: ViewSpec,
   slice: Slice,
   signal?: AbortSignal,
+  memory?: number,
 ): Promise<ParquetFile> {
   if (paths.length === 0) throw new RangeError("a version of no parts has no columns to write as Parquet");
   const select = viewSelect(paths, shape, spec, slice);
-  return await parquetFile(reads, async (c, target) => {
-    await c.run(`COPY (${select.text}) TO ${sqlString(target)} (FORMAT parquet)`, select.params)
-      .catch((e) => Promise.reject(valueError(e)));
-  }, signal);
+  return await parquetFile(
+    reads,
+    async (c, target) => {
+      await c.run(`COPY (${select.text}) TO ${sqlString(target)} (FORMAT parquet)`, select.params)
+        .catch((e) => Promise.reject(valueError(e)));
+    },
+    signal,
+    memory,
+  );
 }
 
 /**
@@ -297,13 +303,22 @@ export function resultText(result: ResultRows, format: TextFormat): ReadableStre
  * await file.body.cancel();
  * ```
  */
-export async function resultParquet(result: ResultRows, signal?: AbortSignal): Promise<ParquetFile> {
+export async function resultParquet(
+  result: ResultRows,
+  signal?: AbortSignal,
+  memory?: number,
+): Promise<ParquetFile> {
   const { structure, rows, blobs } = parquetRows(uniqueNames(result.columns), result.types, resultCells(result.rows));
   // Blobs come as hex text; their names (unique, ignoring case) are quoted as any column name is.
   const unhex = blobs.map((n) => `unhex(${sqlIdent(n)}) AS ${sqlIdent(n)}`).join(", ");
-  return await parquetFile([], async (c, target) => {
-    const rowsSql = `SELECT s.* FROM (SELECT unnest(from_json_strict($1, $2)) AS s)`;
-    const select = blobs.length === 0 ? rowsSql : `SELECT * REPLACE (${unhex}) FROM (${rowsSql})`;
-    await c.run(`COPY (${select}) TO ${sqlString(target)} (FORMAT parquet)`, [rows, structure]);
-  }, signal);
+  return await parquetFile(
+    [],
+    async (c, target) => {
+      const rowsSql = `SELECT s.* FROM (SELECT unnest(from_json_strict($1, $2)) AS s)`;
+      const select = blobs.length === 0 ? rowsSql : `SELECT * REPLACE (${unhex}) FROM (${rowsSql})`;
+      await c.run(`COPY (${select}) TO ${sqlString(target)} (FORMAT parquet)`, [rows, structure]);
+    },
+    signal,
+    memory,
+  );
 }

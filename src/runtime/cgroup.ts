@@ -1,36 +1,11 @@
 /**
- * What the process's memory cgroup says: its limit (a container's
- * `--memory`, a Kubernetes pod's `limits.memory`) and how many processes the
- * kernel's OOM killer has killed in it. cgroup v2 (`memory.max`,
- * `memory.events`) and v1 (`memory.limit_in_bytes`, `memory.oom_control`);
- * null where there is no such file or it may not be read.
+ * What the process's memory cgroup says (see `launch`'s reading of it), read
+ * with `node:fs` so that it works under both runtimes.
  *
  * @module
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
-const ROOT = "/sys/fs/cgroup";
-/** v1 writes "no limit" as a page-rounded 2^63; anything this large is none. */
-const UNLIMITED = 2 ** 60;
-
-/** The memory cgroup's folder and version, or null. */
-function memoryCgroup(): { dir: string; v2: boolean } | null {
-  const lines = readText("/proc/self/cgroup")?.split("\n") ?? [];
-  const v1 = lines.map((l) => l.split(":")).find((f) => f.length >= 3 && f[1].split(",").includes("memory"));
-  if (v1) {
-    return pick([join(ROOT, "memory", v1.slice(2).join(":")), join(ROOT, "memory")], "memory.limit_in_bytes", false);
-  }
-  const v2 = lines.find((l) => l.startsWith("0::"));
-  if (v2) return pick([join(ROOT, v2.slice(3)), ROOT], "memory.max", true);
-  return null;
-}
-
-/** The first of `dirs` holding `file` (a cgroup namespace shows its own root as `/`). */
-function pick(dirs: string[], file: string, v2: boolean): { dir: string; v2: boolean } | null {
-  const dir = dirs.find((d) => readText(join(d, file)) !== null);
-  return dir ? { dir, v2 } : null;
-}
+import { cgroupMemoryLimitWith, cgroupOomKillsWith } from "../launch/mod.ts";
 
 function readText(path: string): string | null {
   try {
@@ -51,11 +26,7 @@ function readText(path: string): string | null {
  * ```
  */
 export function cgroupMemoryLimit(): number | null {
-  const cgroup = memoryCgroup();
-  if (!cgroup) return null;
-  const text = readText(join(cgroup.dir, cgroup.v2 ? "memory.max" : "memory.limit_in_bytes"))?.trim();
-  const bytes = Number(text);
-  return text && Number.isFinite(bytes) && bytes > 0 && bytes < UNLIMITED ? bytes : null;
+  return cgroupMemoryLimitWith(readText);
 }
 
 /**
@@ -69,9 +40,5 @@ export function cgroupMemoryLimit(): number | null {
  * ```
  */
 export function cgroupOomKills(): number | null {
-  const cgroup = memoryCgroup();
-  if (!cgroup) return null;
-  const text = readText(join(cgroup.dir, cgroup.v2 ? "memory.events" : "memory.oom_control"));
-  const match = text?.match(/^oom_kill (\d+)$/m);
-  return match ? Number(match[1]) : null;
+  return cgroupOomKillsWith(readText);
 }

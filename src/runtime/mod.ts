@@ -14,6 +14,7 @@ export { onParentGone } from "./parent.ts";
 export { fileStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
+export { collectGarbage } from "./gc.ts";
 export { type ModuleProcessOptions, spawnModule } from "./subprocess.ts";
 export { confinedAbi, kernelLandlockAbi } from "./landlock.ts";
 export {

@@ -11,7 +11,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { denoGlobal } from "./deno.ts";
 import { inPrivateView, type PrivateView } from "./private_view.ts";
-import { nodeModulesAsIs } from "../launch/mod.ts";
+import { nodeModulesAsIs, RETURNING_MALLOC_ENV, returningMalloc } from "../launch/mod.ts";
 
 /** How to start a module process. */
 export interface ModuleProcessOptions {
@@ -93,7 +93,7 @@ function mayExist(path: string): boolean {
 }
 
 /** Variables a child is given one by one when the whole environment may not be read. */
-const NAMED_ENV = ["DENO_DIR", "TMPDIR", "HOME", "XDG_CACHE_HOME", "PATH"];
+const NAMED_ENV = ["DENO_DIR", "TMPDIR", "HOME", "XDG_CACHE_HOME", "PATH", ...Object.keys(RETURNING_MALLOC_ENV)];
 
 /**
  * The environment a child inherits: ours, or, when this process may not read
@@ -114,6 +114,11 @@ function inheritableEnv(): Record<string, string | undefined> {
     }
     return env;
   }
+}
+
+/** `env` with the C library's allocator settings that give memory back, where it does not set them. */
+function withReturningMalloc(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { ...env, ...returningMalloc(env) };
 }
 
 /** The `deno.json` nearest above `file` that this process may read, or null. */
@@ -164,6 +169,6 @@ export function spawnModule(moduleUrl: URL, options: ModuleProcessOptions): Chil
   return spawn(command[0], command.slice(1), {
     stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
     cwd: options.cwd,
-    env: inheritableEnv(),
+    env: withReturningMalloc(inheritableEnv()),
   });
 }

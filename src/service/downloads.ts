@@ -58,7 +58,7 @@ export interface ViewDownloadRequest {
 }
 
 /** What a view's download needs of the node. */
-export type DownloadState = Pick<NodeState, "engine" | "store" | "storeRealPath">;
+export type DownloadState = Pick<NodeState, "engine" | "store" | "storeRealPath" | "memory">;
 
 const WHOLE: ViewSpec = { filters: [], search: null, sort: null };
 
@@ -139,7 +139,9 @@ export async function viewDownload(
       throw new NodeError("unprocessable", `version ${version.version} holds no records to write as Parquet`);
     }
     const reads = [state.store.root, state.storeRealPath];
-    return await parquetTurn(() => viewParquet(reads, paths, shape, spec, request.slice, request.signal));
+    return await parquetTurn(() =>
+      viewParquet(reads, paths, shape, spec, request.slice, request.signal, state.memory.download)
+    );
   } catch (e) {
     if (e instanceof ViewError) throw new NodeError("bad-request", e.message);
     throw e;
@@ -168,7 +170,7 @@ export interface QueryDownload extends DownloadBody {
  * ```
  */
 export async function queryDownload(
-  state: QueryState,
+  state: QueryState & Pick<NodeState, "memory">,
   slug: string,
   request: QueryRequest,
   format: DownloadFormat,
@@ -188,5 +190,5 @@ export async function queryDownload(
   const result = { columns: answer.columns, types: answer.types, rows };
   const head = { version: answer.version, count: answer.count, truncated: answer.truncated };
   if (format !== "parquet") return { ...head, body: resultText(result, format), size: null };
-  return { ...head, ...await parquetTurn(() => resultParquet(result, signal)) };
+  return { ...head, ...await parquetTurn(() => resultParquet(result, signal, state.memory.download)) };
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { memoryHealth } from "./memory.ts";
 import type { Health, IncompleteVersion, SandboxWall } from "../wire/mod.ts";
 import { permissionsNarrowed } from "../runtime/mod.ts";
 import type { NodeState } from "./state.ts";
@@ -66,6 +67,7 @@ export async function healthOf(ctx: NodeState, full: boolean): Promise<Health | 
     incomplete,
     pageCache: ctx.pages.cacheStats(),
     sandbox: await sandboxWalls(ctx),
+    memory: memoryHealth(ctx),
   };
   return health;
 }

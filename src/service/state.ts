@@ -8,9 +8,10 @@
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPool } from "../sql/mod.ts";
 import type { ExportCache, Store } from "../store/mod.ts";
-import type { FollowStatus } from "../wire/mod.ts";
+import type { FollowStatus, MemoryPlan } from "../wire/mod.ts";
 import type { WriteCache } from "../writes/mod.ts";
 import type { NodeMetrics } from "./metrics.ts";
+import type { Turns } from "./turns.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {
@@ -95,4 +96,10 @@ export interface NodeState {
   lifecycle: { stopping: boolean };
   /** What the node counts for `GET /metrics`, or null when metrics are off. */
   metrics: NodeMetrics | null;
+  /** The memory budget and its shares (`--memory`). */
+  memory: MemoryPlan;
+  /** Turns at making an export (`memory.exportsAtOnce` at once). */
+  exportTurns: Turns;
+  /** Requests being answered now, and when the latest one ended (ms since the epoch), for trimming memory when idle. */
+  activity: { inFlight: number; lastEnded: number };
 }

@@ -9,7 +9,8 @@ import { isLoopback, splitAuthority } from "../http/mod.ts";
 import { DEFAULT_EXPORT_CACHE_BYTES, DEFAULT_STORE } from "../store/mod.ts";
 import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/mod.ts";
 import { isSlug } from "../wire/mod.ts";
-import { defaultPageCacheBytes } from "./page_cache.ts";
+import { nodeMemoryPlan } from "./memory.ts";
+import type { MemoryPlan } from "../wire/mod.ts";
 import { usageFrom } from "./usage.ts";
 import { verifyRequired } from "./verify.ts";
 import { sandboxOff, switchedOff } from "./sandbox.ts";
@@ -49,8 +50,10 @@ export interface ServeSettings {
   keepVersions: number | null;
   /** Bytes of finished exports kept. */
   exportCache: number;
-  /** Bytes of decoded row groups kept for data pages (0: none). */
+  /** Bytes of decoded row groups kept for data pages (0: none); the plan's share unless given by hand. */
   pageCache: number;
+  /** The memory budget and its shares (`--memory`). */
+  memory: MemoryPlan;
   /** The Delta Sharing share's name. */
   shareName: string;
   /** Projects to follow. */
@@ -109,11 +112,16 @@ Options:
                           download, least recently used dropped first
                           (default: 1GiB; 0: none; a --read-only node keeps
                           none; env SVC_NODE_EXPORT_CACHE)
+  --memory SIZE           the memory budget of the node and its SQL
+                          workers together, e.g. 512MiB; the page cache,
+                          DuckDB's and the workers' limits are carved from
+                          it (default: three quarters of the container's
+                          memory limit when one is set, else a quarter of
+                          this machine's memory; at least 256MiB; env
+                          SVC_NODE_MEMORY)
   --page-cache SIZE       bytes of decoded row groups kept in memory for
-                          data pages (default: a sixteenth of this
-                          machine's memory within 64-256 MiB:
-                          ${formatBytes(defaultPageCacheBytes())}; 0: none; env
-                          SVC_NODE_PAGE_CACHE)
+                          data pages (default: the budget's share, at most
+                          256 MiB; 0: none; env SVC_NODE_PAGE_CACHE)
   --sql-memory SIZE       hard memory ceiling of each of the two SQL workers,
                           e.g. 2GiB (default: a quarter of this machine's
                           memory within 1-4 GiB: ${formatBytes(defaultSqlMemory())};
@@ -169,8 +177,8 @@ function exportCacheBytes(raw: string | null): number {
   return bytes;
 }
 
-function pageCacheBytes(raw: string | null): number {
-  if (raw === null) return defaultPageCacheBytes();
+function pageCacheBytes(raw: string | null): number | null {
+  if (raw === null) return null;
   const bytes = parseBytes(raw);
   if (bytes === null || bytes > 64 * 1024 ** 3) {
     throw new UsageError(`--page-cache must be a size such as 256MiB or 0, not ${JSON.stringify(raw)}`);
@@ -225,6 +233,11 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     throw new UsageError("--ready-max-lag needs --follow");
   }
   const lag = values["ready-max-lag"] ?? (env.SVC_READY_MAX_LAG || undefined);
+  const sqlCeiling = sqlMemory(values["sql-memory"] ?? (env.SVC_NODE_SQL_MEMORY || null));
+  const memory = nodeMemoryPlan(values.memory ?? (env.SVC_NODE_MEMORY || null), env, {
+    pageCache: pageCacheBytes(values["page-cache"] ?? (env.SVC_NODE_PAGE_CACHE || null)),
+    sqlCeiling,
+  });
   return {
     store: values.store ?? DEFAULT_STORE,
     host,
@@ -239,10 +252,11 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
       1,
       100_000,
     ),
-    sqlMemory: sqlMemory(values["sql-memory"] ?? (env.SVC_NODE_SQL_MEMORY || null)),
+    sqlMemory: sqlCeiling,
+    memory,
     keepVersions: keep === undefined ? null : intIn("keep-versions", keep, 1, 1_000_000_000),
     exportCache: exportCacheBytes(values["export-cache"] ?? (env.SVC_NODE_EXPORT_CACHE || null)),
-    pageCache: pageCacheBytes(values["page-cache"] ?? (env.SVC_NODE_PAGE_CACHE || null)),
+    pageCache: memory.pageCache,
     shareName: shareNameOf(values["share-name"] ?? (env.SVC_SHARE_NAME || "svc")),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),

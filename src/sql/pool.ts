@@ -29,8 +29,10 @@ export interface SqlPoolOptions {
   interruptGraceMs?: number;
   /** Hard memory ceiling per worker, in bytes (default: a quarter of the machine's, 1-4 GiB). */
   memory?: number;
-  /** Resident size after a query past which a worker is replaced (default: a quarter of the ceiling). */
+  /** Resident size after a query past which a worker is replaced (a quarter of the ceiling, or this when smaller). */
   recycleAbove?: number;
+  /** DuckDB's `memory_limit` in each worker, in bytes (default: 40% of the ceiling); past it DuckDB spills. */
+  duckdbMemory?: number;
   /** DuckDB threads per worker. */
   threads?: number;
   /** Spill space per worker. */
@@ -67,8 +69,12 @@ export interface SqlWalls {
   duckdb: boolean;
 }
 
-/** How long a worker may sit without a query before it is stopped: ten minutes. */
-export const IDLE_STOP_MS = 10 * 60_000;
+/**
+ * How long a worker may sit without a query before it is stopped: twenty
+ * seconds, so that a node idle for a minute holds no worker (the next query
+ * pays a worker's start, about half a second).
+ */
+export const IDLE_STOP_MS = 20_000;
 
 /** The version a query runs over. */
 export interface SqlSource {
@@ -122,6 +128,8 @@ export interface SqlPoolStats {
   slots: number;
   /** Seconds queries spent waiting for a worker since the pool started, all together. */
   waitedSeconds: number;
+  /** Resident bytes of the running workers, as each last reported (after its latest query). */
+  resident: number;
 }
 
 /**
@@ -131,7 +139,9 @@ export interface SqlPoolStats {
  */
 export function createSqlPool(options: SqlPoolOptions): SqlPool {
   const memory = { ...workerMemory(options.memory ?? defaultSqlMemory()) };
-  if (options.recycleAbove !== undefined) memory.recycleAbove = options.recycleAbove;
+  // The stricter of the ceiling's own rule and the one asked for: a worker grown large is bloated for its next query.
+  if (options.recycleAbove !== undefined) memory.recycleAbove = Math.min(memory.recycleAbove, options.recycleAbove);
+  if (options.duckdbMemory !== undefined) memory.duckdb = Math.min(memory.duckdb, options.duckdbMemory);
   const pool: PoolState = {
     slots: Array.from({ length: options.size ?? CONCURRENCY }, () => ({
       worker: null,
@@ -188,6 +198,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       queued: pool.waiters.length,
       slots: pool.slots.length,
       waitedSeconds: pool.waitedMs / 1000,
+      resident: pool.slots.reduce((n, slot) => n + (slot.rss && slot.worker === slot.rss.of ? slot.rss.bytes : 0), 0),
     }),
     walls: async () => ({
       ...(pool.walls ?? await expectedWalls(pool.settings)),
@@ -203,6 +214,8 @@ interface Slot {
   starting: Promise<WorkerProcess> | null;
   busy: boolean;
   idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** What the worker said its resident size was after its latest query. */
+  rss?: { of: WorkerProcess; bytes: number };
 }
 
 /** A pool: its slots, the queries waiting for one, and its settings. */
@@ -370,6 +383,7 @@ async function run(
   const { message, rows } = first;
   const memory = pool.settings.memory;
   const rss = message.rss ?? (w.landlock() > 0 ? await residentOf(w.child.pid) : 0);
+  slot.rss = { of: w, bytes: rss };
   if (rss > memory.recycleAbove && !w.dead()) retire(pool, slot, w);
   if (!message.ok) {
     if (message.status === 500 && !w.dead()) await kill(w);

@@ -252,6 +252,58 @@ export interface Health {
   pageCache: { maxBytes: number; bytes: number; groups: number; hits: number; misses: number } | null;
   /** Ours: the walls up around the node and its SQL workers (see {@linkcode SandboxWall}), strongest first. */
   sandbox: SandboxWall[];
+  /** Ours: the memory budget, its shares, and what the node holds now (see {@linkcode MemoryHealth}). */
+  memory: MemoryHealth;
+}
+
+/**
+ * The node's memory budget (`--memory`) and how it is carved, in bytes, as
+ * `/healthz` says it: every share is carved from `budget`, and `outside`
+ * names any share set by hand past it.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryPlan } from "./types.ts";
+ * const plan: MemoryPlan = {
+ *   budget: 536870912, source: "flag", pageCache: 32212254, readEngine: 42949672,
+ *   download: 33554432, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, outside: [],
+ * };
+ * ```
+ */
+export interface MemoryPlan {
+  /** The budget of the node and its SQL workers together. */
+  budget: number;
+  /** Where it came from: `flag` (`--memory`/`SVC_NODE_MEMORY`), `cgroup` (a share of the container's limit), `machine`. */
+  source: "flag" | "cgroup" | "machine";
+  /** The page cache's size. */
+  pageCache: number;
+  /** `memory_limit` of the node's own DuckDB (data pages, exports, statistics). */
+  readEngine: number;
+  /** `memory_limit` of the DuckDB writing one Parquet download. */
+  download: number;
+  /** `memory_limit` of each SQL worker's DuckDB. */
+  sqlWorker: number;
+  /** A SQL worker whose resident size passes this after a query is replaced. */
+  sqlRecycleAbove: number;
+  /** Exports made at once (each holds blocks of lines being built and sent); the next waits its turn. */
+  exportsAtOnce: number;
+  /** Shares set by hand past what the budget gives them. */
+  outside: string[];
+}
+
+/**
+ * `/healthz`'s `memory`: the plan, and the resident bytes now of the node
+ * process and of its SQL workers (as each last reported).
+ *
+ * @example
+ * ```ts
+ * import type { MemoryHealth } from "./types.ts";
+ * const seen: Pick<MemoryHealth, "resident"> = { resident: { node: 120_000_000, sqlWorkers: 0 } };
+ * ```
+ */
+export interface MemoryHealth extends MemoryPlan {
+  /** Resident bytes now: the node process, and its running SQL workers together. */
+  resident: { node: number; sqlWorkers: number };
 }
 
 /**

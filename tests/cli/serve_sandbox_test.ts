@@ -80,7 +80,13 @@ Deno.test("serve -A: the process started becomes the node under narrowed permiss
     const port = Number(new URL(node.url).port);
     assertEquals(granted(argv, "net"), ["127.0.0.1:0"]);
     const denoDir = Deno.env.get("DENO_DIR") ? ["DENO_DIR"] : [];
-    assertEquals(granted(argv, "env"), ["SVC_*", "NODE_V8_COVERAGE", ...(tmpdir ? ["TMPDIR"] : []), ...denoDir]);
+    assertEquals(granted(argv, "env"), [
+      "SVC_*",
+      "NODE_V8_COVERAGE",
+      "MALLOC_*",
+      ...(tmpdir ? ["TMPDIR"] : []),
+      ...denoDir,
+    ]);
     const ffi = granted(argv, "ffi")!;
     assertEquals(ffi.length, 1);
     assertMatch(ffi[0], /node-bindings-linux-[a-z0-9]+(-musl)?\S*\/duckdb\.node$/);

@@ -23,7 +23,7 @@ Deno.test("node permissions: the store, the trust file, its own address; never -
   assertEquals(flag(flags, "read"), ["/data/svc-data", "/data/trust.json", "/tmp", "/dev/null", "/app/deno.json"]);
   assertEquals(flag(flags, "write"), ["/data/svc-data", "/tmp"]);
   assertEquals(flag(flags, "net"), ["0.0.0.0:8686"]);
-  assertEquals(flag(flags, "env"), ["SVC_*", "NODE_V8_COVERAGE", "DENO_DIR"]);
+  assertEquals(flag(flags, "env"), ["SVC_*", "NODE_V8_COVERAGE", "MALLOC_*", "DENO_DIR"]);
   assertEquals(flag(flags, "ffi"), ["/app/duckdb.node"]);
   assertEquals(flag(flags, "run"), ["/usr/local/bin/deno", "/bin/sh"]);
   for (const f of flags) assert(!/^--allow-[a-z]+$/.test(f), `${f} grants everything of its kind`);

@@ -17,7 +17,8 @@ import { freePort, ROOT } from "../support/cli_process.ts";
 import { NOTES } from "../support/local_project.ts";
 import { trustFileText } from "../support/signing.ts";
 import { withBrowser } from "../support/browser.ts";
-import { citiesStore, tempDir } from "../support/store_fixture.ts";
+import { citiesStore, citySql, StoreWriter, tempDir } from "../support/store_fixture.ts";
+import { failures, mixedLoad } from "../support/mixed_load.ts";
 import { buildTestImage, podman, type Ran, TEST_IMAGE } from "../support/podman.ts";
 import { IMAGE_LAYOUT, nodePermissions } from "../../src/container/mod.ts";
 
@@ -38,6 +39,20 @@ async function volume(root: string, name: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   await chown(dir, UID, UID);
   return dir;
+}
+
+const BIG_RECORDS = 1_000_000;
+
+/** A store holding `big`, one version of a million city records in four parts. */
+async function bigStore(root: string): Promise<void> {
+  const w = new StoreWriter(root);
+  try {
+    await w.project("big", { slug: "big", title: "Big", access: "public", visibility: "public", latestVersion: 1 });
+    const quarter = BIG_RECORDS / 4;
+    await w.version("big", 1, { parts: [0, 1, 2, 3].map((i) => ({ sql: citySql(i * quarter, quarter) })) });
+  } finally {
+    w.close();
+  }
 }
 
 async function chownTree(path: string): Promise<void> {
@@ -356,6 +371,62 @@ Deno.test("container image: built with podman and run as its users run it", asyn
       await untilServing(keyedPort, name);
       const logs = await podman(["logs", name]);
       assertMatch(logs.stderr, /using the keys held/);
+    });
+
+    await t.step("under a 512 MiB memory limit and mixed load: no OOM kill, nothing but 200/201/429/503", async () => {
+      const big = await volume(work.path, "big");
+      await bigStore(join(big, "svc-data"));
+      await chownTree(join(big, "svc-data"));
+      const bigPort = freePort();
+      const name = "svc-image-512";
+      containers.push(name);
+      await podmanOk([
+        "run",
+        "-d",
+        "--name",
+        name,
+        ...RUN_AS_USERS_DO,
+        "--memory",
+        "512m",
+        "--memory-swap",
+        "512m",
+        "-p",
+        `127.0.0.1:${bigPort}:8686`,
+        "-e",
+        `SVC_NODE_TOKEN=${TOKEN}`,
+        "-v",
+        `${big}:/data`,
+        IMAGE,
+      ]);
+      await untilServing(bigPort, name);
+      const url = `http://127.0.0.1:${bigPort}`;
+      const health = await (await fetch(`${url}/healthz`, authed())).json();
+      // Three quarters of the container's limit, told to the narrowed node by its entrypoint.
+      assertEquals([health.memory.source, health.memory.budget], ["cgroup", 384 * 1024 ** 2]);
+      await fetch(
+        `${url}/projects`,
+        authed({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(NOTES) }),
+      )
+        .then((r) => r.body?.cancel());
+      const load = await mixedLoad({
+        url,
+        headers: { authorization: `Bearer ${TOKEN}` },
+        projects: ["big", "big"],
+        records: BIG_RECORDS,
+        queries: [
+          "SELECT count(*) FROM records",
+          "SELECT id % 100 AS k, count(*), avg(score), max(population) FROM records GROUP BY k ORDER BY k",
+          "SELECT count(*) FROM records WHERE name LIKE '%77%'",
+        ],
+        contributeTo: "notes",
+      }, 20);
+      const state = await podmanOk(["inspect", name, "--format", "{{.State.Running}} {{.State.OOMKilled}}"]);
+      const logs = (await podman(["logs", name])).stderr;
+      console.log(`512 MiB container under mixed load: ${JSON.stringify(load)}`);
+      assertEquals(state.stdout.trim(), "true false", logs.slice(-2000));
+      assertEquals(failures(load), 0, `${JSON.stringify(load)}\n${logs.slice(-2000)}`);
+      assert(load.pages.ok > 0 && load["random pages"].ok > 0 && load.sql.ok > 0 && load.exports.ok > 0);
+      assert(!/SQL worker \d+: |out of memory/i.test(logs), logs.slice(-2000));
     });
 
     await t.step("compose.yaml with the settings of .env.example serves, read-only, as 10001, healthy", async () => {

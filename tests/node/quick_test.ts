@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
 import { rawRequest } from "../support/raw_http.ts";
 
@@ -18,14 +18,22 @@ Deno.test("/healthz over a socket (the quick lane) answers what the handler answ
       for (const name of ["content-type", "cache-control", "x-svc-node"]) {
         assertEquals(quick.headers.get(name), full.headers.get(name), name);
       }
-      const [a, b] = [await quick.json(), await full.json()];
+      // What is resident changes between two answers; the rest is the same.
+      const still = (health: Json) => {
+        if (health.memory) {
+          assert(health.memory.resident.node > 0);
+          delete health.memory.resident;
+        }
+        return health;
+      };
+      const [a, b] = [still(await quick.json()), still(await full.json())];
       assertEquals(a, b);
       const lane = await serving.node.quick(
         { method: "GET", url: `${url}/healthz`, headers: new Headers(headers) },
         {},
       );
       assert(lane !== null, "the quick lane takes it");
-      assertEquals(JSON.parse(new TextDecoder().decode(lane.body)), a);
+      assertEquals(still(JSON.parse(new TextDecoder().decode(lane.body))), a);
       assertEquals(a.ok, true);
       assertEquals("versions" in a, headers === AUTH, "the summary only with the token");
     }

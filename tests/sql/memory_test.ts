@@ -4,6 +4,7 @@
  * query, the node answers on, and a worker that grew is replaced so the
  * memory goes back to the machine.
  */
+import { memoryPlan } from "../../src/settings/mod.ts";
 import { readFile } from "node:fs/promises";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
@@ -82,7 +83,9 @@ Deno.test("a worker that grew past its recycling size is replaced after answerin
 Deno.test("values too large to answer are refused with the limit named before they become strings", async () => {
   // At a 4 GiB ceiling DuckDB builds these values within its own limit; the runtime would then need as much again.
   // Building 600 MB takes seconds, many more on a busy machine: the deadline is not what this test is about.
-  await withNode({ sql: { memory: 4 * GIB, size: 1, timeoutMs: 120_000 } }, async ({ url, serving }) => {
+  // A budget large enough that the worker's DuckDB gets its whole 40% of the ceiling (1.6 GiB).
+  const memory = memoryPlan(16 * GIB, "flag", { sqlCeiling: 4 * GIB });
+  await withNode({ memory, sql: { memory: 4 * GIB, size: 1, timeoutMs: 120_000 } }, async ({ url, serving }) => {
     await sql(url, "SELECT 1");
     for (
       const big of [

@@ -43,6 +43,8 @@ export interface TestNodeOptions {
   exportCache?: number;
   /** HTTP limits and timeouts. */
   limits?: ServeNodeOptions["limits"];
+  /** The memory budget and its shares. */
+  memory?: NodeOptions["memory"];
 }
 
 /** Runs `fn` against a fresh node over the `cities` fixture store, then stops it and removes the store. */
@@ -63,6 +65,7 @@ export async function withNode(options: TestNodeOptions, fn: (node: TestNode) =>
       keepVersions: options.keepVersions,
       exportCache: options.exportCache,
       limits: options.limits,
+      memory: options.memory,
       log: (line) => log.push(line),
     });
     const port = Number(new URL(serving.url).port);

@@ -61,6 +61,13 @@ async function exportOf(
     release();
     return new Response(null, { headers });
   }
-  const body = ctx.exports.keep(gzipJsonLines(ctx.engine, version), version);
-  return new Response(released(body, release), { headers });
+  // Made exports cost memory (blocks of lines built ahead): past the budget's share they wait their turn.
+  const done = await ctx.exportTurns.take();
+  try {
+    const body = ctx.exports.keep(gzipJsonLines(ctx.engine, version), version);
+    return new Response(released(body, () => (done(), release())), { headers });
+  } catch (e) {
+    done();
+    throw e;
+  }
 }

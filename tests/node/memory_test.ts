@@ -1,0 +1,55 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { gunzipSync } from "node:zlib";
+import { withNode } from "../support/node.ts";
+import { memoryPlan } from "../../src/settings/mod.ts";
+import type { MemoryHealth } from "../../src/wire/mod.ts";
+
+const MIB = 1024 ** 2;
+
+async function memoryOf(url: string): Promise<MemoryHealth> {
+  return ((await (await fetch(`${url}/healthz`)).json()) as { memory: MemoryHealth }).memory;
+}
+
+Deno.test("/healthz says the budget, its shares and what is resident; SQL workers run under their share", async () => {
+  const plan = memoryPlan(512 * MIB, "flag");
+  await withNode({ memory: plan }, async ({ url, serving }) => {
+    const before = await memoryOf(url);
+    const { resident, ...shares } = before;
+    assertEquals(shares, plan);
+    assert(resident.node > 20 * MIB, `node resident ${resident.node}`);
+    assertEquals(resident.sqlWorkers, 0, "no worker before the first query");
+    const res = await fetch(`${url}/projects/cities/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sql: "SELECT count(*) AS n FROM records" }),
+    });
+    assertEquals(res.status, 200, await res.text());
+    const pids = serving.node.sqlPids();
+    assertEquals(pids.length, 1);
+    const argv = (await Deno.readTextFile(`/proc/${pids[0]}/cmdline`)).split("\0");
+    assertEquals(
+      argv[argv.indexOf("--memory") + 1],
+      `${plan.sqlWorker / MIB}MiB`,
+      "DuckDB's memory_limit in the worker",
+    );
+    const after = await memoryOf(url);
+    assert(after.resident.sqlWorkers > 20 * MIB, `workers resident ${after.resident.sqlWorkers}`);
+  });
+});
+
+Deno.test("exports made one at a time under a small budget: three asked at once all arrive whole", async () => {
+  const plan = memoryPlan(512 * MIB, "flag");
+  assertEquals(plan.exportsAtOnce, 1);
+  await withNode({ memory: plan, exportCache: 0 }, async ({ url }) => {
+    const got = await Promise.all([1, 2, 3].map(async () => {
+      const res = await fetch(`${url}/projects/cities/export?version=2`);
+      return {
+        status: res.status,
+        text: new TextDecoder().decode(gunzipSync(new Uint8Array(await res.arrayBuffer()))),
+      };
+    }));
+    assertEquals(got.map((g) => g.status), [200, 200, 200]);
+    assertEquals(got.map((g) => g.text.trimEnd().split("\n").length), [600, 600, 600]);
+    assertEquals(new Set(got.map((g) => g.text)).size, 1);
+  });
+});

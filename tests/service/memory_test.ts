@@ -1,0 +1,69 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { idleTrim, memoryHealth, TRIM_AFTER_MS } from "../../src/service/mod.ts";
+import { cachedGroup, pageCache } from "../../src/parquet/mod.ts";
+import { memoryPlan } from "../../src/settings/mod.ts";
+
+const plan = memoryPlan(512 * 1024 ** 2, "flag");
+
+/** A node's state as the trim sees it: a clock, its requests, and a page cache of one group per key. */
+function idleNode(cacheBytes: number) {
+  let clock = 1_000_000;
+  const cache = pageCache(cacheBytes);
+  const ctx = {
+    now: () => clock,
+    activity: { inFlight: 0, lastEnded: clock },
+    memory: { ...plan, pageCache: cacheBytes },
+    pages: { trimCache: (bytes: number) => cache.trim(bytes) },
+  };
+  return { ctx, cache, advance: (ms: number) => (clock += ms) };
+}
+
+function fill(cache: ReturnType<typeof pageCache>, groups: number): void {
+  for (let i = 0; i < groups; i++) cache.set("ab".repeat(32), i, cachedGroup([`{"n":"${"x".repeat(1000)}"}`]));
+}
+
+Deno.test("idle trim: after 15 s without a request the page cache keeps a quarter (its newest), once per idle spell", () => {
+  const { ctx, cache, advance } = idleNode(64 * 1024);
+  fill(cache, 40);
+  const full = cache.stats().bytes;
+  const trim = idleTrim(ctx as never, 60_000);
+  try {
+    advance(TRIM_AFTER_MS - 1);
+    assertEquals(trim.check(), false, "not idle long enough");
+    ctx.activity.inFlight = 1;
+    advance(TRIM_AFTER_MS);
+    assertEquals(trim.check(), false, "a request in flight is not idle");
+    ctx.activity.inFlight = 0;
+    assertEquals(trim.check(), true);
+    const kept = cache.stats();
+    assert(kept.bytes <= 16 * 1024 && kept.bytes > 0, `kept ${kept.bytes} of ${full}`);
+    assert(cache.get("ab".repeat(32), 39) !== undefined, "the newest group is kept");
+    assertEquals(cache.get("ab".repeat(32), 0), undefined, "the oldest is dropped");
+    fill(cache, 40);
+    advance(TRIM_AFTER_MS);
+    assertEquals(trim.check(), false, "the same idle spell is trimmed once");
+    ctx.activity.lastEnded = ctx.now();
+    advance(TRIM_AFTER_MS);
+    assertEquals(trim.check(), true, "a new spell after a request is trimmed again");
+  } finally {
+    trim.stop();
+  }
+});
+
+Deno.test("page cache trim keeps the most recently used groups within the size asked, and 0 empties it", () => {
+  const cache = pageCache(1024 * 1024);
+  fill(cache, 10);
+  cache.get("ab".repeat(32), 2); // now the most recently used
+  const one = cache.stats().bytes / 10;
+  cache.trim(Math.ceil(one * 2));
+  assertEquals(cache.stats().groups, 2);
+  assert(cache.get("ab".repeat(32), 2) !== undefined && cache.get("ab".repeat(32), 9) !== undefined);
+  cache.trim(0);
+  assertEquals([cache.stats().groups, cache.stats().bytes], [0, 0]);
+});
+
+Deno.test("memory health: the plan, the node's resident bytes now, and the workers' as they last said", () => {
+  const health = memoryHealth({ memory: plan, sql: { stats: () => ({ resident: 123 }) } } as never);
+  assertEquals([health.budget, health.source, health.resident.sqlWorkers], [plan.budget, "flag", 123]);
+  assert(health.resident.node > 10 * 1024 ** 2, String(health.resident.node));
+});

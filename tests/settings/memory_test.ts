@@ -1,0 +1,68 @@
+import { assert, assertEquals, assertThrows } from "../support/assert.ts";
+import {
+  defaultMemoryBudget,
+  knownCgroupLimit,
+  memoryPlan,
+  MIN_MEMORY_BUDGET,
+  nodeMemoryPlan,
+  parseServeArgs,
+} from "../../src/settings/mod.ts";
+
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
+
+Deno.test("the default budget is three quarters of a cgroup's limit, else a quarter of the machine, at least 256 MiB", () => {
+  assertEquals(defaultMemoryBudget(512 * MIB, 24 * GIB), { bytes: 384 * MIB, source: "cgroup" });
+  assertEquals(defaultMemoryBudget(null, 24 * GIB), { bytes: 6 * GIB, source: "machine" });
+  // A limit above the machine's memory is no limit at all.
+  assertEquals(defaultMemoryBudget(64 * GIB, 24 * GIB), { bytes: 6 * GIB, source: "machine" });
+  assertEquals(defaultMemoryBudget(200 * MIB, 24 * GIB).bytes, MIN_MEMORY_BUDGET);
+  assertEquals(defaultMemoryBudget(null, 512 * MIB).bytes, MIN_MEMORY_BUDGET);
+});
+
+Deno.test("every share of a plan is carved from its budget, and a large budget keeps the old ceilings", () => {
+  for (const budget of [256 * MIB, 512 * MIB, GIB, 2 * GIB, 6 * GIB, 64 * GIB]) {
+    const plan = memoryPlan(budget, "flag");
+    const carved = plan.pageCache + plan.readEngine + plan.download + 2 * plan.sqlWorker;
+    if (budget >= 512 * MIB) assert(carved < budget, `${budget}: ${carved} carved`);
+    assert(plan.sqlRecycleAbove > plan.sqlWorker, "a worker is recycled past its DuckDB share, not under it");
+    assert(plan.exportsAtOnce >= 1 && plan.exportsAtOnce <= 4);
+    assertEquals(plan.outside, []);
+  }
+  const small = memoryPlan(512 * MIB, "flag");
+  assert(small.pageCache < 64 * MIB && small.exportsAtOnce === 1, JSON.stringify(small));
+  const large = memoryPlan(64 * GIB, "machine");
+  assertEquals([large.pageCache, large.readEngine, large.download, large.exportsAtOnce], [
+    256 * MIB,
+    512 * MIB,
+    256 * MIB,
+    4,
+  ]);
+});
+
+Deno.test("a page cache set by hand past its share is kept, and said", () => {
+  const plan = memoryPlan(512 * MIB, "flag", { pageCache: GIB });
+  assertEquals(plan.pageCache, GIB);
+  assertEquals(plan.outside.length, 1);
+  assert(/page cache \(--page-cache 1GiB\) is past its share/.test(plan.outside[0]), plan.outside[0]);
+  assertEquals(memoryPlan(512 * MIB, "flag", { pageCache: 0 }).pageCache, 0);
+});
+
+Deno.test("the cgroup's limit comes from the launcher's variable first (a narrowed node may not read /proc/self)", () => {
+  assertEquals(knownCgroupLimit({ SVC_CGROUP_MEMORY_LIMIT: "536870912" }), 536870912);
+  assertEquals(knownCgroupLimit({ SVC_CGROUP_MEMORY_LIMIT: "none" }), null);
+  const told = nodeMemoryPlan(null, { SVC_CGROUP_MEMORY_LIMIT: String(512 * MIB) });
+  assertEquals([told.budget, told.source], [384 * MIB, "cgroup"]);
+});
+
+Deno.test("--memory and SVC_NODE_MEMORY take a size of at least 256 MiB; the flag wins", () => {
+  assertEquals(parseServeArgs(["--memory", "512MiB"], {}).memory.budget, 512 * MIB);
+  assertEquals(parseServeArgs(["--memory=1GiB"], { SVC_NODE_MEMORY: "2GiB" }).memory.budget, GIB);
+  const fromEnv = parseServeArgs([], { SVC_NODE_MEMORY: "2GiB" });
+  assertEquals([fromEnv.memory.budget, fromEnv.memory.source], [2 * GIB, "flag"]);
+  for (const bad of ["lots", "100MiB", "-1", "0"]) {
+    assertThrows(() => parseServeArgs([`--memory=${bad}`], {}), /--memory must be a size of at least 256MiB/);
+  }
+  const settings = parseServeArgs(["--memory", "512MiB", "--page-cache", "8MiB"], {});
+  assertEquals([settings.pageCache, settings.memory.pageCache], [8 * MIB, 8 * MIB]);
+});
