@@ -19,9 +19,15 @@ const ROOT = "/sys/fs/cgroup";
 /** v1 writes "no limit" as a page-rounded 2^63; anything this large is none. */
 const UNLIMITED = 2 ** 60;
 
-/** The memory cgroup's folder and version, or null. */
+/**
+ * The memory cgroup's folder and version, or null. Where `/proc/self/cgroup`
+ * may not be read (Deno allows it only with every permission), the mounted
+ * root is taken: in a container that is the container's own group.
+ */
 function memoryCgroup(read: ReadText): { dir: string; v2: boolean } | null {
-  const lines = read("/proc/self/cgroup")?.split("\n") ?? [];
+  const own = read("/proc/self/cgroup");
+  if (own === null) return pick(read, [ROOT], "memory.max", true) ?? pick(read, [`${ROOT}/memory`], "memory.limit_in_bytes", false);
+  const lines = own.split("\n");
   const v1 = lines.map((l) => l.split(":")).find((f) => f.length >= 3 && f[1].split(",").includes("memory"));
   if (v1) {
     const path = v1.slice(2).join(":");

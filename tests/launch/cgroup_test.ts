@@ -50,3 +50,10 @@ Deno.test("the allocator settings svc gives its processes leave the operator's o
   assertEquals(mine.MALLOC_ARENA_MAX, undefined);
   assertEquals(Object.keys(mine).sort(), ["MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"]);
 });
+
+Deno.test("where /proc/self/cgroup may not be read, the mounted root is the group (a container's own)", () => {
+  const v1 = files({ "/sys/fs/cgroup/memory/memory.limit_in_bytes": "536870912\n" });
+  assertEquals(cgroupMemoryLimitWith(v1), 536870912);
+  const v2 = files({ "/sys/fs/cgroup/memory.max": "268435456\n", "/sys/fs/cgroup/memory.events": "oom_kill 1\n" });
+  assertEquals([cgroupMemoryLimitWith(v2), cgroupOomKillsWith(v2)], [268435456, 1]);
+});
