@@ -15,6 +15,7 @@ import process from "node:process";
 import { readTrustFile } from "../trust/mod.ts";
 import { CGROUP_MEMORY_ENV, returningMalloc } from "../launch/mod.ts";
 import { cgroupMemoryLimit } from "../runtime/mod.ts";
+import { containerMemoryLimit } from "./memory_limit.ts";
 import { VERSION } from "../version.ts";
 import { type ContainerLayout, findDuckdbBinding, IMAGE_LAYOUT } from "./layout.ts";
 import { type ContainerPlan, EXIT_NO_KEYS, planContainer, type PlannedProcess } from "./plan.ts";
@@ -133,11 +134,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     duckdbBinding,
   };
   // The node may not read /proc/self to learn the container's memory limit (its default budget): it is told.
-  const told = {
-    ...env,
-    ...returningMalloc(env),
-    [CGROUP_MEMORY_ENV]: env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimit() ?? "none"),
-  };
+  const limit = env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimit() ?? await containerMemoryLimit(layout.deno) ?? "none");
+  const told = { ...env, ...returningMalloc(env), [CGROUP_MEMORY_ENV]: limit };
   return await carryOut(planContainer(argv, told, layout, (path) => readFileSync(path, "utf8")));
 }
 
