@@ -14,7 +14,7 @@ import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
-import { idleTrim, type LogSink, nodeLog, nodeMetrics, sandboxWalls, turns } from "../service/mod.ts";
+import { idleTrim, type LogSink, memoryGate, nodeLog, nodeMetrics, sandboxWalls, turns } from "../service/mod.ts";
 import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
 import { createWriteCache } from "../writes/mod.ts";
 import { tidyStore } from "./maintenance.ts";
@@ -149,6 +149,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     memory: { ...plan, pageCache: options.pageCache ?? plan.pageCache },
     exportTurns: turns(plan.exportsAtOnce, EXPORT_WAIT_MS, "exports being made"),
     activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
+    memoryGate: memoryGate({ memory: plan, sql }),
   };
   const sharing = {
     share: options.shareName ?? DEFAULT_SHARE_NAME,

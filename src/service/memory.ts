@@ -8,6 +8,7 @@
  * @module
  */
 import process from "node:process";
+import { NodeError } from "../errors/mod.ts";
 import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
 import type { MemoryHealth } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
@@ -74,4 +75,61 @@ export function idleTrim(
   // The watch alone keeps no process alive.
   const timer = unrefTimer(setInterval(check, everyMs));
   return { check, trim, stop: () => clearInterval(timer) };
+}
+
+/** How the node holds its budget under load. */
+export interface MemoryGate {
+  /** Refuses (503, `Retry-After: 1`) when the node and its SQL workers are at their budget; collects garbage near it. */
+  admit(): void;
+  /** The bytes held at the latest look: the node, and its SQL workers as they last said. */
+  held(): number;
+}
+
+/** Past this share of the budget costly requests wait outside (503). */
+const REFUSE_AT = 0.95;
+/** Past this share a full garbage collection runs (at most every second): a busy heap is mostly garbage. */
+const COLLECT_AT = 0.8;
+
+/**
+ * The gate of `ctx`'s costly requests (pages, SQL, exports, downloads, MCP):
+ * it looks at what the node holds at most every 100 ms, collects garbage past
+ * four fifths of the budget, and refuses with 503 past nineteen twentieths,
+ * so that a burst is shed before the process outgrows its container.
+ *
+ * @example
+ * ```ts ignore
+ * import { memoryGate } from "./memory.ts";
+ * const gate = memoryGate(state);
+ * gate.admit(); // throws NodeError("unavailable") at the budget
+ * ```
+ */
+export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => number = performance.now): MemoryGate {
+  let lookedAt = -Infinity;
+  let collectedAt = -Infinity;
+  let held = 0;
+  const look = () => {
+    const now = clock();
+    if (now - lookedAt < 100) return;
+    lookedAt = now;
+    held = process.memoryUsage.rss() + ctx.sql.stats().resident;
+    if (held > ctx.memory.budget * COLLECT_AT && now - collectedAt > 1_000) {
+      collectedAt = now;
+      collectGarbage();
+      held = process.memoryUsage.rss() + ctx.sql.stats().resident;
+    }
+  };
+  return {
+    admit() {
+      look();
+      if (held > ctx.memory.budget * REFUSE_AT) {
+        const mib = (n: number) => Math.round(n / (1024 * 1024));
+        throw new NodeError(
+          "unavailable",
+          `the node is at its memory budget (${mib(held)} of ${mib(ctx.memory.budget)} MiB held): try again shortly`,
+          { "retry-after": "1" },
+        );
+      }
+    },
+    held: () => held,
+  };
 }

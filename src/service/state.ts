@@ -12,6 +12,7 @@ import type { FollowStatus, MemoryPlan } from "../wire/mod.ts";
 import type { WriteCache } from "../writes/mod.ts";
 import type { NodeMetrics } from "./metrics.ts";
 import type { Turns } from "./turns.ts";
+import type { MemoryGate } from "./memory.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {
@@ -100,6 +101,8 @@ export interface NodeState {
   memory: MemoryPlan;
   /** Turns at making an export (`memory.exportsAtOnce` at once). */
   exportTurns: Turns;
+  /** The gate costly requests pass: 503 while the node is at its memory budget. */
+  memoryGate: MemoryGate;
   /** Requests being answered now, and when the latest one ended (ms since the epoch), for trimming memory when idle. */
   activity: { inFlight: number; lastEnded: number };
 }
