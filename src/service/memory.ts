@@ -103,7 +103,7 @@ const COLLECT_AT = 0.8;
  * gate.admit(); // throws NodeError("unavailable") at the budget
  * ```
  */
-export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => number = performance.now): MemoryGate {
+export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => number = () => performance.now()): MemoryGate {
   let lookedAt = -Infinity;
   let collectedAt = -Infinity;
   let held = 0;
