@@ -85,6 +85,19 @@ export interface MemoryGate {
   held(): number;
 }
 
+/**
+ * What a SQL worker's resident size holds of the pages it shares with the
+ * node and the other worker (the runtime's binary, DuckDB's library): counted
+ * once, in the node's, as a memory cgroup charges them.
+ */
+const WORKER_SHARED = 64 * 1024 * 1024;
+
+/** The node's resident bytes and its SQL workers' own. */
+function heldNow(ctx: Pick<NodeState, "sql">): number {
+  const { resident, workers } = ctx.sql.stats();
+  return process.memoryUsage.rss() + Math.max(0, resident - workers * WORKER_SHARED);
+}
+
 /** Past this share of the budget costly requests wait outside (503). */
 const REFUSE_AT = 0.95;
 /** Past this share a full garbage collection runs (at most every second): a busy heap is mostly garbage. */
@@ -111,11 +124,11 @@ export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => 
     const now = clock();
     if (now - lookedAt < 100) return;
     lookedAt = now;
-    held = process.memoryUsage.rss() + ctx.sql.stats().resident;
+    held = heldNow(ctx);
     if (held > ctx.memory.budget * COLLECT_AT && now - collectedAt > 1_000) {
       collectedAt = now;
       collectGarbage();
-      held = process.memoryUsage.rss() + ctx.sql.stats().resident;
+      held = heldNow(ctx);
     }
   };
   return {

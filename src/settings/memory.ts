@@ -84,7 +84,7 @@ export function memoryPlan(
   if (pageCache > pageShare) {
     outside.push(`the page cache (--page-cache ${formatSize(pageCache)}) is past its share of the memory budget`);
   }
-  const sqlWorker = within(free * 0.15, 128 * MIB, (options.sqlCeiling ?? 4 * GIB) * 0.4);
+  const sqlWorker = within(free * 0.15, 64 * MIB, (options.sqlCeiling ?? 4 * GIB) * 0.4);
   return {
     budget,
     source,

@@ -130,6 +130,8 @@ export interface SqlPoolStats {
   waitedSeconds: number;
   /** Resident bytes of the running workers, as each last reported (after its latest query). */
   resident: number;
+  /** Workers that reported a resident size (those counted in `resident`). */
+  workers: number;
 }
 
 /**
@@ -198,7 +200,8 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       queued: pool.waiters.length,
       slots: pool.slots.length,
       waitedSeconds: pool.waitedMs / 1000,
-      resident: pool.slots.reduce((n, slot) => n + (slot.rss && slot.worker === slot.rss.of ? slot.rss.bytes : 0), 0),
+      resident: pool.slots.reduce((n, slot) => n + (reported(slot) ? slot.rss!.bytes : 0), 0),
+      workers: pool.slots.filter(reported).length,
     }),
     walls: async () => ({
       ...(pool.walls ?? await expectedWalls(pool.settings)),
@@ -206,6 +209,11 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     }),
     close: () => closePool(pool),
   };
+}
+
+/** Whether the slot's running worker has said its resident size. */
+function reported(slot: Slot): boolean {
+  return slot.rss !== undefined && slot.worker === slot.rss.of;
 }
 
 /** One worker's place in the pool: the worker, its start under way, whether a query holds it, its idle timer. */

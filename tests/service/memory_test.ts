@@ -63,7 +63,7 @@ Deno.test("page cache trim keeps the most recently used groups within the size a
 });
 
 Deno.test("memory health: the plan, the node's resident bytes now, and the workers' as they last said", () => {
-  const health = memoryHealth({ memory: plan, sql: { stats: () => ({ resident: 123 }) } } as never);
+  const health = memoryHealth({ memory: plan, sql: { stats: () => ({ resident: 123, workers: 1 }) } } as never);
   assertEquals([health.budget, health.source, health.resident.sqlWorkers], [plan.budget, "flag", 123]);
   assert(health.resident.node > 10 * 1024 ** 2, String(health.resident.node));
 });
