@@ -100,13 +100,15 @@ function heldNow(ctx: Pick<NodeState, "sql">): number {
 
 /** Past this share of the budget costly requests wait outside (503). */
 const REFUSE_AT = 0.95;
-/** Past this share a full garbage collection runs (at most every second): a busy heap is mostly garbage. */
+/** Past this share a full garbage collection runs: a busy heap is mostly garbage. */
 const COLLECT_AT = 0.8;
+/** At most this often (measured: every 5 s held more and refused more than every second, at the same speed). */
+const COLLECT_EVERY_MS = 1_000;
 
 /**
  * The gate of `ctx`'s costly requests (pages, SQL, exports, downloads, MCP):
  * it looks at what the node holds at most every 100 ms, collects garbage past
- * four fifths of the budget, and refuses with 503 past nineteen twentieths,
+ * four fifths of the budget (at most every second), and refuses with 503 past nineteen twentieths,
  * so that a burst is shed before the process outgrows its container.
  *
  * @example
@@ -125,7 +127,7 @@ export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => 
     if (now - lookedAt < 100) return;
     lookedAt = now;
     held = heldNow(ctx);
-    if (held > ctx.memory.budget * COLLECT_AT && now - collectedAt > 1_000) {
+    if (held > ctx.memory.budget * COLLECT_AT && now - collectedAt > COLLECT_EVERY_MS) {
       collectedAt = now;
       collectGarbage();
       held = heldNow(ctx);
