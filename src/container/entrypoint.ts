@@ -134,7 +134,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     duckdbBinding,
   };
   // The node may not read /proc/self to learn the container's memory limit (its default budget): it is told.
-  const limit = env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimit() ?? await containerMemoryLimit(layout.deno) ?? "none");
+  const limit = env[CGROUP_MEMORY_ENV] ??
+    String(cgroupMemoryLimit() ?? await containerMemoryLimit(layout.deno) ?? "none");
   const told = { ...env, ...returningMalloc(env), [CGROUP_MEMORY_ENV]: limit };
   return await carryOut(planContainer(argv, told, layout, (path) => readFileSync(path, "utf8")));
 }

@@ -26,7 +26,9 @@ const UNLIMITED = 2 ** 60;
  */
 function memoryCgroup(read: ReadText): { dir: string; v2: boolean } | null {
   const own = read("/proc/self/cgroup");
-  if (own === null) return pick(read, [ROOT], "memory.max", true) ?? pick(read, [`${ROOT}/memory`], "memory.limit_in_bytes", false);
+  if (own === null) {
+    return pick(read, [ROOT], "memory.max", true) ?? pick(read, [`${ROOT}/memory`], "memory.limit_in_bytes", false);
+  }
   const lines = own.split("\n");
   const v1 = lines.map((l) => l.split(":")).find((f) => f.length >= 3 && f[1].split(",").includes("memory"));
   if (v1) {

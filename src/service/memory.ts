@@ -83,6 +83,8 @@ export interface MemoryGate {
   admit(): void;
   /** The bytes held at the latest look: the node, and its SQL workers as they last said. */
   held(): number;
+  /** Requests refused at the budget so far. */
+  refused(): number;
 }
 
 /**
@@ -118,10 +120,14 @@ const COLLECT_EVERY_MS = 1_000;
  * gate.admit(); // throws NodeError("unavailable") at the budget
  * ```
  */
-export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => number = () => performance.now()): MemoryGate {
+export function memoryGate(
+  ctx: Pick<NodeState, "memory" | "sql">,
+  clock: () => number = () => performance.now(),
+): MemoryGate {
   let lookedAt = -Infinity;
   let collectedAt = -Infinity;
   let held = 0;
+  let refused = 0;
   const look = () => {
     const now = clock();
     if (now - lookedAt < 100) return;
@@ -137,6 +143,7 @@ export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => 
     admit() {
       look();
       if (held > ctx.memory.budget * REFUSE_AT) {
+        refused++;
         const mib = (n: number) => Math.round(n / (1024 * 1024));
         throw new NodeError(
           "unavailable",
@@ -145,6 +152,7 @@ export function memoryGate(ctx: Pick<NodeState, "memory" | "sql">, clock: () => 
         );
       }
     },
-    held: () => held,
+    held: () => (look(), held),
+    refused: () => refused,
   };
 }

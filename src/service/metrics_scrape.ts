@@ -152,6 +152,18 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
     gauge("svc_page_cache_max_bytes", "Bytes the page cache may hold.", cacheValue(cache?.maxBytes)),
     readCounter("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)),
     readCounter("svc_page_cache_misses_total", "Data pages read from the parts.", cacheValue(cache?.misses)),
+    gauge("svc_memory_budget_bytes", "The memory budget of the node and its SQL workers (--memory).", [[
+      {},
+      state.memory.budget,
+    ]]),
+    gauge("svc_memory_held_bytes", "Bytes the node and its SQL workers hold, as the memory gate counts them.", [[
+      {},
+      state.memoryGate.held(),
+    ]]),
+    readCounter("svc_memory_refused_total", "Requests answered 503 because the node was at its memory budget.", [[
+      {},
+      state.memoryGate.refused(),
+    ]]),
   ];
 }
 

@@ -8,14 +8,7 @@
 export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
 export { healthOf, sandboxWalls } from "./health.ts";
 export { type Turns, turns } from "./turns.ts";
-export {
-  type IdleTrim,
-  idleTrim,
-  type MemoryGate,
-  memoryGate,
-  memoryHealth,
-  TRIM_AFTER_MS,
-} from "./memory.ts";
+export { type IdleTrim, idleTrim, type MemoryGate, memoryGate, memoryHealth, TRIM_AFTER_MS } from "./memory.ts";
 export { type NodeMetrics, nodeMetrics, type SqlOutcome } from "./metrics.ts";
 export { metricsText } from "./metrics_scrape.ts";
 export { readinessOf } from "./readiness.ts";

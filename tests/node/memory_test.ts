@@ -53,3 +53,32 @@ Deno.test("exports made one at a time under a small budget: three asked at once 
     assertEquals(new Set(got.map((g) => g.text)).size, 1);
   });
 });
+
+Deno.test("at its budget the node answers costly requests 503 with Retry-After, and health, metrics and parts still", async () => {
+  // A budget far under what any node holds: every costly request meets the gate closed.
+  const memory = { ...memoryPlan(256 * MIB, "flag"), budget: 8 * MIB };
+  await withNode({ memory }, async ({ url, fixture }) => {
+    for (const path of ["/projects/cities/data?limit=2", "/projects/cities/export?version=2"]) {
+      const res = await fetch(`${url}${path}`);
+      const body = await res.json();
+      assertEquals([res.status, res.headers.get("retry-after")], [503, "1"], path);
+      assert(/the node is at its memory budget \(\d+ of 8 MiB held\)/.test(body.error), body.error);
+    }
+    const query = await fetch(`${url}/projects/cities/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sql: "SELECT 1" }),
+    });
+    assertEquals(query.status, 503, await query.text());
+    assertEquals(await fetch(`${url}/healthz`).then(async (r) => [r.status, (await r.json()).ok]), [200, true]);
+    const part = fixture.v2.partPaths[0].split("/").at(-1);
+    const bytes = await fetch(`${url}/parts/cities/${part}`);
+    assertEquals(bytes.status, 200, "parts are streamed from disk, not refused");
+    await bytes.body?.cancel();
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    assert(/^svc_memory_budget_bytes 8388608$/m.test(metrics), metrics);
+    const refused = Number(/^svc_memory_refused_total (\d+)$/m.exec(metrics)?.[1]);
+    assert(refused >= 3, `refused ${refused}`);
+    assert(Number(/^svc_memory_held_bytes (\d+)$/m.exec(metrics)?.[1]) > 8 * MIB);
+  });
+});
