@@ -78,6 +78,26 @@ async function untilServing(port: number, name: string): Promise<number> {
   throw new Error(`${name} did not serve within 60 s:\n${(await podman(["logs", name])).stderr}`);
 }
 
+/** Runs the image's node as `name` on `port` over the volume `data` (with the token, as its users run it); resolves once it serves, with how long that took. */
+async function startNode(name: string, port: number, data: string, extra: string[] = []): Promise<number> {
+  await podmanOk([
+    "run",
+    "-d",
+    "--name",
+    name,
+    ...RUN_AS_USERS_DO,
+    ...extra,
+    "-p",
+    `127.0.0.1:${port}:8686`,
+    "-e",
+    `SVC_NODE_TOKEN=${TOKEN}`,
+    "-v",
+    `${data}:/data`,
+    IMAGE,
+  ]);
+  return await untilServing(port, name);
+}
+
 function authed(init: RequestInit = {}): RequestInit {
   return { ...init, headers: { ...init.headers as Record<string, string>, authorization: `Bearer ${TOKEN}` } };
 }
@@ -145,21 +165,7 @@ Deno.test("container image: built with podman and run as its users run it", asyn
     containers.push(node);
 
     await t.step("serves a page and SQL through the published port", async () => {
-      await podmanOk([
-        "run",
-        "-d",
-        "--name",
-        node,
-        ...RUN_AS_USERS_DO,
-        "-p",
-        `127.0.0.1:${port}:8686`,
-        "-e",
-        `SVC_NODE_TOKEN=${TOKEN}`,
-        "-v",
-        `${data}:/data`,
-        IMAGE,
-      ]);
-      const coldMs = await untilServing(port, node);
+      const coldMs = await startNode(node, port, data);
       console.log(`cold start to first /healthz: ${coldMs.toFixed(0)} ms`);
       const page = await fetch(`http://127.0.0.1:${port}/projects/cities/data?limit=2&offset=10`, authed());
       assertEquals(page.status, 200);
@@ -380,25 +386,7 @@ Deno.test("container image: built with podman and run as its users run it", asyn
       const bigPort = freePort();
       const name = "svc-image-512";
       containers.push(name);
-      await podmanOk([
-        "run",
-        "-d",
-        "--name",
-        name,
-        ...RUN_AS_USERS_DO,
-        "--memory",
-        "512m",
-        "--memory-swap",
-        "512m",
-        "-p",
-        `127.0.0.1:${bigPort}:8686`,
-        "-e",
-        `SVC_NODE_TOKEN=${TOKEN}`,
-        "-v",
-        `${big}:/data`,
-        IMAGE,
-      ]);
-      await untilServing(bigPort, name);
+      await startNode(name, bigPort, big, ["--memory", "512m", "--memory-swap", "512m"]);
       const url = `http://127.0.0.1:${bigPort}`;
       const health = await (await fetch(`${url}/healthz`, authed())).json();
       // Three quarters of the container's limit, told to the narrowed node by its entrypoint.
