@@ -18,7 +18,7 @@
  * ```
  */
 export async function containerMemoryLimit(deno: string): Promise<number | null> {
-  const reader = new URL("../launch/cgroup.ts", import.meta.url).href;
+  const reader = new URL("../launch/mod.ts", import.meta.url).href;
   const code = `import { cgroupMemoryLimitWith } from ${JSON.stringify(reader)};\n` +
     `const read = (path) => { try { return Deno.readTextFileSync(path); } catch { return null; } };\n` +
     `console.log(cgroupMemoryLimitWith(read) ?? "none");\n`;
