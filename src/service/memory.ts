@@ -10,8 +10,23 @@
 import process from "node:process";
 import { NodeError } from "../errors/mod.ts";
 import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
-import type { MemoryHealth } from "../wire/mod.ts";
-import type { NodeState } from "./state.ts";
+import type { MemoryHealth, MemoryPlan } from "../wire/mod.ts";
+import type { PageReader } from "../parquet/mod.ts";
+import type { SqlPool } from "../sql/mod.ts";
+
+/** What the node's memory is judged by: its plan and its SQL pool (a part of `NodeState`, which holds the gate). */
+interface MemoryView {
+  memory: MemoryPlan;
+  sql: Pick<SqlPool, "stats">;
+}
+
+/** What the idle trim watches and trims. */
+interface IdleView {
+  memory: MemoryPlan;
+  activity: { inFlight: number; lastEnded: number };
+  pages: Pick<PageReader, "trimCache">;
+  now(): number;
+}
 
 /** How long without a request before the node trims (the SQL pool stops idle workers after 20 s). */
 export const TRIM_AFTER_MS = 15_000;
@@ -27,7 +42,7 @@ const STEADY_PAGE_CACHE = 0.25;
  * const { budget, resident } = memoryHealth(state);
  * ```
  */
-export function memoryHealth(ctx: Pick<NodeState, "memory" | "sql">): MemoryHealth {
+export function memoryHealth(ctx: MemoryView): MemoryHealth {
   return { ...ctx.memory, resident: { node: process.memoryUsage.rss(), sqlWorkers: ctx.sql.stats().resident } };
 }
 
@@ -57,7 +72,7 @@ export interface IdleTrim {
  * ```
  */
 export function idleTrim(
-  ctx: Pick<NodeState, "activity" | "pages" | "now" | "memory">,
+  ctx: IdleView,
   everyMs = 1_000,
 ): IdleTrim {
   let trimmedAfter = -1;
@@ -95,7 +110,7 @@ export interface MemoryGate {
 const WORKER_SHARED = 64 * 1024 * 1024;
 
 /** The node's resident bytes and its SQL workers' own. */
-function heldNow(ctx: Pick<NodeState, "sql">): number {
+function heldNow(ctx: Pick<MemoryView, "sql">): number {
   const { resident, workers } = ctx.sql.stats();
   return process.memoryUsage.rss() + Math.max(0, resident - workers * WORKER_SHARED);
 }
@@ -121,7 +136,7 @@ const COLLECT_EVERY_MS = 1_000;
  * ```
  */
 export function memoryGate(
-  ctx: Pick<NodeState, "memory" | "sql">,
+  ctx: MemoryView,
   clock: () => number = () => performance.now(),
 ): MemoryGate {
   let lookedAt = -Infinity;
