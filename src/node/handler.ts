@@ -73,12 +73,9 @@ async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Res
     );
   }
   checkBodyHeaders(req, MAX_BODY_BYTES, route.form ? FORM_TYPE : "application/json");
-  if (COSTLY.test(url.pathname)) ctx.memoryGate.admit();
+  if (route.costly) ctx.memoryGate.admit();
   return await route.run(ctx, req, url, authed);
 }
-
-/** Paths whose answers cost memory while they are made (pages, SQL, exports, downloads, statistics, MCP, Delta Sharing). */
-const COSTLY = /^\/(projects\/[^/]+\/(data|query|export|download|statistics|diff|contribute)|mcp$|delta-sharing\/)/;
 
 /** Route templates of paths seen lately: most requests repeat a few paths (data pages differ only in their query). */
 const templates = new Map<string, string>();

@@ -33,6 +33,12 @@ export interface Match {
   public: boolean;
   /** Whether the route takes an HTML form body (`application/x-www-form-urlencoded`) instead of JSON. */
   form?: boolean;
+  /**
+   * Whether making the answer costs memory (pages, SQL, exports, downloads,
+   * statistics, diffs, contributions, MCP, Delta Sharing): such a request is
+   * refused (503) while the node is at its memory budget.
+   */
+  costly?: boolean;
   /** Whether the request carries a credential of its own that stands for the token (a signed part URL). */
   signed?(ctx: NodeContext, url: URL): boolean;
   /** Answers the request; `authed` says whether it carried the node token (or the login cookie, from the node's own page). */
@@ -83,11 +89,7 @@ export function match(pathname: string): Match | null {
   }
   if (s.length === 1 && s[0] === "metrics") return { methods: READ, public: false, run: (ctx) => getMetrics(ctx) };
   if (s.length === 1 && s[0] === "mcp") {
-    return {
-      methods: ["POST"],
-      public: false,
-      run: (ctx, req) => ctx.mcp.post(req),
-    };
+    return { methods: ["POST"], public: false, costly: true, run: (ctx, req) => ctx.mcp.post(req) };
   }
   if (s[0] === "parts" && s.length === 3 && isSlug(s[1])) {
     return {
@@ -99,7 +101,7 @@ export function match(pathname: string): Match | null {
   }
   if (s[0] === "delta-sharing") {
     const route = sharingRoute(s.slice(1));
-    return route ? { ...route, public: true } : null;
+    return route ? { ...route, public: true, costly: true } : null;
   }
   if (s[0] !== "projects") return null;
   if (s.length === 1) {
@@ -121,19 +123,19 @@ export function match(pathname: string): Match | null {
   if (s.length !== 3) return null;
   switch (s[2]) {
     case "data":
-      return { methods: READ, public: false, run: (ctx, req, url) => getData(ctx, req, slug, url) };
+      return { methods: READ, public: false, costly: true, run: (ctx, req, url) => getData(ctx, req, slug, url) };
     case "statistics":
-      return { methods: READ, public: false, run: (ctx, _req, url) => getStatistics(ctx, slug, url) };
+      return { methods: READ, public: false, costly: true, run: (ctx, _req, url) => getStatistics(ctx, slug, url) };
     case "manifest":
       return { methods: READ, public: false, run: (ctx, req, url) => getManifest(ctx, slug, url, publicOrigin(req)) };
     case "export":
-      return { methods: READ, public: false, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
+      return { methods: READ, public: false, costly: true, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
     case "query":
-      return { methods: ["POST"], public: false, run: (ctx, req) => postQuery(ctx, req, slug) };
+      return { methods: ["POST"], public: false, costly: true, run: (ctx, req) => postQuery(ctx, req, slug) };
     case "contribute":
-      return { methods: ["POST"], public: false, run: (ctx, req) => postContribution(ctx, req, slug) };
+      return { methods: ["POST"], public: false, costly: true, run: (ctx, req) => postContribution(ctx, req, slug) };
     case "diff":
-      return { methods: READ, public: false, run: (ctx, _req, url) => getDiff(ctx, slug, url) };
+      return { methods: READ, public: false, costly: true, run: (ctx, _req, url) => getDiff(ctx, slug, url) };
     case "buy":
       return { methods: [], public: false, run: refuse("method-not-allowed", BUY_REFUSED) };
   }
