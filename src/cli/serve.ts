@@ -48,7 +48,6 @@ export async function serveCommand(args: string[]): Promise<number> {
     memory: settings.memory,
     keepVersions: settings.keepVersions,
     exportCache: settings.exportCache,
-    pageCache: settings.pageCache,
     shareName: settings.shareName,
     readyMaxLagMs: settings.readyMaxLagMs,
     metrics: settings.metrics,

@@ -38,3 +38,12 @@ export {
 } from "./narrow.ts";
 export { onOff, type ServeReach, serveReach } from "./reach.ts";
 export { SERVE_OPTIONS } from "./serve_options.ts";
+export {
+  type BudgetSource,
+  defaultMemoryBudget,
+  memoryBudget,
+  MIN_MEMORY_BUDGET,
+  parseBytes,
+  semiSpace,
+  semiSpaceFlags,
+} from "./memory_budget.ts";

@@ -18,6 +18,7 @@ import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc } from "./cgroup.ts";
+import { memoryBudget, semiSpace, semiSpaceFlags } from "./memory_budget.ts";
 
 /** The part of the `Deno` global used here (typed so that tsc builds without Deno's types). */
 interface DenoNarrow {
@@ -35,6 +36,7 @@ interface DenoNarrow {
   removeSync(path: string, options: { recursive: boolean }): void;
   build: { os: string; arch: string };
   stderr: { writeSync(bytes: Uint8Array): number };
+  systemMemoryInfo(): { total: number };
 }
 
 /** The variable that tells the narrowed node it was narrowed by `svc serve` (and must not narrow again). */
@@ -181,6 +183,15 @@ export interface NarrowedNode {
   quiet: boolean;
 }
 
+/** The machine's memory, or Infinity when this process may not ask (V8 then keeps its own sizes). */
+function machineMemory(d: DenoNarrow): number {
+  try {
+    return d.systemMemoryInfo().total;
+  } catch {
+    return Infinity;
+  }
+}
+
 /**
  * The narrowed node for `args` and `env` (the process's own), or null when
  * it is not `svc serve` with the sandbox on under Deno with broad
@@ -221,14 +232,17 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   });
   // The launcher's own start has set node_modules up.
   flags.push(...nodeModulesAsIs(paths.config, (path) => exists(d, path, true)));
+  const cgroup = env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimitWith((path) => readOrNull(d, path)) ?? "none");
+  // V8 sizes its heap when it starts: the young generation the budget allows is a flag (a bad --memory is the node's to refuse).
+  const budget = memoryBudget(reach.memory, /^\d+$/.test(cgroup) ? Number(cgroup) : null, machineMemory(d));
+  flags.push(...semiSpaceFlags(budget && semiSpace(budget.bytes)).map((f) => `--v8-flags=${f}`));
   return {
     flags,
     env: {
       [SANDBOX_CHILD]: "1",
       SVC_TRUST_FILE: trustFile,
       [KERNEL_LANDLOCK_ENV]: String(landlockAbi()),
-      [CGROUP_MEMORY_ENV]: env[CGROUP_MEMORY_ENV] ??
-        String(cgroupMemoryLimitWith((path) => readOrNull(d, path)) ?? "none"),
+      [CGROUP_MEMORY_ENV]: cgroup,
       ...returningMalloc(env),
     },
     temp: paths.temp,

@@ -34,6 +34,8 @@ export interface ServeReach {
   sandbox: boolean;
   /** Whether the request log is off. */
   quiet: boolean;
+  /** The memory budget as written (`--memory`, `SVC_NODE_MEMORY`), or null when not given. */
+  memory: string | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -149,5 +151,6 @@ export function serveReach(args: string[], env: Env): ServeReach | null {
     readOnly: one("read-only") === true,
     sandbox: one("no-sandbox") !== true && sandboxEnv,
     quiet: one("quiet") === true,
+    memory: text("memory") ?? (given.SVC_NODE_MEMORY || null),
   };
 }

@@ -14,7 +14,17 @@ import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
-import { idleTrim, type LogSink, memoryGate, nodeLog, nodeMetrics, sandboxWalls, turns } from "../service/mod.ts";
+import {
+  idleTrim,
+  type LogSink,
+  memoryGate,
+  nodeLog,
+  nodeMetrics,
+  PARQUET_AT_ONCE,
+  PARQUET_WAIT_MS,
+  sandboxWalls,
+  turns,
+} from "../service/mod.ts";
 import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
 import { createWriteCache } from "../writes/mod.ts";
 import { tidyStore } from "./maintenance.ts";
@@ -42,7 +52,11 @@ export interface NodeOptions {
    * of the cgroup's limit, else a quarter of the machine's memory).
    */
   memory?: MemoryPlan;
-  /** Bytes of decoded row groups kept in memory for data pages (default: the memory plan's share; 0 keeps none). */
+  /**
+   * Bytes of decoded row groups kept in memory for data pages (default: the
+   * memory plan's share; 0 keeps none). Read only without `memory`, whose
+   * `pageCache` it is otherwise.
+   */
   pageCache?: number;
   /** Host names the node answers to besides its own address. */
   allowedHosts?: string[];
@@ -113,11 +127,12 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
   const plan = options.memory ?? nodeMemoryPlan(null, process.env, { pageCache: options.pageCache ?? null });
   for (const line of plan.outside) logs.warn(line);
-  const engine = await openReadEngine(root, { memoryLimit: plan.readEngine });
-  const pages = pageReader(engine, { cache: pageCache(options.pageCache ?? plan.pageCache) });
+  const engine = await openReadEngine(root, { memoryLimit: plan.readEngine, connections: plan.readConnections });
+  const pages = pageReader(engine, { cache: pageCache(plan.pageCache, { compressed: plan.pageCacheCompressed }) });
   const sql = createSqlPool({
     duckdbMemory: plan.sqlWorker,
     recycleAbove: plan.sqlRecycleAbove,
+    semiSpace: plan.semiSpace,
     ...options.sql,
     storeRoot: realRoot,
     warn: (message) => logs.warn(message),
@@ -146,8 +161,9 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     readyMaxLagMs: options.readyMaxLagMs ?? null,
     lifecycle: { stopping: false },
     metrics: options.metrics === false ? null : nodeMetrics(),
-    memory: { ...plan, pageCache: options.pageCache ?? plan.pageCache },
+    memory: plan,
     exportTurns: turns(plan.exportsAtOnce, EXPORT_WAIT_MS, "exports being made"),
+    parquetTurns: turns(PARQUET_AT_ONCE, PARQUET_WAIT_MS, "Parquet downloads being written", 2),
     activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
     memoryGate: memoryGate({ memory: plan, sql }),
   };
@@ -166,7 +182,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     drain: () => state.lifecycle.stopping = true,
     warmSql: () => sql.warm(),
     close: async () => {
-      trim.stop();
+      await trim.stop();
       await sql.close();
       await pages.settle();
       await engine.close();

@@ -5,9 +5,10 @@
  * @module
  */
 export { openReadEngine, type ReadEngine, type ReadEngineOptions, sqlIdent, sqlString } from "./_duckdb.ts";
-export { gzipJsonLines, jsonLines } from "./export.ts";
+export { type ExportOptions, gzipJsonLines, jsonLines } from "./export.ts";
 export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_text.ts";
-export { cachedGroup, type PageCache, pageCache, type PageCacheStats } from "./page_cache.ts";
+export { type CachedGroup, cachedGroup, type CachedGroupOptions } from "./cached_group.ts";
+export { type PageCache, pageCache, type PageCacheOptions, type PageCacheStats } from "./page_cache.ts";
 export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export {

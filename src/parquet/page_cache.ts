@@ -5,20 +5,14 @@
  * that falls in it. Each block is kept as the UTF-8 bytes of its records
  * joined by commas (as a page writes them) and the offset of each record in
  * them, so a page is a slice of bytes already encoded, a block costs about
- * its JSON's size, and none of it sits in the JavaScript heap (a heap of
- * cached strings grew to twice their size between collections). Least
- * recently used blocks go first once the cache passes its size.
+ * its JSON's size (a third of it compressed), and none of it sits in the
+ * JavaScript heap (a heap of cached strings grew to twice their size between
+ * collections). Least recently used blocks go first once the cache passes
+ * its size.
  *
  * @module
  */
-
-/** One block's records: their JSON texts joined by commas, as UTF-8, and where each starts. */
-export interface CachedGroup {
-  /** The records' JSON texts joined by `,`, as UTF-8. */
-  bytes: Uint8Array;
-  /** Where record `i` starts in `bytes`; one more entry than records (`bytes.length + 1` at the end). */
-  starts: Uint32Array;
-}
+import type { CachedGroup } from "./cached_group.ts";
 
 /** What the cache holds and how it has served, for `/healthz` and benchmarks. */
 export interface PageCacheStats {
@@ -32,6 +26,8 @@ export interface PageCacheStats {
   hits: number;
   /** Pages read from the parts. */
   misses: number;
+  /** Whether blocks are kept compressed. */
+  compressed: boolean;
 }
 
 /** The decoded row groups of one node. */
@@ -46,37 +42,14 @@ export interface PageCache {
   stats(): PageCacheStats;
   /** Drops the least recently used groups until at most `bytes` are held. */
   trim(bytes: number): void;
+  /** Whether the groups put in should be compressed (see {@linkcode cachedGroup}). */
+  readonly compressed: boolean;
 }
 
-const encoder = new TextEncoder();
-
-/**
- * Joins the records of a block into a {@linkcode CachedGroup}.
- *
- * @example
- * ```ts
- * import { cachedGroup } from "./page_cache.ts";
- * const group = cachedGroup(['{"id":1}', '{"id":2}']);
- * new TextDecoder().decode(group.bytes.subarray(group.starts[1], group.starts[2] - 1)); // '{"id":2}'
- * ```
- */
-export function cachedGroup(records: readonly string[]): CachedGroup {
-  const starts = new Uint32Array(records.length + 1);
-  // Every UTF-16 code unit is at most 3 bytes of UTF-8.
-  const room = new Uint8Array(records.reduce((n, r) => n + r.length * 3 + 1, 0));
-  let at = 0;
-  for (let i = 0; i < records.length; i++) {
-    starts[i] = at;
-    at += encoder.encodeInto(records[i], room.subarray(at)).written;
-    room[at++] = 44; // ","
-  }
-  starts[records.length] = at;
-  return { bytes: room.slice(0, Math.max(0, at - 1)), starts };
-}
-
-/** Bytes a block holds: its UTF-8 and its offsets. */
-function sizeOf(group: CachedGroup): number {
-  return group.bytes.byteLength + group.starts.byteLength + 64;
+/** Options of {@linkcode pageCache}. */
+export interface PageCacheOptions {
+  /** Keep blocks compressed: about three times the records in the same bytes, about 0.1 ms more a page. */
+  compressed?: boolean;
 }
 
 /**
@@ -84,13 +57,15 @@ function sizeOf(group: CachedGroup): number {
  *
  * @example
  * ```ts
- * import { cachedGroup, pageCache } from "./page_cache.ts";
- * const cache = pageCache(1024 * 1024);
- * cache.set("ab".repeat(32), 0, cachedGroup(['{"id":1}']));
- * cache.get("ab".repeat(32), 0)?.bytes.length; // 8
+ * import { pageCache } from "./page_cache.ts";
+ * import { cachedGroup } from "./cached_group.ts";
+ * const cache = pageCache(1024 * 1024, { compressed: true });
+ * cache.set("ab".repeat(32), 0, cachedGroup(['{"id":1}'], { compressed: cache.compressed }));
+ * cache.get("ab".repeat(32), 0)?.bytes(0, 1).length; // 8
  * ```
  */
-export function pageCache(maxBytes: number): PageCache {
+export function pageCache(maxBytes: number, options: PageCacheOptions = {}): PageCache {
+  const compressed = options.compressed ?? false;
   const groups = new Map<string, { group: CachedGroup; bytes: number }>();
   let bytes = 0;
   let hits = 0;
@@ -113,7 +88,7 @@ export function pageCache(maxBytes: number): PageCache {
     },
     set(sha256, start, group) {
       const key = `${sha256}:${start}`;
-      const size = sizeOf(group);
+      const size = group.size;
       if (size > maxBytes) return;
       const old = groups.get(key);
       if (old) {
@@ -128,7 +103,8 @@ export function pageCache(maxBytes: number): PageCache {
       if (hit) hits++;
       else misses++;
     },
-    stats: () => ({ maxBytes, bytes, groups: groups.size, hits, misses }),
+    stats: () => ({ maxBytes, bytes, groups: groups.size, hits, misses, compressed }),
     trim: (most) => dropTo(Math.max(0, most)),
+    compressed,
   };
 }

@@ -8,7 +8,8 @@
  */
 import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
-import { type CachedGroup, cachedGroup, type PageCache, type PageCacheStats } from "./page_cache.ts";
+import { type CachedGroup, cachedGroup } from "./cached_group.ts";
+import type { PageCache, PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
 
 /** Reads pages of records from the parts of whole versions. */
@@ -62,7 +63,6 @@ interface Piece {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function pieceOf(records: string[]): Piece {
   return {
@@ -88,14 +88,11 @@ function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
 
 /** Records `a` to `b` (block-relative) of cached blocks, in order. */
 function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Piece {
-  const count = slices.reduce((n, s) => n + s.b - s.a, 0);
-  const record = (group: CachedGroup, i: number) =>
-    decoder.decode(group.bytes.subarray(group.starts[i], group.starts[i + 1] - 1));
   return {
-    count,
+    count: slices.reduce((n, s) => n + s.b - s.a, 0),
     cached: true,
-    bytes: () => joinBytes(slices.map(({ group, a, b }) => group.bytes.subarray(group.starts[a], group.starts[b] - 1))),
-    records: () => slices.flatMap(({ group, a, b }) => Array.from({ length: b - a }, (_, i) => record(group, a + i))),
+    bytes: () => joinBytes(slices.map(({ group, a, b }) => group.bytes(a, b))),
+    records: () => slices.flatMap(({ group, a, b }) => group.records(a, b)),
   };
 }
 
@@ -240,7 +237,8 @@ function admit(state: ReaderState, path: string, sha256: string, start: number, 
   state.filling.add(key);
   state.fills = state.fills.then(async () => {
     try {
-      state.cache!.set(sha256, start, cachedGroup(await slice(state, path, sha256, start, rows)));
+      const records = await slice(state, path, sha256, start, rows);
+      state.cache!.set(sha256, start, cachedGroup(records, { compressed: state.cache!.compressed }));
     } catch {
       // A part pruned meanwhile, or the engine closing: the block stays out of the cache.
     } finally {

@@ -7,9 +7,9 @@
  * asked for; the caller holds the version while the body streams (as
  * exports do). A query's download is its answer (at most its `limit` rows,
  * at most the node's `maxRows`), converted. Parquet files are written by
- * DuckDB instances of their own, at most {@linkcode PARQUET_AT_ONCE} at a
- * time; a download that waits {@linkcode PARQUET_WAIT_MS} for a turn is
- * refused as busy (429).
+ * DuckDB instances of their own, in the node's `parquetTurns`
+ * ({@linkcode PARQUET_AT_ONCE} at a time; a download that waits
+ * {@linkcode PARQUET_WAIT_MS} for a turn is refused as busy, 429).
  *
  * @module
  */
@@ -28,6 +28,7 @@ import {
 import type { StoredVersion } from "../store/mod.ts";
 import { type QueryRequest, type QueryState, queryVersion } from "./query.ts";
 import type { NodeState } from "./state.ts";
+import type { Turns } from "./turns.ts";
 import { shapeOf } from "./views.ts";
 
 /** Parquet files written at once, at most (each by a DuckDB of its own, with its own memory). */
@@ -58,44 +59,17 @@ export interface ViewDownloadRequest {
 }
 
 /** What a view's download needs of the node. */
-export type DownloadState = Pick<NodeState, "engine" | "store" | "storeRealPath" | "memory">;
+export type DownloadState = Pick<NodeState, "engine" | "store" | "storeRealPath" | "memory" | "parquetTurns">;
 
 const WHOLE: ViewSpec = { filters: [], search: null, sort: null };
 
-let writing = 0;
-const waiting: (() => void)[] = [];
-
-/** Waits for a writer to hand its turn on, up to {@linkcode PARQUET_WAIT_MS}; then busy. */
-function nextTurn(): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const go = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      waiting.splice(waiting.indexOf(go), 1);
-      reject(
-        new NodeError(
-          "busy",
-          `too many Parquet downloads at once: ${PARQUET_AT_ONCE} are being written; try again shortly`,
-          { "retry-after": "2" },
-        ),
-      );
-    }, PARQUET_WAIT_MS);
-    waiting.push(go);
-  });
-}
-
-/** Runs `write` in a turn of the Parquet writers (see {@linkcode PARQUET_AT_ONCE}). */
-async function parquetTurn(write: () => Promise<ParquetFile>): Promise<ParquetFile> {
-  if (writing < PARQUET_AT_ONCE) writing++;
-  else await nextTurn();
+/** Runs `write` in a turn of the node's Parquet writers. */
+async function parquetTurn(turns: Turns, write: () => Promise<ParquetFile>): Promise<ParquetFile> {
+  const done = await turns.take();
   try {
     return await write();
   } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else writing--;
+    done();
   }
 }
 
@@ -139,8 +113,9 @@ export async function viewDownload(
       throw new NodeError("unprocessable", `version ${version.version} holds no records to write as Parquet`);
     }
     const reads = [state.store.root, state.storeRealPath];
-    return await parquetTurn(() =>
-      viewParquet(reads, paths, shape, spec, request.slice, request.signal, state.memory.download)
+    return await parquetTurn(
+      state.parquetTurns,
+      () => viewParquet(reads, paths, shape, spec, request.slice, request.signal, state.memory.download),
     );
   } catch (e) {
     if (e instanceof ViewError) throw new NodeError("bad-request", e.message);
@@ -170,7 +145,7 @@ export interface QueryDownload extends DownloadBody {
  * ```
  */
 export async function queryDownload(
-  state: QueryState & Pick<NodeState, "memory">,
+  state: QueryState & Pick<NodeState, "memory" | "parquetTurns">,
   slug: string,
   request: QueryRequest,
   format: DownloadFormat,
@@ -190,5 +165,8 @@ export async function queryDownload(
   const result = { columns: answer.columns, types: answer.types, rows };
   const head = { version: answer.version, count: answer.count, truncated: answer.truncated };
   if (format !== "parquet") return { ...head, body: resultText(result, format), size: null };
-  return { ...head, ...await parquetTurn(() => resultParquet(result, signal, state.memory.download)) };
+  return {
+    ...head,
+    ...await parquetTurn(state.parquetTurns, () => resultParquet(result, signal, state.memory.download)),
+  };
 }

@@ -101,6 +101,8 @@ export interface NodeState {
   memory: MemoryPlan;
   /** Turns at making an export (`memory.exportsAtOnce` at once). */
   exportTurns: Turns;
+  /** Turns at writing a Parquet download (each by a DuckDB of its own, `memory.download` each). */
+  parquetTurns: Turns;
   /** The gate costly requests pass: 503 while the node is at its memory budget. */
   memoryGate: MemoryGate;
   /** Requests being answered now, and when the latest one ended (ms since the epoch), for trimming memory when idle. */

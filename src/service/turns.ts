@@ -17,7 +17,8 @@ export interface Turns {
 
 /**
  * Turns of which `atOnce` may be held; a wait past `waitMs` rejects with a
- * `busy` {@linkcode NodeError} saying `what`.
+ * `busy` {@linkcode NodeError} saying `what` (and `Retry-After: retryAfter`
+ * when given, in seconds).
  *
  * @example
  * ```ts
@@ -31,7 +32,7 @@ export interface Turns {
  * }
  * ```
  */
-export function turns(atOnce: number, waitMs: number, what: string): Turns {
+export function turns(atOnce: number, waitMs: number, what: string, retryAfter?: number): Turns {
   let held = 0;
   const waiting: (() => void)[] = [];
   const handOn = () => {
@@ -58,7 +59,8 @@ export function turns(atOnce: number, waitMs: number, what: string): Turns {
         };
         const timer = setTimeout(() => {
           waiting.splice(waiting.indexOf(go), 1);
-          reject(new NodeError("busy", `too many ${what} at once (${atOnce}); try again shortly`));
+          const headers = retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) };
+          reject(new NodeError("busy", `too many ${what} at once (${atOnce}); try again shortly`, headers));
         }, waitMs);
         waiting.push(go);
       });

@@ -23,14 +23,7 @@ export {
   SERVE_HELP,
   type ServeSettings,
 } from "./serve.ts";
-export {
-  type BudgetSource,
-  defaultMemoryBudget,
-  knownCgroupLimit,
-  memoryPlan,
-  MIN_MEMORY_BUDGET,
-  nodeMemoryPlan,
-} from "./memory.ts";
+export { knownCgroupLimit, memoryPlan, nodeMemoryPlan } from "./memory.ts";
 export { usageFrom } from "./usage.ts";
 export { verifyRequired } from "./verify.ts";
 export { nodeReach, type ReachSettings, sandboxOff } from "./sandbox.ts";

@@ -50,9 +50,7 @@ export interface ServeSettings {
   keepVersions: number | null;
   /** Bytes of finished exports kept. */
   exportCache: number;
-  /** Bytes of decoded row groups kept for data pages (0: none); the plan's share unless given by hand. */
-  pageCache: number;
-  /** The memory budget and its shares (`--memory`). */
+  /** The memory budget and its shares (`--memory`), the page cache's (`--page-cache`) among them. */
   memory: MemoryPlan;
   /** The Delta Sharing share's name. */
   shareName: string;
@@ -256,7 +254,6 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     memory,
     keepVersions: keep === undefined ? null : intIn("keep-versions", keep, 1, 1_000_000_000),
     exportCache: exportCacheBytes(values["export-cache"] ?? (env.SVC_NODE_EXPORT_CACHE || null)),
-    pageCache: memory.pageCache,
     shareName: shareNameOf(values["share-name"] ?? (env.SVC_SHARE_NAME || "svc")),
     follow,
     interval: interval === undefined ? DEFAULT_INTERVAL : intIn("interval", interval, 1, 31_536_000),

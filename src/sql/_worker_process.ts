@@ -84,6 +84,8 @@ export interface WorkerSettings {
   threads: number;
   /** Spill space. */
   tempLimit: string;
+  /** V8 flags of the worker's runtime (its young generation's size). */
+  v8Flags: string[];
   /** Where trouble with a worker is told (the node's log). */
   warn(message: string): void;
   /** Tests only (never a setting): start workers without Landlock. */
@@ -205,6 +207,7 @@ async function spawnWorker(
     stderr: "pipe",
     dataLimitBytes: settings.memory.ceiling,
     denoPermissions: ["--allow-read", `--allow-write=${seen.spill}`, "--allow-ffi"],
+    v8Flags: settings.v8Flags,
     view: viewed
       ? { base: home, mounts: { store: settings.storeRoot, spill }, keep: keptTmpFolders(code)! }
       : undefined,

@@ -53,42 +53,7 @@ export function workerMemory(ceiling: number): WorkerMemory {
   };
 }
 
-const UNITS: Record<string, number> = {
-  "": 1,
-  b: 1,
-  k: 1000,
-  kb: 1000,
-  kib: 1024,
-  m: 1000 ** 2,
-  mb: 1000 ** 2,
-  mib: MIB,
-  g: 1000 ** 3,
-  gb: 1000 ** 3,
-  gib: GIB,
-  t: 1000 ** 4,
-  tb: 1000 ** 4,
-  tib: 1024 ** 4,
-};
-
-/**
- * Bytes of a size written `2GiB`, `1500MB`, `512m`, `1.5 GB`; null when it is
- * not a size.
- *
- * @example
- * ```ts
- * import { parseBytes } from "./memory.ts";
- * parseBytes("2GiB"); // 2147483648
- * parseBytes("lots"); // null
- * ```
- */
-export function parseBytes(text: string): number | null {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
-  if (!m) return null;
-  const unit = UNITS[m[2].toLowerCase()];
-  if (unit === undefined) return null;
-  const bytes = Math.floor(Number(m[1]) * unit);
-  return Number.isSafeInteger(bytes) ? bytes : null;
-}
+export { parseBytes } from "../launch/mod.ts";
 
 /**
  * A size for people: `2 GiB`, `819 MiB`.

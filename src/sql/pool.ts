@@ -12,6 +12,7 @@ import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
 import { expectedWalls, residentOf, startWorker, type WorkerProcess, type WorkerSettings } from "./_worker_process.ts";
 import { unrefTimer } from "../runtime/mod.ts";
+import { semiSpaceFlags } from "../launch/mod.ts";
 import { kindOfStatus, NodeError } from "../errors/mod.ts";
 import { relative, sep } from "node:path";
 
@@ -35,6 +36,8 @@ export interface SqlPoolOptions {
   duckdbMemory?: number;
   /** DuckDB threads per worker. */
   threads?: number;
+  /** Each semi-space of V8's young generation in a worker, in bytes (default: V8's own size). */
+  semiSpace?: number | null;
   /** Spill space per worker. */
   tempLimit?: string;
   /**
@@ -165,6 +168,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
       memory,
       threads: options.threads ?? 2,
       tempLimit: options.tempLimit ?? "2GB",
+      v8Flags: semiSpaceFlags(options.semiSpace ?? null),
       warn: options.warn ?? ((message: string) => console.error(`warning: ${message}`)),
       noLandlock: options.testOnlyWallsDown?.landlock,
       noView: options.testOnlyWallsDown?.view,

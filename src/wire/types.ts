@@ -249,7 +249,9 @@ export interface Health {
   /** Versions on disk that are not served because they are not whole. */
   incomplete: IncompleteVersion[];
   /** Ours: the data pages' cache of decoded row groups (bytes held and allowed, groups, pages served from memory and not), or null when off. */
-  pageCache: { maxBytes: number; bytes: number; groups: number; hits: number; misses: number } | null;
+  pageCache:
+    | { maxBytes: number; bytes: number; groups: number; hits: number; misses: number; compressed: boolean }
+    | null;
   /** Ours: the walls up around the node and its SQL workers (see {@linkcode SandboxWall}), strongest first. */
   sandbox: SandboxWall[];
   /** Ours: the memory budget, its shares, and what the node holds now (see {@linkcode MemoryHealth}). */
@@ -265,8 +267,10 @@ export interface Health {
  * ```ts
  * import type { MemoryPlan } from "./types.ts";
  * const plan: MemoryPlan = {
- *   budget: 536870912, source: "flag", pageCache: 32212254, readEngine: 42949672,
- *   download: 33554432, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, outside: [],
+ *   budget: 536870912, source: "flag", pageCache: 32212254, pageCacheCompressed: true, readEngine: 134217728,
+ *   readConnections: 2,
+ *   download: 33554432, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, exportBlocks: 1,
+ *   sqlWorkerShared: 75497472, semiSpace: 4194304, outside: [],
  * };
  * ```
  */
@@ -277,8 +281,12 @@ export interface MemoryPlan {
   source: "flag" | "cgroup" | "machine";
   /** The page cache's size. */
   pageCache: number;
+  /** Whether the page cache keeps its blocks compressed (it does below its full share, 256 MiB). */
+  pageCacheCompressed: boolean;
   /** `memory_limit` of the node's own DuckDB (data pages, exports, statistics). */
   readEngine: number;
+  /** Queries the node's own DuckDB runs at once (its pooled connections, 2 to 4); the next waits for one. */
+  readConnections: number;
   /** `memory_limit` of the DuckDB writing one Parquet download. */
   download: number;
   /** `memory_limit` of each SQL worker's DuckDB. */
@@ -287,6 +295,12 @@ export interface MemoryPlan {
   sqlRecycleAbove: number;
   /** Exports made at once (each holds blocks of lines being built and sent); the next waits its turn. */
   exportsAtOnce: number;
+  /** Blocks of 16,384 lines an export has DuckDB build in one query (1 to 8): fewer hold less, more go faster. */
+  exportBlocks: number;
+  /** What a SQL worker's resident size holds of pages the node maps too (its runtime's binary, DuckDB's library): counted once. */
+  sqlWorkerShared: number;
+  /** Each semi-space of V8's young generation in the node and its SQL workers, or null for V8's own size. */
+  semiSpace: number | null;
   /** Shares set by hand past what the budget gives them. */
   outside: string[];
 }

@@ -126,11 +126,11 @@ Deno.test("following from the environment: SVC_FOLLOW, SVC_FOLLOW_INTERVAL, SVC_
 });
 
 Deno.test("--page-cache takes a size or 0, from the flag or SVC_NODE_PAGE_CACHE, else a sixteenth of memory in 64-256 MiB", () => {
-  const fallback = parseServeArgs([], {}).pageCache;
+  const fallback = parseServeArgs([], {}).memory.pageCache;
   assert(fallback >= 64 * 1024 ** 2 && fallback <= 256 * 1024 ** 2, String(fallback));
-  assertEquals(parseServeArgs(["--page-cache", "512MiB"], {}).pageCache, 512 * 1024 ** 2);
-  assertEquals(parseServeArgs(["--page-cache", "0"], { SVC_NODE_PAGE_CACHE: "1GiB" }).pageCache, 0);
-  assertEquals(parseServeArgs([], { SVC_NODE_PAGE_CACHE: "1GiB" }).pageCache, 1024 ** 3);
+  assertEquals(parseServeArgs(["--page-cache", "512MiB"], {}).memory.pageCache, 512 * 1024 ** 2);
+  assertEquals(parseServeArgs(["--page-cache", "0"], { SVC_NODE_PAGE_CACHE: "1GiB" }).memory.pageCache, 0);
+  assertEquals(parseServeArgs([], { SVC_NODE_PAGE_CACHE: "1GiB" }).memory.pageCache, 1024 ** 3);
   for (const bad of ["lots", "-1", "1TiB"]) {
     assertThrows(() => parseServeArgs([`--page-cache=${bad}`], {}), /--page-cache must be a size/);
   }

@@ -26,6 +26,10 @@ const SAME: [string[], Record<string, string>][] = [
   [["serve", "--max-connections", "50", "--sql-memory", "2GiB", "--keep-versions", "3", "--no-metrics"], {}],
   [["serve", "--store", "../up/../store", "--port", "0"], { SVC_TRUST_FILE: "rel/trust.json" }],
   [["serve", "--share-name", "team", "--page-cache", "64MiB", "--export-cache", "1GB"], { SVC_SANDBOX: "on" }],
+  [["serve", "--memory", "512MiB"], {}],
+  [["serve", "--memory=1GiB"], { SVC_NODE_MEMORY: "8GiB" }],
+  [["serve"], { SVC_NODE_MEMORY: "2GiB" }],
+  [["serve"], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }],
 ];
 
 const ASIDE: [string[], Record<string, string>][] = [
@@ -61,6 +65,18 @@ Deno.test("the fast path gives the full path's flags and environment for every c
   }
 });
 
+Deno.test("a small budget gives the narrowed node a young generation of a 128th of it; a large one V8's own", () => {
+  const v8 = (args: string[], extra: Record<string, string> = {}) =>
+    narrowedNode(args, { ...ENV, ...extra })!.flags.filter((f) => f.startsWith("--v8-flags="));
+  assertEquals(v8(["serve", "--memory", "512MiB"]), ["--v8-flags=--max-semi-space-size=4"]);
+  assertEquals(v8(["serve"], { SVC_NODE_MEMORY: "1GiB" }), ["--v8-flags=--max-semi-space-size=8"]);
+  assertEquals(v8(["serve"], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }), [
+    "--v8-flags=--max-semi-space-size=3",
+  ]);
+  assertEquals(v8(["serve", "--memory", "8GiB"]), []);
+  assertEquals(v8(["serve", "--memory", "lots"]), [], "a bad size is the node's to refuse");
+});
+
 Deno.test("the fast path steps aside for help, another command, the sandbox off, and what it does not read", () => {
   for (const [args, extra] of ASIDE) {
     assertEquals(narrowedNode(args, { ...ENV, ...extra }), null, args.join(" "));
@@ -81,6 +97,7 @@ Deno.test("serveReach reads what the full parser reads", () => {
     readOnly: false,
     sandbox: true,
     quiet: false,
+    memory: null,
   });
   assertEquals(serveReach(["serve", "--port", "0", "--port", "7"], {})?.port, 7, "the last of a repeated option");
 });

@@ -84,3 +84,23 @@ Deno.test("closing the engine waits for a query under way and for an export's bl
     await dir.cleanup();
   }
 });
+
+Deno.test("handing free memory back leaves the engine and a query under way as they were", async () => {
+  const dir = await tempDir();
+  const engine = await openReadEngine(dir.path);
+  try {
+    const slow = engine.use(async (c) => (await c.runAndReadAll(SLOW)).getRows()[0][0]);
+    await engine.returnFreeMemory();
+    await engine.returnFreeMemory();
+    assertEquals(await slow, 8571429);
+    assertEquals(await engine.use(async (c) => (await c.runAndReadAll("SELECT 41 + 1")).getRows()[0][0]), 42);
+    // The engine's settings stay locked: the scratch instance changed nothing of its own.
+    assertMatch(
+      await rejection(engine.use((c) => c.run("SET enable_external_access = true"))),
+      /lock|configuration/i,
+    );
+  } finally {
+    await engine.close();
+    await dir.cleanup();
+  }
+});

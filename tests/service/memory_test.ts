@@ -9,21 +9,23 @@ const plan = memoryPlan(512 * 1024 ** 2, "flag");
 function idleNode(cacheBytes: number) {
   let clock = 1_000_000;
   const cache = pageCache(cacheBytes);
+  let returned = 0;
   const ctx = {
     now: () => clock,
     activity: { inFlight: 0, lastEnded: clock },
     memory: { ...plan, pageCache: cacheBytes },
     pages: { trimCache: (bytes: number) => cache.trim(bytes) },
+    engine: { returnFreeMemory: () => (returned++, Promise.resolve()) },
   };
-  return { ctx, cache, advance: (ms: number) => (clock += ms) };
+  return { ctx, cache, advance: (ms: number) => (clock += ms), returned: () => returned };
 }
 
 function fill(cache: ReturnType<typeof pageCache>, groups: number): void {
   for (let i = 0; i < groups; i++) cache.set("ab".repeat(32), i, cachedGroup([`{"n":"${"x".repeat(1000)}"}`]));
 }
 
-Deno.test("idle trim: after 15 s without a request the page cache keeps a quarter (its newest), once per idle spell", () => {
-  const { ctx, cache, advance } = idleNode(64 * 1024);
+Deno.test("idle trim: after 15 s without a request the page cache keeps a quarter (its newest), once per idle spell", async () => {
+  const { ctx, cache, advance, returned } = idleNode(64 * 1024);
   fill(cache, 40);
   const full = cache.stats().bytes;
   const trim = idleTrim(ctx as never, 60_000);
@@ -35,6 +37,8 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
     assertEquals(trim.check(), false, "a request in flight is not idle");
     ctx.activity.inFlight = 0;
     assertEquals(trim.check(), true);
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals(returned(), 1, "the freed memory is handed back to the system");
     const kept = cache.stats();
     assert(kept.bytes <= 16 * 1024 && kept.bytes > 0, `kept ${kept.bytes} of ${full}`);
     assert(cache.get("ab".repeat(32), 39) !== undefined, "the newest group is kept");
@@ -45,8 +49,10 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
     ctx.activity.lastEnded = ctx.now();
     advance(TRIM_AFTER_MS);
     assertEquals(trim.check(), true, "a new spell after a request is trimmed again");
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals(returned(), 2);
   } finally {
-    trim.stop();
+    await trim.stop();
   }
 });
 

@@ -24,6 +24,7 @@ function counting(engine: ReadEngine): ReadEngine & { uses: number } {
       return engine.use(fn);
     },
     session: () => engine.session(),
+    returnFreeMemory: () => engine.returnFreeMemory(),
     close: () => engine.close(),
   };
   return counted;

@@ -1,24 +1,8 @@
 import { assert, assertEquals, assertThrows } from "../support/assert.ts";
-import {
-  defaultMemoryBudget,
-  knownCgroupLimit,
-  memoryPlan,
-  MIN_MEMORY_BUDGET,
-  nodeMemoryPlan,
-  parseServeArgs,
-} from "../../src/settings/mod.ts";
+import { knownCgroupLimit, memoryPlan, nodeMemoryPlan, parseServeArgs } from "../../src/settings/mod.ts";
 
 const MIB = 1024 ** 2;
 const GIB = 1024 ** 3;
-
-Deno.test("the default budget is three quarters of a cgroup's limit, else a quarter of the machine, at least 256 MiB", () => {
-  assertEquals(defaultMemoryBudget(512 * MIB, 24 * GIB), { bytes: 384 * MIB, source: "cgroup" });
-  assertEquals(defaultMemoryBudget(null, 24 * GIB), { bytes: 6 * GIB, source: "machine" });
-  // A limit above the machine's memory is no limit at all.
-  assertEquals(defaultMemoryBudget(64 * GIB, 24 * GIB), { bytes: 6 * GIB, source: "machine" });
-  assertEquals(defaultMemoryBudget(200 * MIB, 24 * GIB).bytes, MIN_MEMORY_BUDGET);
-  assertEquals(defaultMemoryBudget(null, 512 * MIB).bytes, MIN_MEMORY_BUDGET);
-});
 
 Deno.test("every share of a plan is carved from its budget, and a large budget keeps the old ceilings", () => {
   for (const budget of [256 * MIB, 512 * MIB, GIB, 2 * GIB, 6 * GIB, 64 * GIB]) {
@@ -31,6 +15,11 @@ Deno.test("every share of a plan is carved from its budget, and a large budget k
   }
   const small = memoryPlan(512 * MIB, "flag");
   assert(small.pageCache < 64 * MIB && small.exportsAtOnce === 1, JSON.stringify(small));
+  assertEquals(
+    [small.pageCacheCompressed, small.readConnections, small.exportBlocks, small.semiSpace],
+    [true, 2, 1, 4 * MIB],
+    "a small budget compresses the cache, runs fewer queries at once, builds less ahead, keeps a small young generation",
+  );
   const large = memoryPlan(64 * GIB, "machine");
   assertEquals([large.pageCache, large.readEngine, large.download, large.exportsAtOnce], [
     256 * MIB,
@@ -38,6 +27,17 @@ Deno.test("every share of a plan is carved from its budget, and a large budget k
     256 * MIB,
     4,
   ]);
+  assertEquals([large.pageCacheCompressed, large.readConnections, large.exportBlocks, large.semiSpace], [
+    false,
+    4,
+    8,
+    null,
+  ]);
+  assertEquals(
+    memoryPlan(512 * MIB, "flag", { pageCache: 0 }).pageCacheCompressed,
+    false,
+    "no cache, nothing compressed",
+  );
 });
 
 Deno.test("a page cache set by hand past its share is kept, and said", () => {
@@ -64,5 +64,5 @@ Deno.test("--memory and SVC_NODE_MEMORY take a size of at least 256 MiB; the fla
     assertThrows(() => parseServeArgs([`--memory=${bad}`], {}), /--memory must be a size of at least 256MiB/);
   }
   const settings = parseServeArgs(["--memory", "512MiB", "--page-cache", "8MiB"], {});
-  assertEquals([settings.pageCache, settings.memory.pageCache], [8 * MIB, 8 * MIB]);
+  assertEquals(settings.memory.pageCache, 8 * MIB);
 });

@@ -1,0 +1,137 @@
+/**
+ * The node's memory budget as far as its launchers need it before the node
+ * starts (`svc serve` narrowing itself, the container's entrypoint): sizes
+ * as written on the command line, the default budget, and the young
+ * generation of V8's heap that a budget allows, which can only be set when
+ * a process starts. `settings/memory.ts` carves the rest.
+ *
+ * @module
+ */
+
+const MIB = 1024 * 1024;
+const GIB = 1024 * MIB;
+
+/** The smallest budget a node runs in: its runtimes, two SQL workers and a working margin. */
+export const MIN_MEMORY_BUDGET = 256 * MIB;
+
+/** Where a budget came from: `flag` (`--memory`/`SVC_NODE_MEMORY`), `cgroup` (a share of the container's limit), `machine`. */
+export type BudgetSource = "flag" | "cgroup" | "machine";
+
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1000,
+  kb: 1000,
+  kib: 1024,
+  m: 1000 ** 2,
+  mb: 1000 ** 2,
+  mib: MIB,
+  g: 1000 ** 3,
+  gb: 1000 ** 3,
+  gib: GIB,
+  t: 1000 ** 4,
+  tb: 1000 ** 4,
+  tib: 1024 ** 4,
+};
+
+/**
+ * Bytes of a size written `2GiB`, `1500MB`, `512m`, `1.5 GB`; null when it is
+ * not a size.
+ *
+ * @example
+ * ```ts
+ * import { parseBytes } from "./memory_budget.ts";
+ * parseBytes("2GiB"); // 2147483648
+ * parseBytes("lots"); // null
+ * ```
+ */
+export function parseBytes(text: string): number | null {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  if (!m) return null;
+  const unit = UNITS[m[2].toLowerCase()];
+  if (unit === undefined) return null;
+  const bytes = Math.floor(Number(m[1]) * unit);
+  return Number.isSafeInteger(bytes) ? bytes : null;
+}
+
+/**
+ * The default budget: three quarters of the cgroup's limit when there is
+ * one (the rest is the kernel's and the container's other processes'), else a
+ * quarter of the machine's memory; never below {@linkcode MIN_MEMORY_BUDGET}.
+ *
+ * @example
+ * ```ts
+ * import { defaultMemoryBudget } from "./memory_budget.ts";
+ * defaultMemoryBudget(512 * 1024 ** 2, 24 * 1024 ** 3); // { bytes: 402653184, source: "cgroup" }
+ * ```
+ */
+export function defaultMemoryBudget(
+  cgroupLimit: number | null,
+  machine: number,
+): { bytes: number; source: BudgetSource } {
+  if (cgroupLimit !== null && cgroupLimit < machine) {
+    return { bytes: Math.max(MIN_MEMORY_BUDGET, Math.floor(cgroupLimit * 0.75)), source: "cgroup" };
+  }
+  return { bytes: Math.max(MIN_MEMORY_BUDGET, Math.floor(machine / 4)), source: "machine" };
+}
+
+/**
+ * The budget `raw` (`--memory` or `SVC_NODE_MEMORY`, null when neither is
+ * given) names, else the default; null when `raw` is not a size of at least
+ * {@linkcode MIN_MEMORY_BUDGET} (the node says so when it starts).
+ *
+ * @example
+ * ```ts
+ * import { memoryBudget } from "./memory_budget.ts";
+ * memoryBudget("512MiB", null, 24 * 1024 ** 3); // { bytes: 536870912, source: "flag" }
+ * memoryBudget(null, 512 * 1024 ** 2, 24 * 1024 ** 3); // { bytes: 402653184, source: "cgroup" }
+ * memoryBudget("lots", null, 24 * 1024 ** 3); // null
+ * ```
+ */
+export function memoryBudget(
+  raw: string | null,
+  cgroupLimit: number | null,
+  machine: number,
+): { bytes: number; source: BudgetSource } | null {
+  if (raw === null) return defaultMemoryBudget(cgroupLimit, machine);
+  const bytes = parseBytes(raw);
+  return bytes === null || bytes < MIN_MEMORY_BUDGET ? null : { bytes, source: "flag" };
+}
+
+/** Budgets from this size up leave V8's young generation at its own size. */
+const OWN_YOUNG_GENERATION_FROM = 4 * GIB;
+
+/**
+ * The size of each of the two semi-spaces of V8's young generation for the
+ * node and its SQL workers under `budget`, or null for V8's own (budgets of
+ * 4 GiB and more). V8 sizes its young generation from the machine, not from
+ * a budget: 32 MiB semi-spaces here, whose garbage between scavenges was a
+ * fifth of a 512 MiB node's peak. A 128th of the budget, 1 to 16 MiB, held
+ * the same load at the same speed (docs/benchmarks.md, "memory").
+ *
+ * @example
+ * ```ts
+ * import { semiSpace } from "./memory_budget.ts";
+ * semiSpace(512 * 1024 ** 2); // 4194304
+ * semiSpace(8 * 1024 ** 3); // null
+ * ```
+ */
+export function semiSpace(budget: number): number | null {
+  if (budget >= OWN_YOUNG_GENERATION_FROM) return null;
+  return Math.min(16, Math.max(1, Math.floor(budget / 128 / MIB))) * MIB;
+}
+
+/**
+ * V8's flag for a semi-space of `bytes` (whole MiB), or none for V8's own
+ * size: Deno takes it in `--v8-flags=`, Node as it is.
+ *
+ * @example
+ * ```ts
+ * import { semiSpaceFlags } from "./memory_budget.ts";
+ * semiSpaceFlags(4 * 1024 ** 2); // ["--max-semi-space-size=4"]
+ * semiSpaceFlags(null); // []
+ * ```
+ */
+export function semiSpaceFlags(bytes: number | null): string[] {
+  return bytes === null ? [] : [`--max-semi-space-size=${Math.max(1, Math.round(bytes / MIB))}`];
+}

@@ -1,0 +1,48 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { cachedGroup, COMPRESSED_RUN } from "../../src/parquet/cached_group.ts";
+
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** Records with wide characters and line separators, of varied lengths. */
+function sampleRecords(n: number): string[] {
+  return Array.from(
+    { length: n },
+    (_, i) => JSON.stringify({ id: i, name: `city-${i}`, note: i % 7 === 0 ? "é😀\u2028".repeat(i % 5) : null }),
+  );
+}
+
+for (const compressed of [false, true]) {
+  Deno.test(`a ${compressed ? "compressed" : "plain"} block gives back any range of its records, across runs`, () => {
+    const records = sampleRecords(COMPRESSED_RUN * 3 + 17);
+    const group = cachedGroup(records, { compressed });
+    assertEquals(group.count, records.length);
+    const edges = [
+      0,
+      1,
+      99,
+      COMPRESSED_RUN - 1,
+      COMPRESSED_RUN,
+      COMPRESSED_RUN + 1,
+      2 * COMPRESSED_RUN + 5,
+      records.length,
+    ];
+    for (const a of edges) {
+      for (const b of edges) {
+        if (b < a) continue;
+        assertEquals(decode(group.bytes(a, b)), records.slice(a, b).join(","), `bytes ${a}..${b}`);
+        assertEquals(group.records(a, b), records.slice(a, b), `records ${a}..${b}`);
+      }
+    }
+  });
+}
+
+Deno.test("a compressed block holds about a third of a plain one's bytes; tiny and empty blocks work", () => {
+  const records = sampleRecords(10_240);
+  const plain = cachedGroup(records);
+  const compressed = cachedGroup(records, { compressed: true });
+  assert(compressed.size * 2.5 < plain.size, `${compressed.size} vs ${plain.size}`);
+  assert(plain.size > records.join(",").length, "a plain block counts its bytes and its offsets");
+  assertEquals(decode(cachedGroup(['{"id":1}'], { compressed: true }).bytes(0, 1)), '{"id":1}');
+  const empty = cachedGroup([], { compressed: true });
+  assertEquals([empty.count, empty.bytes(0, 0).length, empty.records(0, 0)], [0, 0, []]);
+});
