@@ -10,10 +10,10 @@ export {
   type SqlAnswer,
   type SqlPool,
   type SqlPoolOptions,
-  type SqlPoolStats,
   type SqlSource,
   type SqlWalls,
 } from "./pool.ts";
+export type { SqlPoolStats } from "./_pool_state.ts";
 export { scrubber } from "./scrub.ts";
 export { sweepStaleWorkerFolders } from "./_worker_process.ts";
 export { sqlSource } from "./source.ts";

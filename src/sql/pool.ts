@@ -10,7 +10,8 @@ import { CONCURRENCY, INTERRUPT_GRACE_MS, MAX_ROWS, QUERY_TIMEOUT_MS, QUEUE_WAIT
 import { defaultSqlMemory, formatBytes, workerMemory } from "./memory.ts";
 import type { QueryAnswerHead } from "./protocol.ts";
 import { LATE, within } from "./_deadline.ts";
-import { expectedWalls, residentOf, startWorker, type WorkerProcess, type WorkerSettings } from "./_worker_process.ts";
+import { expectedWalls, residentOf, startWorker, type WorkerProcess } from "./_worker_process.ts";
+import { type PoolState, poolStats, type Slot, type SqlPoolStats } from "./_pool_state.ts";
 import { unrefTimer } from "../runtime/mod.ts";
 import { semiSpaceFlags } from "../launch/mod.ts";
 import { kindOfStatus, NodeError } from "../errors/mod.ts";
@@ -121,22 +122,6 @@ export interface SqlPool {
   close(): Promise<void>;
 }
 
-/** What a pool is doing now, for `/metrics`. */
-export interface SqlPoolStats {
-  /** Queries holding a worker (a worker starting counts). */
-  running: number;
-  /** Queries waiting for a worker. */
-  queued: number;
-  /** Queries that may run at once. */
-  slots: number;
-  /** Seconds queries spent waiting for a worker since the pool started, all together. */
-  waitedSeconds: number;
-  /** Resident bytes of the running workers, as each last reported (after its latest query). */
-  resident: number;
-  /** Workers that reported a resident size (those counted in `resident`). */
-  workers: number;
-}
-
 /**
  * A pool of SQL workers over the store at `options.storeRoot`. Workers
  * start on the first query (or on `warm()`); one that dies or grew too large
@@ -199,53 +184,13 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     pids() {
       return pool.slots.flatMap(({ worker: w }) => (w && !w.dead() && w.child.pid ? [w.child.pid] : []));
     },
-    stats: () => ({
-      running: pool.slots.filter((slot) => slot.busy).length,
-      queued: pool.waiters.length,
-      slots: pool.slots.length,
-      waitedSeconds: pool.waitedMs / 1000,
-      resident: pool.slots.reduce((n, slot) => n + (reported(slot) ? slot.rss!.bytes : 0), 0),
-      workers: pool.slots.filter(reported).length,
-    }),
+    stats: () => poolStats(pool),
     walls: async () => ({
       ...(pool.walls ?? await expectedWalls(pool.settings)),
       duckdb: !pool.settings.unguarded,
     }),
     close: () => closePool(pool),
   };
-}
-
-/** Whether the slot's running worker has said its resident size. */
-function reported(slot: Slot): boolean {
-  return slot.rss !== undefined && slot.worker === slot.rss.of;
-}
-
-/** One worker's place in the pool: the worker, its start under way, whether a query holds it, its idle timer. */
-interface Slot {
-  worker: WorkerProcess | null;
-  starting: Promise<WorkerProcess> | null;
-  busy: boolean;
-  idleTimer: ReturnType<typeof setTimeout> | undefined;
-  /** What the worker said its resident size was after its latest query. */
-  rss?: { of: WorkerProcess; bytes: number };
-}
-
-/** A pool: its slots, the queries waiting for one, and its settings. */
-interface PoolState {
-  slots: Slot[];
-  waiters: { grant: (slot: Slot) => void }[];
-  /** Milliseconds queries spent waiting for a worker, all together. */
-  waitedMs: number;
-  nextId: number;
-  closed: boolean;
-  storeRoot: string;
-  timeoutMs: number;
-  queueWaitMs: number;
-  graceMs: number;
-  idleMs: number;
-  settings: WorkerSettings;
-  /** The walls of the latest worker to start, null before one did. */
-  walls: { landlock: boolean; view: boolean } | null;
 }
 
 /** Part paths relative to the store: a worker may see the store elsewhere (`_worker_process.ts`). */
