@@ -232,9 +232,12 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   });
   // The launcher's own start has set node_modules up.
   flags.push(...nodeModulesAsIs(paths.config, (path) => exists(d, path, true)));
-  const cgroup = env[CGROUP_MEMORY_ENV] ?? String(cgroupMemoryLimitWith((path) => readOrNull(d, path)) ?? "none");
+  const read = () => cgroupMemoryLimitWith((path) => readOrNull(d, path));
+  const cgroup = env[CGROUP_MEMORY_ENV] ?? String(read() ?? "none");
+  // As the node reads what it is told (`knownCgroupLimit`): a number of bytes, `none`, or else the cgroup itself.
+  const limit = /^\d+$/.test(cgroup) && Number(cgroup) > 0 ? Number(cgroup) : cgroup === "none" ? null : read();
   // V8 sizes its heap when it starts: the young generation the budget allows is a flag (a bad --memory is the node's to refuse).
-  const budget = memoryBudget(reach.memory, /^\d+$/.test(cgroup) ? Number(cgroup) : null, machineMemory(d));
+  const budget = memoryBudget(reach.memory, limit, machineMemory(d));
   flags.push(...semiSpaceFlags(budget && semiSpace(budget.bytes)).map((f) => `--v8-flags=${f}`));
   return {
     flags,

@@ -30,6 +30,9 @@ const SAME: [string[], Record<string, string>][] = [
   [["serve", "--memory=1GiB"], { SVC_NODE_MEMORY: "8GiB" }],
   [["serve"], { SVC_NODE_MEMORY: "2GiB" }],
   [["serve"], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }],
+  [["serve"], { SVC_CGROUP_MEMORY_LIMIT: "0" }],
+  [["serve"], { SVC_CGROUP_MEMORY_LIMIT: "lots" }],
+  [["serve"], { SVC_CGROUP_MEMORY_LIMIT: "none" }],
 ];
 
 const ASIDE: [string[], Record<string, string>][] = [
