@@ -20,12 +20,20 @@
  * of the idle figure after the minute, and nothing but 200/201 and the
  * documented 429/503.
  *
+ * `SVC_BENCH_MEMORY_RUNTIME=node` runs both nodes under Node instead: the npm
+ * package built, packed and installed into a temporary folder, its `svc` bin
+ * run by `node`; the budgeted node with `NODE_OPTIONS=--max-semi-space-size`
+ * as docs/operations.md tells Node's operators (Node cannot be given it
+ * after it starts).
+ *
  * @module
  */
 import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
+import { buildNpm } from "../build_npm.ts";
+import { parseBytes, semiSpace, semiSpaceFlags } from "../../src/launch/mod.ts";
 import { NOTES, post } from "../../tests/support/local_project.ts";
 import { failures, mixedLoad, type Tally } from "../../tests/support/mixed_load.ts";
 import { type Benchmark, printTable, processTreePss, processTreeRss, verdict } from "./_util.ts";
@@ -102,10 +110,47 @@ interface NodeRun {
   log: string;
 }
 
+/** How svc is run: under Deno from this checkout, or under Node from the npm package. */
+interface Runtime {
+  name: "deno" | "node";
+  /** The command that runs svc (none: this checkout's `cli.ts` under Deno). */
+  svc?: string[];
+  /** The environment of a node with `flags`. */
+  env(flags: string[]): Record<string, string>;
+}
+
+/** Runs `command` in `cwd`; throws with its output when it fails. */
+async function ok(command: string, args: string[], cwd: string): Promise<string> {
+  const out = await new Deno.Command(command, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) throw new Error(`${command} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  return text;
+}
+
+/** The npm package built, packed and installed into `dir`: its `svc` bin under Node. */
+async function nodeRuntime(dir: string): Promise<Runtime> {
+  console.log("building, packing and installing the npm package for Node ...");
+  const built = await buildNpm({ outDir: join(dir, "package") });
+  const [{ filename }] = JSON.parse(await ok("npm", ["pack", "--json", "--pack-destination", dir], built.outDir));
+  const app = join(dir, "app");
+  await Deno.mkdir(app);
+  await ok("npm", ["init", "-y"], app);
+  await ok("npm", ["install", "--no-audit", "--no-fund", join(dir, filename)], app);
+  return {
+    name: "node",
+    svc: ["node", join(app, "node_modules", "@svc", "cli", "bin", "svc.js")],
+    env: (flags): Record<string, string> => {
+      const bytes = flags.includes("--memory") ? parseBytes(flags[flags.indexOf("--memory") + 1] ?? "") : null;
+      const young = semiSpaceFlags(bytes === null ? null : semiSpace(bytes));
+      return young.length > 0 ? { NODE_OPTIONS: young.join(" ") } : {};
+    },
+  };
+}
+
 /** Serves a copy of the bench store with `flags`, loads it, then leaves it idle for a minute. */
-async function runNode(flags: string[]): Promise<NodeRun> {
+async function runNode(flags: string[], runtime: Runtime): Promise<NodeRun> {
   const store = await storeCopy();
-  const node = await startServe(["--store", store, "--quiet", ...flags]);
+  const node = await startServe(["--store", store, "--quiet", ...flags], runtime.env(flags), { svc: runtime.svc });
   const watch = sampler(node.child.pid);
   try {
     const made = await post(node.url, "/projects", NOTES);
@@ -144,9 +189,24 @@ function answered(t: Tally): string {
 /** Runs the benchmark and prints its tables. */
 export async function run(): Promise<void> {
   const flags = Deno.env.get("SVC_BENCH_MEMORY_FLAGS")?.split(" ").filter(Boolean) ?? ["--memory", "512MiB"];
-  const free = await runNode([]);
-  const held = await runNode(flags);
-  const title = (r: NodeRun) => r.flags.length > 0 ? r.flags.join(" ") : "no budget";
+  const npm = Deno.env.get("SVC_BENCH_MEMORY_RUNTIME") === "node"
+    ? await mkdtemp(join(tmpdir(), "svc-bench-npm-"))
+    : null;
+  try {
+    const runtime: Runtime = npm ? await nodeRuntime(npm) : { name: "deno", env: () => ({}) };
+    console.log(`runtime: ${runtime.name}`);
+    await report(flags, runtime);
+  } finally {
+    if (npm) await rm(npm, { recursive: true, force: true });
+  }
+}
+
+async function report(flags: string[], runtime: Runtime): Promise<void> {
+  const free = await runNode([], runtime);
+  const held = await runNode(flags, runtime);
+  const title = (r: NodeRun) =>
+    (r.flags.length > 0 ? r.flags.join(" ") : "no budget") +
+    (runtime.env(r.flags).NODE_OPTIONS ? ` (${runtime.env(r.flags).NODE_OPTIONS})` : "");
   printTable(
     ["node", "idle MiB", "peak MiB (node + workers)", "peak PSS MiB", "after an idle minute MiB (node + workers)"],
     [free, held].map((r) => [

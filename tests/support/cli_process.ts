@@ -76,18 +76,20 @@ export interface ServeProcess {
 
 /**
  * Starts `svc serve args...` and resolves once it has printed its URL;
- * `nofile` lowers its open-file limit (`ulimit -n`).
+ * `nofile` lowers its open-file limit (`ulimit -n`); `svc` is the command
+ * that runs svc (default: this checkout's `cli.ts` under Deno, or `root`'s).
  */
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
-  options: { nofile?: number; root?: string } = {},
+  options: { nofile?: number; root?: string; svc?: string[] } = {},
 ): Promise<ServeProcess> {
   const cli = options.root ? `${options.root.replace(/\/$/, "")}/cli.ts` : `${ROOT}cli.ts`;
-  const deno = [Deno.execPath(), "run", "-A", cli, "serve", "--port", "0", ...args];
+  const svc = options.svc ?? [Deno.execPath(), "run", "-A", cli];
+  const line = [...svc, "serve", "--port", "0", ...args];
   const [command, ...rest] = options.nofile
-    ? ["bash", "-c", `ulimit -n ${options.nofile} && exec "$@"`, "bash", ...deno]
-    : deno;
+    ? ["bash", "-c", `ulimit -n ${options.nofile} && exec "$@"`, "bash", ...line]
+    : line;
   const child = new Deno.Command(command, {
     args: rest,
     env,
