@@ -36,6 +36,29 @@ const DEFLATE = { level: 1, windowBits: 12, memLevel: 8 } as const;
 /** What every block holds besides its bytes and offsets. */
 const OVERHEAD = 64;
 
+/**
+ * `chunks` joined by commas into one array: records' JSON texts as a page
+ * writes them. One chunk is given back as it is.
+ *
+ * @example
+ * ```ts
+ * import { joinBytes } from "./cached_group.ts";
+ * const e = new TextEncoder();
+ * new TextDecoder().decode(joinBytes([e.encode("1"), e.encode("2")])); // "1,2"
+ * ```
+ */
+export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0) + Math.max(0, chunks.length - 1));
+  let at = 0;
+  for (const [i, c] of chunks.entries()) {
+    if (i > 0) out[at++] = 44; // ","
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -120,17 +143,9 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const run = (r: number) => inflateRawSync(bytes.subarray(at[r], at[r + 1]));
   /** Runs `first` to `last` inflated and joined by commas: the text from record `first * COMPRESSED_RUN`. */
   const inflated = (first: number, last: number): Uint8Array => {
-    if (first === last) return run(first);
     const pieces = [];
     for (let r = first; r <= last; r++) pieces.push(run(r));
-    const out = new Uint8Array(pieces.reduce((n, p) => n + p.length + 1, -1));
-    let at = 0;
-    for (const p of pieces) {
-      if (at > 0) out[at++] = 44; // ","
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return joinBytes(pieces);
   };
   const around = (a: number, b: number) => {
     const first = Math.floor(a / COMPRESSED_RUN);

@@ -8,7 +8,7 @@
  */
 import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
-import { type CachedGroup, cachedGroup } from "./cached_group.ts";
+import { type CachedGroup, cachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
 
@@ -71,19 +71,6 @@ function pieceOf(records: string[]): Piece {
     bytes: () => encoder.encode(records.join(",")),
     records: () => records,
   };
-}
-
-/** Joins byte chunks with a comma between each two. */
-function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0) + Math.max(0, chunks.length - 1));
-  let at = 0;
-  for (const [i, c] of chunks.entries()) {
-    if (i > 0) out[at++] = 44; // ","
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 /** Records `a` to `b` (block-relative) of cached blocks, in order. */
