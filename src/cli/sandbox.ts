@@ -27,7 +27,7 @@ import {
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
-import { CGROUP_MEMORY_ENV, nodeModulesAsIs, returningMalloc, SANDBOX_CHILD, semiSpaceFlags } from "../launch/mod.ts";
+import { CGROUP_MEMORY_ENV, denoSemiSpaceFlags, nodeModulesAsIs, returningMalloc, SANDBOX_CHILD } from "../launch/mod.ts";
 
 export { SANDBOX_CHILD };
 
@@ -72,7 +72,7 @@ export function narrowedFlags(
   // The launcher's start has set node_modules up.
   const flags = [...nodePermissionFlags(paths, reach), ...nodeModulesAsIs(paths.config, existsSync)];
   // V8 sizes its heap when it starts: the young generation the budget allows.
-  flags.push(...semiSpaceFlags(settings.memory.semiSpace).map((f) => `--v8-flags=${f}`));
+  flags.push(...denoSemiSpaceFlags(settings.memory.semiSpace));
   // The narrowed node reads only SVC_* variables: the trust file is named for it.
   // What the kernel offers is told too: the narrowed node may not load libc to ask (see `expectedWalls`).
   // And the cgroup's memory limit, for the default memory budget: the narrowed node may not read /proc/self.

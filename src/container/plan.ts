@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { CliError, UsageError } from "../errors/mod.ts";
-import { semiSpaceFlags } from "../launch/mod.ts";
+import { denoSemiSpaceFlags } from "../launch/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { CONTAINER_PORT, type ContainerLayout } from "./layout.ts";
 import { commandPermissions, nodePermissions } from "./permissions.ts";
@@ -129,7 +129,7 @@ function planServe(options: string[], env: Record<string, string>, layout: Conta
   const following = settings.follow.length > 0;
   const trustFile = env.SVC_TRUST_FILE;
   // V8 sizes its heap when it starts: the young generation the budget allows.
-  const heap = semiSpaceFlags(settings.memory.semiSpace).map((f) => `--v8-flags=${f}`);
+  const heap = denoSemiSpaceFlags(settings.memory.semiSpace);
   const node: PlannedProcess = {
     argv: denoRun(layout, [...nodePermissions(layout, nodeReach(settings, trustFile)), ...heap], args),
     env,

@@ -135,3 +135,17 @@ export function semiSpace(budget: number): number | null {
 export function semiSpaceFlags(bytes: number | null): string[] {
   return bytes === null ? [] : [`--max-semi-space-size=${Math.max(1, Math.round(bytes / MIB))}`];
 }
+
+/**
+ * {@linkcode semiSpaceFlags} as a Deno command line takes them: each in
+ * `--v8-flags=`.
+ *
+ * @example
+ * ```ts
+ * import { denoSemiSpaceFlags } from "./memory_budget.ts";
+ * denoSemiSpaceFlags(4 * 1024 ** 2); // ["--v8-flags=--max-semi-space-size=4"]
+ * ```
+ */
+export function denoSemiSpaceFlags(bytes: number | null): string[] {
+  return semiSpaceFlags(bytes).map((flag) => `--v8-flags=${flag}`);
+}

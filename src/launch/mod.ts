@@ -45,5 +45,6 @@ export {
   MIN_MEMORY_BUDGET,
   parseBytes,
   semiSpace,
+  denoSemiSpaceFlags,
   semiSpaceFlags,
 } from "./memory_budget.ts";

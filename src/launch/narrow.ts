@@ -18,7 +18,7 @@ import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc } from "./cgroup.ts";
-import { memoryBudget, semiSpace, semiSpaceFlags } from "./memory_budget.ts";
+import { denoSemiSpaceFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
 
 /** The part of the `Deno` global used here (typed so that tsc builds without Deno's types). */
 interface DenoNarrow {
@@ -238,7 +238,7 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   const limit = /^\d+$/.test(cgroup) && Number(cgroup) > 0 ? Number(cgroup) : cgroup === "none" ? null : read();
   // V8 sizes its heap when it starts: the young generation the budget allows is a flag (a bad --memory is the node's to refuse).
   const budget = memoryBudget(reach.memory, limit, machineMemory(d));
-  flags.push(...semiSpaceFlags(budget && semiSpace(budget.bytes)).map((f) => `--v8-flags=${f}`));
+  flags.push(...denoSemiSpaceFlags(budget && semiSpace(budget.bytes)));
   return {
     flags,
     env: {

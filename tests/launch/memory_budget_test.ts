@@ -1,6 +1,7 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   defaultMemoryBudget,
+  denoSemiSpaceFlags,
   memoryBudget,
   MIN_MEMORY_BUDGET,
   semiSpace,
@@ -36,4 +37,6 @@ Deno.test("the young generation is a 128th of a budget under 4 GiB, 1 to 16 MiB;
   assertEquals(semiSpace(4 * GIB), null);
   assertEquals(semiSpaceFlags(3 * MIB), ["--max-semi-space-size=3"]);
   assertEquals(semiSpaceFlags(null), []);
+  assertEquals(denoSemiSpaceFlags(3 * MIB), ["--v8-flags=--max-semi-space-size=3"]);
+  assertEquals(denoSemiSpaceFlags(null), []);
 });
