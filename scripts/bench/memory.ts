@@ -32,7 +32,7 @@ import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
-import { buildNpm } from "../build_npm.ts";
+import { installPackedNpm } from "../../tests/support/npm_package.ts";
 import { parseBytes, semiSpace, semiSpaceFlags } from "../../src/launch/mod.ts";
 import { NOTES, post } from "../../tests/support/local_project.ts";
 import { failures, mixedLoad, type Tally } from "../../tests/support/mixed_load.ts";
@@ -119,23 +119,10 @@ interface Runtime {
   env(flags: string[]): Record<string, string>;
 }
 
-/** Runs `command` in `cwd`; throws with its output when it fails. */
-async function ok(command: string, args: string[], cwd: string): Promise<string> {
-  const out = await new Deno.Command(command, { args, cwd, stdout: "piped", stderr: "piped" }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  if (!out.success) throw new Error(`${command} ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  return text;
-}
-
 /** The npm package built, packed and installed into `dir`: its `svc` bin under Node. */
 async function nodeRuntime(dir: string): Promise<Runtime> {
   console.log("building, packing and installing the npm package for Node ...");
-  const built = await buildNpm({ outDir: join(dir, "package") });
-  const [{ filename }] = JSON.parse(await ok("npm", ["pack", "--json", "--pack-destination", dir], built.outDir));
-  const app = join(dir, "app");
-  await Deno.mkdir(app);
-  await ok("npm", ["init", "-y"], app);
-  await ok("npm", ["install", "--no-audit", "--no-fund", join(dir, filename)], app);
+  const { app } = await installPackedNpm(dir);
   return {
     name: "node",
     svc: ["node", join(app, "node_modules", "@svc", "cli", "bin", "svc.js")],

@@ -7,12 +7,12 @@
  */
 import { gunzipSync } from "node:zlib";
 import assert from "node:assert/strict";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
-import { buildNpm } from "../../scripts/build_npm.ts";
 import { APP_JS } from "../../src/node/ui/_app_js.ts";
 import { freePort } from "../support/cli_process.ts";
+import { installPackedNpm } from "../support/npm_package.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
 import { fewestProbes, slowBodyAttack } from "../support/slow_body_attack.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -28,17 +28,6 @@ async function run(cmd: string, args: string[], cwd: string, env?: Record<string
   const out = await new Deno.Command(cmd, { args, cwd, env, clearEnv: env !== undefined, stdin: "null" }).output();
   const text = new TextDecoder();
   return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
-}
-
-/** Runs `cmd` and fails with its output unless it exits 0. */
-async function runOk(cmd: string, args: string[], cwd: string): Promise<Ran> {
-  const ran = await run(cmd, args, cwd);
-  if (ran.code !== 0) {
-    throw new Error(
-      `${cmd} ${args.join(" ")} exited ${ran.code}\n--- stderr\n${ran.stderr}\n--- stdout\n${ran.stdout}`,
-    );
-  }
-  return ran;
 }
 
 /** Collects a child's output stream as text; resolves when the stream ends. */
@@ -72,7 +61,7 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
   const serverErr = { text: "" };
   const drains: Promise<void>[] = [];
   try {
-    const built = await buildNpm({ outDir: join(work.path, "package") });
+    const { built, packed: info, svc, app } = await installPackedNpm(work.path);
     const pinned = (name: string) => (denoJson.imports as Record<string, string>)[name].replace(`npm:${name}@`, "");
     assert.deepEqual(built.dependencies, {
       "@duckdb/node-api": pinned("@duckdb/node-api"),
@@ -85,14 +74,6 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
     });
     assert(!("ethers" in built.dependencies), "ethers is the tests' alone");
 
-    const packed = await runOk("npm", ["pack", "--json", "--pack-destination", work.path], built.outDir);
-    const [info] = JSON.parse(packed.stdout) as {
-      filename: string;
-      size: number;
-      entryCount: number;
-      files: { path: string }[];
-    }[];
-    const tarball = join(work.path, info.filename);
     console.log(`packed ${info.filename}: ${info.size} bytes, ${info.entryCount} files`);
 
     await t.step("the tarball is @svc/cli: own README, license, engines, repository, no Deno entry files", async () => {
@@ -114,12 +95,6 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       assert.match(readme, /import \{ Client \} from "@svc\/cli"/);
       assert(!/cli\.ts|\bdeno (run|task)\b/.test(readme), "the npm README has no Deno commands");
     });
-
-    const app = join(work.path, "app");
-    await mkdir(app);
-    await runOk("npm", ["init", "-y"], app);
-    await runOk("npm", ["install", "--no-audit", "--no-fund", tarball], app);
-    const svc = join(app, "node_modules", ".bin", "svc");
 
     await t.step("svc --version prints deno.json's version", async () => {
       const ran = await run(svc, ["--version"], app);
