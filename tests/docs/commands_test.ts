@@ -81,7 +81,9 @@ async function runDocuments(...names: string[]): Promise<void> {
     }).output();
     const transcript = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
     if (out.code !== 0 || Deno.env.get("SVC_DOCS_TRANSCRIPT")) console.error(`--- ${name}: transcript\n${transcript}`);
-    assertEquals(out.code, 0, `a command of ${name} failed (transcript above)`);
+    // The transcript's end goes in the failure itself: a CI log may keep only a test's error.
+    const end = transcript.trimEnd().split("\n").slice(-40).join("\n");
+    assertEquals(out.code, 0, `a command of ${name} failed (whole transcript above); its end:\n${end}\n`);
     assert(!(await portInUse(8686)), "every node the documents started has stopped");
   } finally {
     await dir.cleanup();
