@@ -27,7 +27,13 @@ import {
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
-import { CGROUP_MEMORY_ENV, denoSemiSpaceFlags, nodeModulesAsIs, returningMalloc, SANDBOX_CHILD } from "../launch/mod.ts";
+import {
+  CGROUP_MEMORY_ENV,
+  denoSemiSpaceFlags,
+  nodeModulesAsIs,
+  returningMalloc,
+  SANDBOX_CHILD,
+} from "../launch/mod.ts";
 
 export { SANDBOX_CHILD };
 

@@ -41,10 +41,10 @@ export { SERVE_OPTIONS } from "./serve_options.ts";
 export {
   type BudgetSource,
   defaultMemoryBudget,
+  denoSemiSpaceFlags,
   memoryBudget,
   MIN_MEMORY_BUDGET,
   parseBytes,
   semiSpace,
-  denoSemiSpaceFlags,
   semiSpaceFlags,
 } from "./memory_budget.ts";
