@@ -28,7 +28,13 @@
  *
  * @module
  */
-export { Client, type ClientOptions, type ContributionAnswer, DEFAULT_BASE_URL } from "./src/client/mod.ts";
+export {
+  Client,
+  type ClientOptions,
+  type ContributeOptions,
+  type ContributionAnswer,
+  DEFAULT_BASE_URL,
+} from "./src/client/mod.ts";
 export {
   AuthError,
   BundleError,

@@ -8,7 +8,6 @@
  * @module
  */
 import {
-  type ContributionView,
   type DataPage,
   listedLicense,
   type Manifest,
@@ -21,9 +20,16 @@ import {
   type ReportAnswer,
 } from "../wire/mod.ts";
 import { type AccountCalls, accountCalls } from "./account.ts";
+import {
+  contribute,
+  type ContributeOptions,
+  contribution,
+  type ContributionAnswer,
+  waitForContribution,
+} from "./contributions.ts";
 import { type CommunityCalls, communityCalls } from "./community.ts";
 import { sendReport } from "./reports.ts";
-import { KeyRequiredError, ValueError, WaitTimeout } from "./errors.ts";
+import { KeyRequiredError, ValueError } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { type KnowledgeCalls, knowledgeCalls } from "./knowledge.ts";
 import { updateProject } from "./project_edit.ts";
@@ -35,6 +41,7 @@ import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
 export type { QueryAnswer } from "./types.ts";
+export type { ContributeOptions, ContributionAnswer } from "./contributions.ts";
 export { listedLicense, ORIGIN_LICENSES } from "../wire/mod.ts";
 
 /** The local node, where a client goes when nothing names another base URL. */
@@ -61,22 +68,6 @@ export interface ClientOptions {
    * one (default true). Turn off only to talk to a node known to have no token.
    */
   requireKey?: boolean;
-}
-
-/** A contribution's answer (the wire's `ContributionView`). */
-export type ContributionAnswer = ContributionView;
-
-/** Contribution states after which nothing changes. */
-const FINAL_STATUSES: ReadonlySet<string> = new Set(["merged", "rejected"]);
-
-/** A source declaration, when given, is 4 to 2000 characters (spec 9). */
-function checkSourceDeclaration(text: string | undefined): void {
-  if (text === undefined) return;
-  if (typeof text !== "string") throw new ValueError("sourceDeclaration must be a string");
-  const length = [...text].length;
-  if (length < 4 || length > 2000) {
-    throw new ValueError(`sourceDeclaration must be 4 to 2000 characters, not ${length}`);
-  }
 }
 
 /** The pay URL rule of origin-wire 1.1: `localhost`, `127.0.0.1` or `::1` as the base URL's host name. */
@@ -297,53 +288,21 @@ export class Client {
    * contributions asynchronously: with `wait` (true, or milliseconds; true
    * waits up to 900 s) the answer is polled until it is final.
    */
-  async contribute(
+  contribute(
     slug: string,
     records: Record<string, unknown>[],
-    options: { sourceDeclaration?: string; idempotencyKey?: string; wait?: boolean | number } = {},
+    options: ContributeOptions = {},
   ): Promise<ContributionAnswer & { replayed: boolean }> {
-    this.#needKey("contribute");
-    if (records.length < 1 || records.length > 500) throw new ValueError("records must hold 1-500 records");
-    checkSourceDeclaration(options.sourceDeclaration);
-    const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
-    const body = JSON.stringify({ records, sourceDeclaration: options.sourceDeclaration });
-    const answer = await callJson(
-      this.#endpoint,
-      "POST",
-      `/projects/${encodeURIComponent(slug)}/contribute`,
-      body,
-      headers,
-      {
-        retry: options.idempotencyKey !== undefined,
-        route: "POST /projects/{slug}/contribute",
-      },
-    );
-    const replayed = answer.headers.get("idempotent-replayed") === "true";
-    let view = answer.body as ContributionAnswer;
-    if (options.wait && !FINAL_STATUSES.has(view.status)) {
-      view = await this.waitForContribution(slug, view.id, {
-        timeoutMs: options.wait === true ? 900_000 : options.wait,
-      });
-    }
-    return { ...view, replayed };
+    return contribute(this.#context, slug, records, options);
   }
 
   /** Polls a contribution until it is `merged` or `rejected`; fails once `timeoutMs` passed (default 900 s). */
-  async waitForContribution(
+  waitForContribution(
     slug: string,
     id: string,
     options: { timeoutMs?: number; intervalMs?: number } = {},
   ): Promise<ContributionAnswer> {
-    const deadline = Date.now() + (options.timeoutMs ?? 900_000);
-    for (let wait = options.intervalMs ?? 250;; wait = Math.min(wait * 2, 5_000)) {
-      const view = await this.contribution(slug, id);
-      if (FINAL_STATUSES.has(view.status)) return view;
-      if (Date.now() + wait > deadline) {
-        const seconds = (options.timeoutMs ?? 900_000) / 1000;
-        throw new WaitTimeout(`contribution ${id} still ${view.status} after ${seconds}s`, null, "wait_timeout", view);
-      }
-      await new Promise((r) => setTimeout(r, wait));
-    }
+    return waitForContribution(this.#context, slug, id, options);
   }
 
   /**
@@ -399,10 +358,6 @@ export class Client {
 
   /** A contribution's answer. */
   contribution(slug: string, id: string): Promise<ContributionAnswer> {
-    this.#needKey("contribution");
-    return this.#get(
-      `/projects/${encodeURIComponent(slug)}/contributions/${encodeURIComponent(id)}`,
-      "GET /projects/{slug}/contributions/{id}",
-    );
+    return contribution(this.#context, slug, id);
   }
 }
