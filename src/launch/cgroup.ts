@@ -75,6 +75,25 @@ export function cgroupMemoryLimitWith(read: ReadText): number | null {
 }
 
 /**
+ * The cgroup's memory limit as `told` (the value of `SVC_CGROUP_MEMORY_LIMIT`
+ * that `svc serve` gives the node it narrows): a number of bytes, `none`, or
+ * else (absent, `0`, garbage) what `read` finds in the cgroup itself.
+ *
+ * @example
+ * ```ts
+ * import { toldCgroupLimit } from "./cgroup.ts";
+ * toldCgroupLimit("536870912", () => null); // 536870912
+ * toldCgroupLimit("none", () => 1024); // null
+ * toldCgroupLimit("lots", () => 1024); // 1024
+ * ```
+ */
+export function toldCgroupLimit(told: string | undefined, read: () => number | null): number | null {
+  if (told === "none") return null;
+  if (told !== undefined && /^\d+$/.test(told) && Number(told) > 0) return Number(told);
+  return read();
+}
+
+/**
  * How many processes the OOM killer has killed in this process's cgroup so
  * far, or null when that cannot be read.
  *

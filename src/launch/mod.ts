@@ -26,6 +26,7 @@ export {
   type ReadText,
   RETURNING_MALLOC_ENV,
   returningMalloc,
+  toldCgroupLimit,
 } from "./cgroup.ts";
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
 export {

@@ -17,7 +17,7 @@ import { canExecReplacing, execReplacing, landlockAbi } from "./libc.ts";
 import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
-import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc } from "./cgroup.ts";
+import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc, toldCgroupLimit } from "./cgroup.ts";
 import { denoSemiSpaceFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
 
 /** The part of the `Deno` global used here (typed so that tsc builds without Deno's types). */
@@ -232,10 +232,9 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   });
   // The launcher's own start has set node_modules up.
   flags.push(...nodeModulesAsIs(paths.config, (path) => exists(d, path, true)));
-  const read = () => cgroupMemoryLimitWith((path) => readOrNull(d, path));
-  const cgroup = env[CGROUP_MEMORY_ENV] ?? String(read() ?? "none");
-  // As the node reads what it is told (`knownCgroupLimit`): a number of bytes, `none`, or else the cgroup itself.
-  const limit = /^\d+$/.test(cgroup) && Number(cgroup) > 0 ? Number(cgroup) : cgroup === "none" ? null : read();
+  // As the node will read it: what this process was told, else the cgroup itself (read once).
+  const limit = toldCgroupLimit(env[CGROUP_MEMORY_ENV], () => cgroupMemoryLimitWith((path) => readOrNull(d, path)));
+  const cgroup = env[CGROUP_MEMORY_ENV] ?? String(limit ?? "none");
   // V8 sizes its heap when it starts: the young generation the budget allows is a flag (a bad --memory is the node's to refuse).
   const budget = memoryBudget(reach.memory, limit, machineMemory(d));
   flags.push(...denoSemiSpaceFlags(budget && semiSpace(budget.bytes)));

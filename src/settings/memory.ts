@@ -9,7 +9,7 @@
  * @module
  */
 import { totalmem } from "node:os";
-import { type BudgetSource, CGROUP_MEMORY_ENV, memoryBudget, semiSpace } from "../launch/mod.ts";
+import { type BudgetSource, CGROUP_MEMORY_ENV, memoryBudget, semiSpace, toldCgroupLimit } from "../launch/mod.ts";
 import { UsageError } from "../errors/mod.ts";
 import { cgroupMemoryLimit } from "../runtime/mod.ts";
 import type { MemoryPlan } from "../wire/mod.ts";
@@ -104,10 +104,7 @@ function formatSize(bytes: number): string {
  * ```
  */
 export function knownCgroupLimit(env: Record<string, string | undefined>): number | null {
-  const told = env[CGROUP_MEMORY_ENV];
-  if (told === "none") return null;
-  if (told !== undefined && /^\d+$/.test(told) && Number(told) > 0) return Number(told);
-  return cgroupMemoryLimit();
+  return toldCgroupLimit(env[CGROUP_MEMORY_ENV], cgroupMemoryLimit);
 }
 
 /**
