@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { denoGlobal } from "./deno.ts";
 
 /** A file's identity (inode and modification time) at one moment. */
@@ -61,6 +61,42 @@ export function stampOf(path: string): Stamp | null {
 export function fileStampOf(path: string): Stamp | null {
   try {
     return statNow(path);
+  } catch (e) {
+    const code = (e as { code?: string } | null)?.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw e;
+  }
+}
+
+/** What {@linkcode linkInfoOf} says of a path: its size, and whether it is a regular file (not a link to one). */
+export interface LinkInfo {
+  /** Size in bytes. */
+  size: number;
+  /** A regular file itself: false for a folder, a symbolic link, a device. */
+  isFile: boolean;
+}
+
+/**
+ * What is at `path` itself (not following a link), read synchronously, or
+ * null when nothing is there; any other failure is thrown. The store checks
+ * every part of a version this way (200 parts: about a millisecond, where
+ * 200 asynchronous looks took 50).
+ *
+ * @example
+ * ```ts
+ * import { linkInfoOf } from "./stat.ts";
+ * linkInfoOf("/no/such/part"); // null
+ * ```
+ */
+export function linkInfoOf(path: string): LinkInfo | null {
+  try {
+    const deno = denoGlobal();
+    if (deno) {
+      const info = deno.lstatSync(path);
+      return { size: info.size, isFile: info.isFile };
+    }
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    return info ? { size: info.size, isFile: info.isFile() } : null;
   } catch (e) {
     const code = (e as { code?: string } | null)?.code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileStampOf, type Stamp, stampOf } from "../runtime/mod.ts";
+import { fileStampOf, linkInfoOf, type Stamp, stampOf } from "../runtime/mod.ts";
 import { type IncompleteVersion, isSlug } from "../wire/mod.ts";
 import { manifestFile, partFile, projectDir, versionOfDirName } from "./layout.ts";
 import { parseStoredManifest, type StoredManifest, type StoredPart } from "./manifest.ts";
@@ -96,6 +96,8 @@ interface StoreState {
   readonly root: string;
   /** Checked versions, by `<slug>/<version>`. */
   versions: Map<string, CachedVersion>;
+  /** Versions being checked now, by `<slug>/<version>`: who asks meanwhile waits for that check. */
+  checking: Map<string, { key: string; result: Promise<StoredVersion | { reason: string }> }>;
   /** Project summaries, by slug. */
   summaries: Map<string, CachedSummary>;
   /** Whether each slug-named folder holds a project. */
@@ -119,7 +121,14 @@ interface StoreState {
  * ```
  */
 export function openStore(root: string): Store {
-  const s: StoreState = { root, versions: new Map(), summaries: new Map(), folders: new Map(), listing: null };
+  const s: StoreState = {
+    root,
+    versions: new Map(),
+    checking: new Map(),
+    summaries: new Map(),
+    folders: new Map(),
+    listing: null,
+  };
   return storeOver(s);
 }
 
@@ -139,23 +148,21 @@ async function versionDirs(s: StoreState, slug: string): Promise<number[]> {
   return out.sort((a, b) => b - a);
 }
 
-/** The size of a part file (lstat), or what is wrong with it. */
-async function partSize(s: StoreState, slug: string, sha256: string): Promise<number | { reason: string }> {
-  let info;
-  try {
-    info = await lstat(partFile(s.root, slug, sha256));
-  } catch (e) {
-    if (isNotFound(e)) return { reason: `part ${sha256} is missing` };
-    throw e;
-  }
-  return info.isFile() ? info.size : { reason: `part ${sha256} is not a regular file` };
+/** What a part file is: its size, or what is wrong with it. */
+type PartSize = number | { reason: string };
+
+/** The size of a part file (lstat, synchronous: see {@linkcode linkInfoOf}), or what is wrong with it. */
+function partSize(s: StoreState, slug: string, sha256: string): PartSize {
+  const info = linkInfoOf(partFile(s.root, slug, sha256));
+  if (info === null) return { reason: `part ${sha256} is missing` };
+  return info.isFile ? info.size : { reason: `part ${sha256} is not a regular file` };
 }
 
 async function check(
   s: StoreState,
   slug: string,
   version: number,
-  sizeOf: (sha256: string) => Promise<number | { reason: string }> = (sha) => partSize(s, slug, sha),
+  sizeOf: (sha256: string) => PartSize = (sha) => partSize(s, slug, sha),
 ): Promise<StoredVersion | { reason: string } | null> {
   const file = manifestFile(s.root, slug, version);
   // Synchronous: asked on every data, manifest and export request, where an asynchronous stat cost 60 µs.
@@ -166,27 +173,37 @@ async function check(
   const hit = s.versions.get(cacheKey);
   const now = Date.now();
   if (hit && hit.key === key && now - hit.checkedAt < RECHECK_MS) return hit.result;
-  const parsed = hit && hit.key === key && "manifest" in hit.result
-    ? hit.result.manifest
-    : parseStoredManifest(await readFile(file, "utf8"), slug, version);
-  const result = "reason" in parsed
-    ? parsed
-    : await checkParts(s, slug, version, parsed, new Date(info.mtimeMs), sizeOf);
-  s.versions.set(cacheKey, { key, checkedAt: now, result });
-  return result;
+  // One look at the disk for all who ask meanwhile: a version of 200 parts is 200 lstats, and a busy node asks
+  // hundreds of times a second (each asker checking on its own spent 8% of a node's time in lstat).
+  const under = s.checking.get(cacheKey);
+  if (under && under.key === key) return await under.result;
+  const result = (async () => {
+    const parsed = hit && hit.key === key && "manifest" in hit.result
+      ? hit.result.manifest
+      : parseStoredManifest(await readFile(file, "utf8"), slug, version);
+    return "reason" in parsed ? parsed : checkParts(s, slug, version, parsed, new Date(info.mtimeMs), sizeOf);
+  })();
+  s.checking.set(cacheKey, { key, result });
+  try {
+    const checked = await result;
+    s.versions.set(cacheKey, { key, checkedAt: now, result: checked });
+    return checked;
+  } finally {
+    if (s.checking.get(cacheKey)?.result === result) s.checking.delete(cacheKey);
+  }
 }
 
-async function checkParts(
+function checkParts(
   s: StoreState,
   slug: string,
   version: number,
   manifest: StoredManifest,
   mtime: Date,
-  sizeOf: (sha256: string) => Promise<number | { reason: string }>,
-): Promise<StoredVersion | { reason: string }> {
+  sizeOf: (sha256: string) => PartSize,
+): StoredVersion | { reason: string } {
   const parts = [];
   for (const part of manifest.parts) {
-    const size = await sizeOf(part.sha256);
+    const size = sizeOf(part.sha256);
     if (typeof size !== "number") return size;
     if (size !== part.bytes) {
       return { reason: `part ${part.sha256} has ${size} bytes, the manifest lists ${part.bytes}` };
@@ -240,10 +257,10 @@ async function summarize(s: StoreState, slug: string, previous: CachedSummary | 
   const listing = () =>
     present ??= readdir(join(projectDir(s.root, slug), "parts")).then((n) => new Set(n), () => new Set<string>());
   // Versions share parts: each part file is looked at once for the whole summary.
-  const sizes = new Map<string, Promise<number | { reason: string }>>();
+  const sizes = new Map<string, PartSize>();
   const sizeOf = (sha: string) => {
     let size = sizes.get(sha);
-    if (!size) sizes.set(sha, size = partSize(s, slug, sha));
+    if (size === undefined) sizes.set(sha, size = partSize(s, slug, sha));
     return size;
   };
   const versions: number[] = [];

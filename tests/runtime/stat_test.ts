@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { fileStampOf, stampOf } from "../../src/runtime/mod.ts";
+import { fileStampOf, linkInfoOf, stampOf } from "../../src/runtime/mod.ts";
 
 Deno.test("a folder's stamp changes when an entry is added, and is null where nothing is", async () => {
   const dir = await Deno.makeTempDir();
@@ -27,6 +27,21 @@ Deno.test("a file's stamp has its size; a missing file, or a path through a file
     assertEquals(fileStampOf(`${dir}/manifest.json`)?.size, 2);
     assertEquals(fileStampOf(`${dir}/missing.json`), null);
     assertEquals(fileStampOf(`${dir}/manifest.json/inside`), null);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("linkInfoOf: a file's size; a link, a folder are not files; nothing there, or a path through a file, is null", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/part`, "12345");
+    await Deno.symlink(`${dir}/part`, `${dir}/link`);
+    assertEquals(linkInfoOf(`${dir}/part`), { size: 5, isFile: true });
+    assertEquals(linkInfoOf(`${dir}/link`)?.isFile, false);
+    assertEquals(linkInfoOf(dir)?.isFile, false);
+    assertEquals(linkInfoOf(`${dir}/missing`), null);
+    assertEquals(linkInfoOf(`${dir}/part/inside`), null);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -30,6 +30,17 @@ Deno.test("a whole store lists its projects and versions newest first", async ()
   });
 });
 
+Deno.test("readers asking for a version at once share one look at its parts on disk", async () => {
+  await fixtureStore(async (root) => {
+    const store = openStore(root);
+    const at = await Promise.all(Array.from({ length: 20 }, () => store.version("cities", 2)));
+    assert(at[0] !== null);
+    assertEquals(new Set(at).size, 1, "each reader checked the parts on its own");
+    // Once checked, a version is not looked at again for two seconds: the same answer, no second look.
+    assert((await store.version("cities", 2)) === at[0]);
+  });
+});
+
 Deno.test("a version with a missing, short, long or symlinked part does not exist for readers", async () => {
   const cases: [string, (path: string) => Promise<void>, RegExp][] = [
     ["missing", (p) => unlink(p), /is missing/],
