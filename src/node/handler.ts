@@ -73,7 +73,7 @@ async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Res
     );
   }
   checkBodyHeaders(req, MAX_BODY_BYTES, route.form ? FORM_TYPE : "application/json");
-  if (route.costly) ctx.memoryGate.admit();
+  if (route.costly) await ctx.memoryGate.admit(req.signal);
   return await route.run(ctx, req, url, authed);
 }
 

@@ -8,16 +8,16 @@
  * @module
  */
 import process from "node:process";
-import { NodeError } from "../errors/mod.ts";
 import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
 import type { MemoryHealth, MemoryPlan } from "../wire/mod.ts";
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
-import type { SqlPool } from "../sql/mod.ts";
+import type { SqlPoolStats } from "../sql/mod.ts";
 
 /** What the node's memory is judged by: its plan and its SQL pool (a part of `NodeState`, which holds the gate). */
-interface MemoryView {
+export interface MemoryView {
   memory: MemoryPlan;
-  sql: Pick<SqlPool, "stats">;
+  /** What the SQL workers hold (resident bytes, as each said after its latest query) and how many run. */
+  sql: { stats(): Pick<SqlPoolStats, "resident" | "workers"> };
 }
 
 /** What the idle trim watches and trims. */
@@ -101,94 +101,5 @@ export function idleTrim(
       clearInterval(timer);
       await returning;
     },
-  };
-}
-
-/** How the node holds its budget under load. */
-export interface MemoryGate {
-  /** Refuses (503, `Retry-After: 1`) when the node and its SQL workers are at their budget; collects garbage near it. */
-  admit(): void;
-  /** The bytes held at the latest look: the node, and its SQL workers as they last said. */
-  held(): number;
-  /** Requests refused at the budget so far. */
-  refused(): number;
-}
-
-/**
- * The node's resident bytes and its SQL workers' own: what a worker's
- * resident size holds of the pages it shares with the node (the runtime's
- * binary, DuckDB's library) is counted once, in the node's, as a memory
- * cgroup charges them.
- */
-function heldNow(ctx: Pick<MemoryView, "sql" | "memory">): number {
-  const { resident, workers } = ctx.sql.stats();
-  return process.memoryUsage.rss() + Math.max(0, resident - workers * ctx.memory.sqlWorkerShared);
-}
-
-/** Past this share of the budget costly requests wait outside (503). */
-const REFUSE_AT = 0.95;
-/** Past this share a full garbage collection runs: a busy heap is mostly garbage (at 0.8 they cost a fifth of the speed). */
-const COLLECT_AT = 0.88;
-/** At most this often (measured: every 5 s held more and refused more than every second, at the same speed). */
-const COLLECT_EVERY_MS = 1_000;
-/**
- * ... and only while the JavaScript heap holds more than this share of the
- * budget: a forced collection slowed the node threefold when it ran every
- * second for memory the heap did not hold (the workers', DuckDB's); at 15%
- * none ran with a small young generation, and the gate refused thousands.
- */
-const COLLECT_HEAP_SHARE = 0.08;
-
-/**
- * The gate of `ctx`'s costly requests (pages, SQL, exports, downloads, MCP):
- * it looks at what the node holds at most every 100 ms, collects garbage past
- * 88% of the budget (at most every second, and only while the JavaScript heap
- * holds 8% of it), and refuses with 503 past 95%,
- * so that a burst is shed before the process outgrows its container.
- *
- * @example
- * ```ts ignore
- * import { memoryGate } from "./memory.ts";
- * const gate = memoryGate(state);
- * gate.admit(); // throws NodeError("unavailable") at the budget
- * ```
- */
-export function memoryGate(
-  ctx: MemoryView,
-  clock: () => number = () => performance.now(),
-): MemoryGate {
-  let lookedAt = -Infinity;
-  let collectedAt = -Infinity;
-  let held = 0;
-  let refused = 0;
-  const look = () => {
-    const now = clock();
-    if (now - lookedAt < 100) return;
-    lookedAt = now;
-    held = heldNow(ctx);
-    if (
-      held > ctx.memory.budget * COLLECT_AT && now - collectedAt > COLLECT_EVERY_MS &&
-      process.memoryUsage().heapTotal > ctx.memory.budget * COLLECT_HEAP_SHARE
-    ) {
-      collectedAt = now;
-      collectGarbage();
-      held = heldNow(ctx);
-    }
-  };
-  return {
-    admit() {
-      look();
-      if (held > ctx.memory.budget * REFUSE_AT) {
-        refused++;
-        const mib = (n: number) => Math.round(n / (1024 * 1024));
-        throw new NodeError(
-          "unavailable",
-          `the node is at its memory budget (${mib(held)} of ${mib(ctx.memory.budget)} MiB held): try again shortly`,
-          { "retry-after": "1" },
-        );
-      }
-    },
-    held: () => (look(), held),
-    refused: () => refused,
   };
 }

@@ -164,6 +164,10 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
       {},
       state.memoryGate.refused(),
     ]]),
+    gauge("svc_memory_waiting", "Requests waiting at the memory budget for their turn.", [[
+      {},
+      state.memoryGate.waiting(),
+    ]]),
   ];
 }
 

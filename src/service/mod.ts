@@ -8,7 +8,8 @@
 export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
 export { healthOf, sandboxWalls } from "./health.ts";
 export { type Turns, turns } from "./turns.ts";
-export { type IdleTrim, idleTrim, type MemoryGate, memoryGate, memoryHealth, TRIM_AFTER_MS } from "./memory.ts";
+export { type IdleTrim, idleTrim, memoryHealth, type MemoryView, TRIM_AFTER_MS } from "./memory.ts";
+export { type MemoryGate, memoryGate, type MemoryGateOptions, WAIT_MOST_MS, WAITING_MOST } from "./memory_gate.ts";
 export { type NodeMetrics, nodeMetrics, type SqlOutcome } from "./metrics.ts";
 export { metricsText } from "./metrics_scrape.ts";
 export { readinessOf } from "./readiness.ts";

@@ -12,7 +12,7 @@ import type { FollowStatus, MemoryPlan } from "../wire/mod.ts";
 import type { WriteCache } from "../writes/mod.ts";
 import type { NodeMetrics } from "./metrics.ts";
 import type { Turns } from "./turns.ts";
-import type { MemoryGate } from "./memory.ts";
+import type { MemoryGate } from "./memory_gate.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {

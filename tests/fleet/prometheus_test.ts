@@ -51,6 +51,7 @@ const FAMILIES = [
   "svc_memory_budget_bytes",
   "svc_memory_held_bytes",
   "svc_memory_refused_total",
+  "svc_memory_waiting",
   "svc_follow_version",
   "svc_follow_versions_behind",
   "svc_follow_last_success_timestamp_seconds",

@@ -2,6 +2,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { gunzipSync } from "node:zlib";
 import { withNode } from "../support/node.ts";
 import { memoryPlan } from "../../src/settings/mod.ts";
+import { WAIT_MOST_MS } from "../../src/service/mod.ts";
 import type { MemoryHealth } from "../../src/wire/mod.ts";
 
 const MIB = 1024 ** 2;
@@ -61,15 +62,24 @@ Deno.test("exports made one at a time under a small budget: three asked at once 
   });
 });
 
-Deno.test("at its budget the node answers costly requests 503 with Retry-After, and health, metrics and parts still", async () => {
+Deno.test("at its budget costly requests wait their turn, then hear 503 with Retry-After; health, metrics and parts do not wait", async () => {
   // A budget far under what any node holds: every costly request meets the gate closed.
   const memory = { ...memoryPlan(256 * MIB, "flag"), budget: 8 * MIB };
   await withNode({ memory }, async ({ url, fixture }) => {
     for (const path of ["/projects/cities/data?limit=2", "/projects/cities/export?version=2"]) {
-      const res = await fetch(`${url}${path}`);
+      const started = performance.now();
+      const answer = fetch(`${url}${path}`);
+      let waiting = "";
+      for (let i = 0; i < 50 && waiting !== "1"; i++) {
+        const metrics = await (await fetch(`${url}/metrics`)).text();
+        waiting = /^svc_memory_waiting (\d+)$/m.exec(metrics)?.[1] ?? "";
+      }
+      assertEquals(waiting, "1", `${path} waits at the gate, and /metrics is answered meanwhile`);
+      const res = await answer;
       const body = await res.json();
       assertEquals([res.status, res.headers.get("retry-after")], [503, "1"], path);
       assert(/the node is at its memory budget \(\d+ of 8 MiB held\)/.test(body.error), body.error);
+      assert(performance.now() - started >= WAIT_MOST_MS - 50, `${path} was refused before it had waited`);
     }
     const query = await fetch(`${url}/projects/cities/query`, {
       method: "POST",
