@@ -101,7 +101,7 @@ export async function startServe(
   const dec = new TextDecoder();
   let found: (url: string) => void = () => {};
   const urlSeen = new Promise<string>((resolve) => (found = resolve));
-  (async () => {
+  const read = (async () => {
     for await (const chunk of child.stderr) {
       text += dec.decode(chunk, { stream: true });
       const m = / on (http:\/\/\S+) \(/.exec(text);
@@ -113,7 +113,11 @@ export async function startServe(
   try {
     const url = await Promise.race([
       urlSeen,
-      status.then((s) => Promise.reject(new Error(`svc serve exited ${s.code} before serving:\n${text}`))),
+      // The exit can be seen before the last of what it wrote is read: the error says it all.
+      status.then(async (s) => {
+        await atMost(read.catch(() => {}), 2_000);
+        throw new Error(`svc serve exited ${s.code} before serving:\n${text}`);
+      }),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`svc serve did not start:\n${text}`)), 30_000);
       }),
@@ -128,6 +132,13 @@ export async function startServe(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** `p`, or nothing after `ms` (a process that left a pipe to a child of its own still open). */
+async function atMost(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /** A port nothing listens on right now. */
