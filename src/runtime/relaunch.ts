@@ -16,7 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { onParentGone } from "./parent.ts";
-import { unrefTimer } from "./timers.ts";
+import { childSignals } from "./child_signals.ts";
 import type { NodePaths } from "./permissions.ts";
 import { relaunchCommand } from "../launch/mod.ts";
 import { unsharePath } from "./private_view.ts";
@@ -214,29 +214,15 @@ export async function runAsLauncher(command: string[], env: Record<string, strin
     stderr: "inherit",
     detached: true,
   }).spawn();
-  let passed = false;
-  const pass = (signal: string) => () => {
-    passed = true;
-    try {
-      child.kill(signal);
-    } catch { /* it has exited */ }
-  };
-  d.addSignalListener("SIGINT", pass("SIGINT"));
-  d.addSignalListener("SIGTERM", pass("SIGTERM"));
-  // A terminal's Ctrl-C that also ends the shell reaches this process as SIGINT about when its parent goes (the
-  // watch may see that first): the child is told SIGHUP only if no signal came meanwhile, so it says why it stops.
-  const hangup = () => {
-    if (!passed) pass("SIGHUP")();
-  };
-  const stopWatching = onParentGone(() => unrefTimer(setTimeout(hangup, HANGUP_GRACE_MS)));
+  const signals = childSignals((signal) => child.kill(signal));
+  d.addSignalListener("SIGINT", () => signals.pass("SIGINT"));
+  d.addSignalListener("SIGTERM", () => signals.pass("SIGTERM"));
+  const stopWatching = onParentGone(signals.parentGone);
   const status = await child.status;
   stopWatching();
   if (status.signal) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
   return status.code;
 }
-
-/** How long the launcher waits, once its parent has gone, for a signal that says why. */
-const HANGUP_GRACE_MS = 250;
 
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
