@@ -143,5 +143,5 @@ export { denoGlobal } from "./deno.ts";
 export { tempRoot } from "./paths.ts";
 export { homeOrNull } from "./paths.ts";
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
-export { type ChildSignals, childSignals, HANGUP_GRACE_MS } from "./child_signals.ts";
+export { type ChildSignals, childSignals } from "./child_signals.ts";
 export { localNodePaths, onLauncherHangup, ownRelaunchCommand, runAsLauncher, withRealPath } from "./relaunch.ts";

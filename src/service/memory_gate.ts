@@ -157,7 +157,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
     admit(signal) {
       look();
       if (queue.length === 0 && !full()) return Promise.resolve();
-      if (queue.length >= WAITING_MOST || waitMost <= 0) return Promise.reject(refusal());
+      if (queue.length >= WAITING_MOST) return Promise.reject(refusal());
       if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<void>((resolve, reject) => {
         const left = () => {
