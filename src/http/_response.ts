@@ -177,12 +177,18 @@ export async function writeResponse(write: Write, response: Response, options: W
     await write(responseHead(status, headers, framing, options));
     return options.keepAlive;
   }
+  if (declared !== null) {
+    const reader = reusingReader(body);
+    try {
+      await writeDeclared(write, reader, declared, responseHead(status, headers, { length: declared }, options));
+    } catch (e) {
+      await reader.cancel().catch(() => {});
+      throw e;
+    }
+    return options.keepAlive;
+  }
   const reader = body.getReader();
   try {
-    if (declared !== null) {
-      await writeDeclared(write, reader, declared, responseHead(status, headers, { length: declared }, options));
-      return options.keepAlive;
-    }
     const gathered: Uint8Array[] = [];
     let size = 0;
     let ended = false;
@@ -241,9 +247,43 @@ function concat(parts: Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
+/** A reader of a body whose every chunk is written before the next is read. */
+interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(): Promise<void>;
+}
+
+/** The room a byte stream (a file's) is read into, again and again. */
+const REUSED_BYTES = 256 * 1024;
+
+/**
+ * A reader of `body` for a writer that is done with each chunk before it
+ * asks for the next: a byte stream (a file's) is read into one buffer over
+ * and over, so a download of gigabytes leaves no trail of buffers for the
+ * garbage collector; any other stream is read chunk by chunk as it comes.
+ */
+function reusingReader(body: ReadableStream<Uint8Array>): ChunkReader {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = body.getReader({ mode: "byob" });
+  } catch {
+    const reader = body.getReader();
+    return { read: () => reader.read(), cancel: () => reader.cancel() };
+  }
+  let room: ArrayBuffer = new ArrayBuffer(REUSED_BYTES);
+  return {
+    async read() {
+      const got = await byob.read(new Uint8Array(room));
+      if (got.value) room = got.value.buffer as ArrayBuffer;
+      return got.done ? { done: true, value: undefined } : { done: false, value: got.value };
+    },
+    cancel: () => byob.cancel(),
+  };
+}
+
 async function writeDeclared(
   write: Write,
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkReader,
   declared: number,
   head: Uint8Array,
 ): Promise<void> {
