@@ -5,7 +5,7 @@
  * that falls in it. Each block is kept as the UTF-8 bytes of its records
  * joined by commas (as a page writes them) and the offset of each record in
  * them, so a page is a slice of bytes already encoded, a block costs about
- * its JSON's size (a third of it compressed), and none of it sits in the
+ * its JSON's size (an eighth to a quarter of it compressed), and none of it sits in the
  * JavaScript heap (a heap of cached strings grew to twice their size between
  * collections). Least recently used blocks go first once the cache passes
  * its size.
@@ -48,7 +48,7 @@ export interface PageCache {
 
 /** Options of {@linkcode pageCache}. */
 export interface PageCacheOptions {
-  /** Keep blocks compressed: about three times the records in the same bytes, about 0.1 ms more a page. */
+  /** Keep blocks compressed: four to eight times the records in the same bytes, about 0.1 ms more a page. */
   compressed?: boolean;
 }
 

@@ -36,11 +36,12 @@ for (const compressed of [false, true]) {
   });
 }
 
-Deno.test("a compressed block holds about a third of a plain one's bytes; tiny and empty blocks work", () => {
+Deno.test("a compressed block holds under a fifth of a plain one's bytes; tiny and empty blocks work", () => {
   const records = sampleRecords(10_240);
   const plain = cachedGroup(records);
   const compressed = cachedGroup(records, { compressed: true });
-  assert(compressed.size * 2.5 < plain.size, `${compressed.size} vs ${plain.size}`);
+  // Brotli at quality 1 keeps these at 5.5x; deflate at level 1 (until November 2026) at 3.9x.
+  assert(compressed.size * 5 < plain.size, `${compressed.size} vs ${plain.size}`);
   assert(plain.size > records.join(",").length, "a plain block counts its bytes and its offsets");
   assertEquals(decode(cachedGroup(['{"id":1}'], { compressed: true }).bytes(0, 1)), '{"id":1}');
   const empty = cachedGroup([], { compressed: true });
