@@ -270,7 +270,7 @@ export interface Health {
  *   budget: 536870912, source: "flag", pageCache: 32212254, pageCacheCompressed: true, readEngine: 134217728,
  *   readConnections: 2,
  *   download: 33554432, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, exportBlocks: 1,
- *   sqlWorkerShared: 75497472, semiSpace: 4194304, outside: [],
+ *   sqlWorkerShared: 75497472, semiSpace: 16777216, outside: [],
  * };
  * ```
  */

@@ -40,10 +40,10 @@ Deno.test("svc serve --memory: the budget is the narrowed node's, in /healthz, w
   try {
     const memory = await memoryOf(node);
     assertEquals([memory.budget, memory.source, memory.exportsAtOnce], [512 * MIB, "flag", 1]);
-    assertEquals([memory.exportBlocks, memory.pageCacheCompressed, memory.semiSpace], [1, true, 4 * MIB]);
+    assertEquals([memory.exportBlocks, memory.pageCacheCompressed, memory.semiSpace], [1, true, 16 * MIB]);
     assert(memory.pageCache > 0 && memory.pageCache < 64 * MIB, String(memory.pageCache));
     const own = await cmdline(node.child.pid);
-    assert(own.includes("--v8-flags=--max-semi-space-size=4"), `V8's young generation is sized: ${own.join(" ")}`);
+    assert(own.includes("--v8-flags=--max-semi-space-size=16"), `V8's young generation is sized: ${own.join(" ")}`);
     assert(memory.resident.node > 20 * MIB && memory.resident.node < 512 * MIB, String(memory.resident.node));
   } finally {
     await stop(node);
@@ -75,12 +75,15 @@ Deno.test("svc serve without --memory: three quarters of the cgroup's limit told
     const workers = (await Deno.readTextFile(`/proc/${node.child.pid}/task/${node.child.pid}/children`)).trim()
       .split(/\s+/).filter(Boolean).map(Number);
     assert(workers.length > 0, "a SQL worker runs under the node");
-    assert((await cmdline(node.child.pid)).includes("--v8-flags=--max-semi-space-size=6"), "768 MiB: 6 MiB");
+    assert(
+      (await cmdline(node.child.pid)).includes("--v8-flags=--max-semi-space-size=16"),
+      "768 MiB: 16 MiB, the most",
+    );
     for (const pid of workers) {
       const own = await environ(pid);
       assertEquals([own.MALLOC_ARENA_MAX, own.MALLOC_TRIM_THRESHOLD_], ["3", "131072"], `worker ${pid}`);
       const line = (await cmdline(pid)).join(" ");
-      assert(line.includes("--v8-flags=--max-semi-space-size=6 "), `worker ${pid}: ${line}`);
+      assert(line.includes("--v8-flags=--max-semi-space-size=16 "), `worker ${pid}: ${line}`);
     }
   } finally {
     await stop(node);

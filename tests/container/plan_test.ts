@@ -112,7 +112,7 @@ Deno.test("plan: the node's V8 young generation follows its budget (the containe
   const v8 = (argv: string[], env: Record<string, string>) =>
     serve(planContainer(argv, { SVC_NODE_TOKEN: TOKEN, ...env }, layout, noFiles)).node.argv
       .filter((a) => a.startsWith("--v8-flags="));
-  assertEquals(v8([], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }), ["--v8-flags=--max-semi-space-size=3"]);
-  assertEquals(v8(["--memory", "1GiB"], { SVC_CGROUP_MEMORY_LIMIT: "none" }), ["--v8-flags=--max-semi-space-size=8"]);
+  assertEquals(v8([], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }), ["--v8-flags=--max-semi-space-size=12"]);
+  assertEquals(v8(["--memory", "256MiB"], { SVC_CGROUP_MEMORY_LIMIT: "none" }), ["--v8-flags=--max-semi-space-size=8"]);
   assertEquals(v8([], { SVC_NODE_MEMORY: "16GiB" }), [], "a large budget leaves V8 its own sizes");
 });

@@ -28,11 +28,12 @@ Deno.test("a budget is the flag's size when given, else the default; a bad or sm
   for (const bad of ["lots", "-1", "0", "100MiB", ""]) assertEquals(memoryBudget(bad, null, 24 * GIB), null, bad);
 });
 
-Deno.test("the young generation is a 128th of a budget under 4 GiB, 1 to 16 MiB; V8's own from 4 GiB", () => {
-  assertEquals(semiSpace(256 * MIB), 2 * MIB);
-  assertEquals(semiSpace(384 * MIB), 3 * MIB);
-  assertEquals(semiSpace(512 * MIB), 4 * MIB);
-  assertEquals(semiSpace(GIB), 8 * MIB);
+Deno.test("the young generation is a 32nd of a budget under 4 GiB, 1 to 16 MiB; V8's own from 4 GiB", () => {
+  assertEquals(semiSpace(32 * MIB), MIB);
+  assertEquals(semiSpace(256 * MIB), 8 * MIB);
+  assertEquals(semiSpace(384 * MIB), 12 * MIB);
+  assertEquals(semiSpace(512 * MIB), 16 * MIB);
+  assertEquals(semiSpace(GIB), 16 * MIB);
   assertEquals(semiSpace(3 * GIB), 16 * MIB);
   assertEquals(semiSpace(4 * GIB), null);
   assertEquals(semiSpaceFlags(3 * MIB), ["--max-semi-space-size=3"]);
