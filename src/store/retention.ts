@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { lstat, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { projectDir, versionOfDirName } from "./layout.ts";
 import { parseStoredManifest } from "./manifest.ts";
 import { withProjectLock } from "./lock.ts";
@@ -21,12 +21,27 @@ const reading = new Map<string, number>();
 /** Part files promised to holders of a signed URL (resolved paths), until when (ms since the epoch). */
 const promised = new Map<string, number>();
 
+/** Absolute part paths normalized, by the path given: each request leases every part of its version (200 a page). */
+const resolvedPaths = new Map<string, string>();
+const RESOLVED_MOST = 65_536;
+
+function resolved(path: string): string {
+  if (!isAbsolute(path)) return resolve(path);
+  let full = resolvedPaths.get(path);
+  if (full === undefined) {
+    if (resolvedPaths.size >= RESOLVED_MOST) resolvedPaths.clear();
+    full = resolve(path);
+    resolvedPaths.set(path, full);
+  }
+  return full;
+}
+
 /**
  * Marks `paths` as being read until the returned function is called; a
  * prune meanwhile leaves them on disk.
  */
 export function leaseParts(paths: readonly string[]): () => void {
-  const held = paths.map((p) => resolve(p));
+  const held = paths.map(resolved);
   for (const p of held) reading.set(p, (reading.get(p) ?? 0) + 1);
   let released = false;
   return () => {
