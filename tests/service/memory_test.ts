@@ -24,7 +24,7 @@ function fill(cache: ReturnType<typeof pageCache>, groups: number): void {
   for (let i = 0; i < groups; i++) cache.set("ab".repeat(32), i, cachedGroup([`{"n":"${"x".repeat(1000)}"}`]));
 }
 
-Deno.test("idle trim: after 15 s without a request the page cache keeps a quarter (its newest), once per idle spell", async () => {
+Deno.test("idle trim: after 15 s without a request the page cache keeps an eighth (its newest), once per idle spell", async () => {
   const { ctx, cache, advance, returned } = idleNode(64 * 1024);
   fill(cache, 40);
   const full = cache.stats().bytes;
@@ -40,7 +40,7 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
     await new Promise((r) => setTimeout(r, 0));
     assertEquals(returned(), 1, "the freed memory is handed back to the system");
     const kept = cache.stats();
-    assert(kept.bytes <= 16 * 1024 && kept.bytes > 0, `kept ${kept.bytes} of ${full}`);
+    assert(kept.bytes <= 8 * 1024 && kept.bytes > 0, `kept ${kept.bytes} of ${full}`);
     assert(cache.get("ab".repeat(32), 39) !== undefined, "the newest group is kept");
     assertEquals(cache.get("ab".repeat(32), 0), undefined, "the oldest is dropped");
     fill(cache, 40);
