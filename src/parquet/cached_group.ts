@@ -34,8 +34,8 @@ export interface CachedGroupOptions {
 /** Records a compressed block compresses together: a page of 100 decompresses one run, or two. */
 export const COMPRESSED_RUN = 256;
 /**
- * Quality 1 and a 64 KiB window (a run's size): as quick to make as deflate at
- * level 1 and half its size, Brotli's dictionary knowing JSON's punctuation.
+ * Quality 1 and a 64 KiB window (about a run's size): as quick to make as
+ * deflate at level 1 was, and half its size on JSON records.
  */
 const BROTLI = {
   params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 16 },
