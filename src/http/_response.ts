@@ -177,18 +177,13 @@ export async function writeResponse(write: Write, response: Response, options: W
     await write(responseHead(status, headers, framing, options));
     return options.keepAlive;
   }
-  if (declared !== null) {
-    const reader = reusingReader(body);
-    try {
-      await writeDeclared(write, reader, declared, responseHead(status, headers, { length: declared }, options));
-    } catch (e) {
-      await reader.cancel().catch(() => {});
-      throw e;
-    }
-    return options.keepAlive;
-  }
-  const reader = body.getReader();
+  // A body of declared length is written chunk by chunk, each before the next read: a file's reuses one buffer.
+  const reader: ChunkReader = declared !== null ? reusingReader(body) : body.getReader();
   try {
+    if (declared !== null) {
+      await writeDeclared(write, reader, declared, responseHead(status, headers, { length: declared }, options));
+      return options.keepAlive;
+    }
     const gathered: Uint8Array[] = [];
     let size = 0;
     let ended = false;

@@ -137,15 +137,15 @@ function plainGroup(source: Uint8Array, offsets: Uint32Array): CachedGroup {
 
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
-  const packedRuns: Uint8Array[] = [];
+  const compressedRuns: Uint8Array[] = [];
   for (let from = 0; from < count; from += COMPRESSED_RUN) {
     const to = Math.min(count, from + COMPRESSED_RUN);
-    packedRuns.push(brotliCompressSync(text.subarray(offsets[from], offsets[to] - 1), BROTLI));
+    compressedRuns.push(brotliCompressSync(text.subarray(offsets[from], offsets[to] - 1), BROTLI));
   }
-  const runStarts = new Uint32Array(packedRuns.length + 1);
-  packedRuns.forEach((run, r) => (runStarts[r + 1] = runStarts[r] + run.byteLength));
-  const joined = new Uint8Array(runStarts[packedRuns.length]);
-  packedRuns.forEach((run, r) => joined.set(run, runStarts[r]));
+  const runStarts = new Uint32Array(compressedRuns.length + 1);
+  compressedRuns.forEach((run, r) => (runStarts[r + 1] = runStarts[r] + run.byteLength));
+  const joined = new Uint8Array(runStarts[compressedRuns.length]);
+  compressedRuns.forEach((run, r) => joined.set(run, runStarts[r]));
   const { words: [starts, at], bytes } = packed([offsets, runStarts], joined);
   const run = (r: number) => brotliDecompressSync(bytes.subarray(at[r], at[r + 1]));
   /** Runs `first` to `last` decompressed and joined by commas: the text from record `first * COMPRESSED_RUN`. */

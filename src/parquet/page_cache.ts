@@ -5,9 +5,9 @@
  * that falls in it. Each block is kept as the UTF-8 bytes of its records
  * joined by commas (as a page writes them) and the offset of each record in
  * them, so a page is a slice of bytes already encoded, a block costs about
- * its JSON's size (an eighth to a quarter of it compressed), and none of it sits in the
- * JavaScript heap (a heap of cached strings grew to twice their size between
- * collections). Least recently used blocks go first once the cache passes
+ * its JSON's size (an eighth to a quarter of it compressed), and none of it
+ * sits in the JavaScript heap (a heap of cached strings grew to twice their
+ * size between collections). Least recently used blocks go first once the cache passes
  * its size.
  *
  * @module

@@ -84,7 +84,7 @@ export function promiseParts(paths: readonly string[], untilMs: number): void {
     for (const [path, until] of promised) if (until <= now) promised.delete(path);
   }
   for (const p of paths) {
-    const path = resolve(p);
+    const path = resolved(p);
     if ((promised.get(path) ?? 0) < untilMs) promised.set(path, untilMs);
   }
 }

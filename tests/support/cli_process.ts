@@ -5,6 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { within } from "../../src/sql/_deadline.ts";
 
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
@@ -115,7 +116,7 @@ export async function startServe(
       urlSeen,
       // The exit can be seen before the last of what it wrote is read: the error says it all.
       status.then(async (s) => {
-        await atMost(read.catch(() => {}), 2_000);
+        await within(read.catch(() => {}), 2_000);
         throw new Error(`svc serve exited ${s.code} before serving:\n${text}`);
       }),
       new Promise<never>((_, reject) => {
@@ -132,13 +133,6 @@ export async function startServe(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** `p`, or nothing after `ms` (a process that left a pipe to a child of its own still open). */
-async function atMost(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /** A port nothing listens on right now. */
