@@ -48,7 +48,7 @@ export interface PageCache {
 
 /** Options of {@linkcode pageCache}. */
 export interface PageCacheOptions {
-  /** Keep blocks compressed: four to eight times the records in the same bytes, about 0.1 ms more a page. */
+  /** Keep blocks compressed: four to eight times the records in the same bytes, about 0.07 ms more a page. */
   compressed?: boolean;
 }
 
