@@ -23,8 +23,8 @@ export interface Session {
 
 /** A small pool of connections to one locked-down in-process DuckDB. */
 export interface ReadEngine {
-  /** Runs `fn` on a free connection. */
-  use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** Runs `fn` on a free connection; with `first`, ahead of the calls already waiting for one. */
+  use<T>(fn: (c: DuckDBConnection) => Promise<T>, options?: { first?: boolean }): Promise<T>;
   /** A connection of its own (see {@linkcode Session}); the caller closes it. */
   session(): Promise<Session>;
   /** Hands the memory DuckDB's allocator and the C library's keep free back to the system (see {@linkcode returnFreeMemory}). */
@@ -132,7 +132,7 @@ export async function openReadEngine(root: string, options: ReadEngineOptions = 
   };
   for (let i = 1; i < size; i++) state.idle.push(await db.connect());
   return {
-    use: (fn) => useConnection(state, fn),
+    use: (fn, options) => useConnection(state, fn, options?.first ?? false),
     session: () => newSession(state),
     returnFreeMemory,
     close: () => closeEngine(state),
@@ -157,10 +157,13 @@ async function returnFreeMemory(): Promise<void> {
   scratch.closeSync();
 }
 
-function useConnection<T>(state: EngineState, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+function useConnection<T>(state: EngineState, fn: (c: DuckDBConnection) => Promise<T>, first: boolean): Promise<T> {
   if (state.closed) return Promise.reject(new Error("the read engine is closed"));
   const call = (async () => {
-    const c = state.idle.pop() ?? await new Promise<DuckDBConnection>((resolve) => state.waiting.push(resolve));
+    const c = state.idle.pop() ??
+      await new Promise<DuckDBConnection>((resolve) =>
+        first ? state.waiting.unshift(resolve) : state.waiting.push(resolve)
+      );
     try {
       return await fn(c);
     } finally {

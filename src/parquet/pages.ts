@@ -93,8 +93,36 @@ const BLOCK_ROWS = 10_240;
 
 /** Misses of one block after which it is decoded into the cache: a block read once is not worth keeping. */
 const ADMIT_AFTER = 2;
-/** Blocks whose misses are remembered, at most (the count starts over past it). */
+/** Blocks whose misses (or whose size past the cache's) are remembered, at most (the count starts over past it). */
 const MAX_TOUCHED = 10_000;
+
+/**
+ * Blocks decoded at once, at most: a decode holds its block's records three
+ * times over (DuckDB's vectors, their JSON texts, the bytes being compressed),
+ * and with four at once a budgeted node peaked about 25 MiB higher under the mixed load.
+ */
+const DECODES_AT_ONCE = 2;
+
+/** Turns at something done at most so many at once: those running, and those waiting in order. */
+interface Turns {
+  running: number;
+  waiting: (() => void)[];
+}
+
+function takeTurn(turns: Turns): Promise<void> {
+  if (turns.running < DECODES_AT_ONCE) {
+    turns.running++;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => turns.waiting.push(resolve));
+}
+
+/** Ends a turn: the next waiting takes it over. */
+function passTurn(turns: Turns): void {
+  const next = turns.waiting.shift();
+  if (next) next();
+  else turns.running--;
+}
 
 /** What a page reader keeps: part row counts and block bounds by digest, and the cache's admissions. */
 interface ReaderState {
@@ -106,10 +134,12 @@ interface ReaderState {
   bounds: Map<string, number[]>;
   /** Misses of blocks not yet cached, by `<sha256>:<start>`. */
   touched: Map<string, number>;
-  /** Blocks being decoded into the cache. */
-  filling: Set<string>;
-  /** The decodes under way, one after another. */
-  fills: Promise<void>;
+  /** Blocks being decoded into the cache, by `<sha256>:<start>`: pages missing one share its decode. */
+  decoding: Map<string, Promise<CachedGroup>>;
+  /** Decodes running and waiting to (at most {@linkcode DECODES_AT_ONCE} run). */
+  decodeTurns: Turns;
+  /** Blocks larger than the whole cache: never kept, so never decoded whole again. */
+  oversized: Set<string>;
   /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
   ownRowNumber: Set<string>;
 }
@@ -120,8 +150,10 @@ interface ReaderState {
  * query, and kept by digest (parts are immutable).
  * With a cache, a page whose blocks (row groups, or 10,240-row slices of
  * larger ones) are all held is cut from memory; otherwise it is read from the
- * parts as without one, and a block read this way a second time is decoded
- * whole into the cache behind the answer, one block at a time.
+ * parts as without one. A block missed while the cache has room, or missed a
+ * second time, is decoded whole instead, kept, and the page cut from it;
+ * pages that miss it meanwhile wait for that decode rather than read the
+ * parts themselves.
  */
 export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}): PageReader {
   const state: ReaderState = {
@@ -130,8 +162,9 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     counts: new Map(),
     bounds: new Map(),
     touched: new Map(),
-    filling: new Set(),
-    fills: Promise.resolve(),
+    decoding: new Map(),
+    oversized: new Set(),
+    decodeTurns: { running: 0, waiting: [] },
     ownRowNumber: new Set(),
   };
   return {
@@ -145,7 +178,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     },
     cacheStats: () => state.cache?.stats() ?? null,
     trimCache: (bytes) => state.cache?.trim(bytes),
-    settle: () => state.fills,
+    settle: async () => void await Promise.allSettled(state.decoding.values()),
   };
 }
 
@@ -181,7 +214,14 @@ async function partRecords(state: ReaderState, version: StoredVersion): Promise<
   return version.parts.map((p) => state.counts.get(p.sha256) ?? 0);
 }
 
-async function slice(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<string[]> {
+async function slice(
+  state: ReaderState,
+  path: string,
+  sha256: string,
+  from: number,
+  want: number,
+  first = false,
+): Promise<string[]> {
   const byRowNumber = partSliceSql(path, from, want);
   const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
   return await state.engine.use(async (c) => {
@@ -201,7 +241,7 @@ async function slice(state: ReaderState, path: string, sha256: string, from: num
     const texts: string[] = [];
     for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
     return texts;
-  });
+  }, { first });
 }
 
 /** Where each block of a part starts, and the part's rows last. */
@@ -210,45 +250,91 @@ async function groupStarts(state: ReaderState, path: string, sha256: string): Pr
   return state.bounds.get(sha256)!;
 }
 
-/** Decodes a block into the cache once it has been missed {@linkcode ADMIT_AFTER} times. */
-function admit(state: ReaderState, path: string, sha256: string, start: number, rows: number): void {
-  const key = `${sha256}:${start}`;
-  if (state.filling.has(key)) return;
+/**
+ * Whether the cache has room for the blocks being decoded and one more, as
+ * large as those it holds: while it does, a block goes in on its first miss,
+ * since keeping it drops nothing.
+ */
+function hasRoom(state: ReaderState): boolean {
+  const { bytes, groups, maxBytes } = state.cache!.stats();
+  const block = groups === 0 ? 0 : bytes / groups;
+  return bytes + (state.decoding.size + 1) * block <= maxBytes;
+}
+
+/** Whether a missed block is to be decoded into the cache: it is being, or the cache has room, or it was missed before. */
+function admitted(state: ReaderState, key: string): boolean {
+  if (state.decoding.has(key)) return true;
+  if (state.oversized.has(key)) return false;
   const misses = (state.touched.get(key) ?? 0) + 1;
-  if (misses < ADMIT_AFTER) {
-    if (state.touched.size >= MAX_TOUCHED) state.touched.clear();
-    state.touched.set(key, misses);
-    return;
+  if (misses >= ADMIT_AFTER || hasRoom(state)) {
+    state.touched.delete(key);
+    return true;
   }
-  state.touched.delete(key);
-  state.filling.add(key);
-  state.fills = state.fills.then(async () => {
+  if (state.touched.size >= MAX_TOUCHED) state.touched.clear();
+  state.touched.set(key, misses);
+  return false;
+}
+
+/**
+ * The block of part `sha256` starting at row `start`, decoded whole and put
+ * in the cache, once for every page asking meanwhile. The decode goes ahead
+ * of the pages waiting for a connection: each page it serves later is one
+ * not read from the parts.
+ */
+function decoded(state: ReaderState, path: string, sha256: string, start: number, rows: number): Promise<CachedGroup> {
+  const key = `${sha256}:${start}`;
+  const under = state.decoding.get(key);
+  if (under) return under;
+  const decode = (async () => {
+    await takeTurn(state.decodeTurns);
     try {
-      const records = await slice(state, path, sha256, start, rows);
-      state.cache!.set(sha256, start, cachedGroup(records, { compressed: state.cache!.compressed }));
-    } catch {
-      // A part pruned meanwhile, or the engine closing: the block stays out of the cache.
+      const group = cachedGroup(await slice(state, path, sha256, start, rows, true), {
+        compressed: state.cache!.compressed,
+      });
+      if (group.size > state.cache!.stats().maxBytes) {
+        if (state.oversized.size >= MAX_TOUCHED) state.oversized.clear();
+        state.oversized.add(key);
+      }
+      state.cache!.set(sha256, start, group);
+      return group;
     } finally {
-      state.filling.delete(key);
+      passTurn(state.decodeTurns);
+      state.decoding.delete(key);
     }
-  });
+  })();
+  state.decoding.set(key, decode);
+  return decode;
 }
 
 async function piece(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<Piece> {
   const cache = state.cache;
   if (!cache) return pieceOf(await slice(state, path, sha256, from, want));
   const starts = await groupStarts(state, path, sha256);
-  const slices: { group: CachedGroup; a: number; b: number }[] = [];
-  const missing: number[] = [];
+  const blocks: { g: number; group: CachedGroup | undefined }[] = [];
   for (let g = 0; g < starts.length - 1; g++) {
-    const [gs, ge] = [starts[g], starts[g + 1]];
-    if (ge <= from || gs >= from + want) continue;
-    const group = cache.get(sha256, gs);
-    if (group) slices.push({ group, a: Math.max(from, gs) - gs, b: Math.min(from + want, ge) - gs });
-    else missing.push(g);
+    if (starts[g + 1] > from && starts[g] < from + want) blocks.push({ g, group: cache.get(sha256, starts[g]) });
   }
-  if (missing.length === 0) return cachedPiece(slices);
-  for (const g of missing) admit(state, path, sha256, starts[g], starts[g + 1] - starts[g]);
+  const missing = blocks.filter((b) => !b.group);
+  const cut = () =>
+    blocks.map(({ g, group }) => ({
+      group: group!,
+      a: Math.max(from, starts[g]) - starts[g],
+      b: Math.min(from + want, starts[g + 1]) - starts[g],
+    }));
+  if (missing.length === 0) return cachedPiece(cut());
+  const decode = (g: number) => decoded(state, path, sha256, starts[g], starts[g + 1] - starts[g]);
+  const admittedNow = missing.filter((b) => admitted(state, `${sha256}:${starts[b.g]}`));
+  if (admittedNow.length === missing.length) {
+    try {
+      const groups = await Promise.all(missing.map((b) => decode(b.g)));
+      missing.forEach((b, i) => (b.group = groups[i]));
+      return { ...cachedPiece(cut()), cached: false };
+    } catch {
+      // A part pruned meanwhile, or the engine closing: the parts say which.
+    }
+  } else {
+    for (const b of admittedNow) decode(b.g).catch(() => {});
+  }
   return pieceOf(await slice(state, path, sha256, from, want));
 }
 

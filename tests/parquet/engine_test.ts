@@ -45,6 +45,29 @@ Deno.test("a session runs its calls one after another; closing waits for the one
   }
 });
 
+Deno.test("a call asked for first takes the next free connection ahead of the calls already waiting", async () => {
+  const dir = await tempDir();
+  const engine = await openReadEngine(dir.path, { connections: 1 });
+  try {
+    const order: string[] = [];
+    const call = (name: string, first?: boolean) =>
+      engine.use(async (c) => {
+        await c.run("SELECT 1");
+        order.push(name);
+      }, { first });
+    const busy = engine.use(async (c) => {
+      await c.run(SLOW);
+      order.push("busy");
+    });
+    const waiting = [call("a"), call("b"), call("first", true), call("c")];
+    await Promise.all([busy, ...waiting]);
+    assertEquals(order, ["busy", "first", "a", "b", "c"]);
+  } finally {
+    await engine.close();
+    await dir.cleanup();
+  }
+});
+
 Deno.test("closing the engine waits for a query under way and for an export's block asked ahead", async () => {
   const dir = await tempDir();
   const w = new StoreWriter(dir.path);

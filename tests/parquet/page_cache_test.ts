@@ -18,10 +18,8 @@ Deno.test("cached pages are the records read from the parts: every range, across
       for (const slug of ["many", "typed", "extra", "rownum"]) {
         const version = (await store.version(slug, 1))!;
         const ranges = slug === "many" ? RANGES : [[0, 1000], [1, 2], [120, 3]];
-        // Twice read from the parts: each group is missed twice, then decoded into the cache behind the answer.
-        for (let round = 0; round < 2; round++) {
-          for (const [offset, limit] of ranges) await cached.page(version, offset, limit);
-        }
+        // Read from the parts: each group missed, the cache having room, is decoded into it behind the answer.
+        for (const [offset, limit] of ranges) await cached.page(version, offset, limit);
         await cached.settle();
         const before = cache.stats().hits;
         for (const [offset, limit] of ranges) {
@@ -45,7 +43,7 @@ Deno.test("cached pages are the records read from the parts: every range, across
   });
 });
 
-Deno.test("the page cache keeps the most recently used groups within its size; a group read once is not kept", async () => {
+Deno.test("the page cache keeps the most recently used groups within its size", () => {
   const group = (n: number) => cachedGroup(Array.from({ length: 100 }, (_, i) => `{"id":${1000 + n * 100 + i}}`));
   const measure = pageCache(1024 * 1024);
   measure.set("c".repeat(64), 0, group(0));
@@ -60,22 +58,42 @@ Deno.test("the page cache keeps the most recently used groups within its size; a
   assert(cache.stats().bytes <= size * 3);
   cache.set("b".repeat(64), 0, cachedGroup(["x".repeat(size * 4)]));
   assertEquals(cache.get("b".repeat(64), 0), undefined, "a group larger than the cache is not kept");
+});
 
+Deno.test("a block goes into the cache on its first miss while there is room, on its second once there is none", async () => {
   await withTypedStore(async (root) => {
     const engine = await openReadEngine(root);
     try {
-      const cache = pageCache(64 * 1024 * 1024);
-      const pages = pageReader(engine, { cache });
       const version = (await openStore(root).version("many", 1))!;
-      await pages.page(version, 100, 50);
+      // Rows 100-149 of `many` are in its second part (one block of 500 rows), 700-719 in its fourth (399 rows).
+      const roomy = pageCache(64 * 1024 * 1024);
+      const pages = pageReader(engine, { cache: roomy });
+      const want = await pageReader(engine).page(version, 100, 50);
+      assertEquals(await pages.page(version, 100, 50), want);
       await pages.settle();
-      assertEquals(cache.stats().groups, 0, "read once: nothing decoded");
-      await pages.page(version, 100, 50);
-      await pages.settle();
-      assert(cache.stats().groups > 0, "read twice: its groups are kept");
-      assertEquals([cache.stats().hits, cache.stats().misses], [0, 2]);
-      await pages.page(version, 100, 50);
-      assertEquals(cache.stats().hits, 1);
+      assertEquals(roomy.stats().groups, 1, "missed once, with room: its block is kept");
+      assertEquals(await pages.page(version, 100, 50), want);
+      assertEquals([roomy.stats().hits, roomy.stats().misses], [1, 1]);
+
+      // Room for one block of the second part's size and not two; room for the fourth's.
+      const full = pageCache(Math.floor(roomy.stats().bytes * 1.5));
+      const tight = pageReader(engine, { cache: full });
+      await tight.page(version, 100, 50);
+      await tight.settle();
+      assertEquals(full.stats().groups, 1, "the first block had room");
+      await tight.page(version, 700, 20);
+      await tight.settle();
+      assertEquals(full.stats().groups, 1);
+      assert(
+        full.get(version.parts[1].sha256, 0),
+        "missed once without room: the block held stays, nothing is decoded",
+      );
+      await tight.page(version, 700, 20);
+      await tight.settle();
+      const before = full.stats().hits;
+      assertEquals(await tight.page(version, 700, 20), await pageReader(engine).page(version, 700, 20));
+      assertEquals(full.stats().hits, before + 1, "missed twice: its block is kept");
+      assertEquals(full.get(version.parts[1].sha256, 0), undefined, "in place of the least recently used");
     } finally {
       await engine.close();
     }
@@ -140,4 +158,41 @@ Deno.test("a row group over 10,240 rows is decoded and kept in blocks; pages acr
     w.close();
     await dir.cleanup();
   }
+});
+
+Deno.test("pages missing the same block share one decode of it; a block larger than the cache is decoded whole once", async () => {
+  await withTypedStore(async (root) => {
+    const engine = await openReadEngine(root);
+    try {
+      const version = (await openStore(root).version("many", 1))!;
+      const calls = { decodes: 0, reads: 0 };
+      const counted = {
+        ...engine,
+        use: <T>(fn: Parameters<typeof engine.use<T>>[0], options?: { first?: boolean }) => {
+          if (options?.first) calls.decodes++;
+          else calls.reads++;
+          return engine.use(fn, options);
+        },
+      };
+      const cache = pageCache(64 * 1024 * 1024);
+      const pages = pageReader(counted, { cache });
+      await pages.partRecords(version);
+      calls.reads = 0;
+      const want = await pageReader(engine).page(version, 100, 500);
+      const got = await Promise.all([0, 1, 2, 3, 4].map((i) => pages.page(version, 100 + i * 100, 100)));
+      assertEquals(got.flat(), want);
+      assertEquals(calls, { decodes: 1, reads: 0 }, "five pages of one block: one decode, no reads of the parts");
+      assertEquals([cache.stats().hits, cache.stats().misses], [0, 5]);
+
+      const tiny = pageCache(1000);
+      const small = pageReader(counted, { cache: tiny });
+      await small.partRecords(version);
+      Object.assign(calls, { decodes: 0, reads: 0 });
+      for (let i = 0; i < 3; i++) assertEquals(await small.page(version, 100, 50), want.slice(0, 50));
+      assertEquals(calls, { decodes: 1, reads: 2 }, "too large to keep: decoded whole once, then pages are read");
+      assertEquals(tiny.stats().groups, 0);
+    } finally {
+      await engine.close();
+    }
+  });
 });
