@@ -31,8 +31,13 @@ const WORKER_RUNTIME = 60 * MIB;
 const WORKER_SHARED = 72 * MIB;
 /** The page cache's share at most: at it, blocks are kept plain; below it, compressed. */
 const PAGE_CACHE_MOST = 256 * MIB;
-/** Memory left to the node per connection of its DuckDB (2 to 4): each runs a query at once, with its buffers. */
-const READ_CONNECTION_COST = 128 * MIB;
+/**
+ * Queries the node's DuckDB runs at once, at any budget: what they hold is in
+ * its buffer pool, which `readEngine` bounds. With two, pages missing the
+ * cache queued behind each other and the decodes that fill it, and a
+ * budgeted node answered 40% fewer random pages.
+ */
+const READ_CONNECTIONS = 4;
 /** Memory left to the node per block of lines an export builds ahead in each query (1 to 8). */
 const EXPORT_BLOCK_COST = 192 * MIB;
 
@@ -43,7 +48,7 @@ function within(value: number, low: number, high: number): number {
 /**
  * Carves `budget` bytes into the node's shares. What the runtimes hold comes
  * off first; of the rest the page cache takes 15% (at most 256 MiB; below
- * that its blocks are kept compressed), the node's DuckDB 35% (at most 512 MiB), a Parquet download 10% (at most
+ * that its blocks are kept compressed), the node's DuckDB 35% (at most 512 MiB, for its four connections), a Parquet download 10% (at most
  * 256 MiB), each SQL worker's DuckDB 15% (at most 40% of the ceiling it runs
  * under), and the remainder is the JavaScript heap's and the connections'.
  * `pageCache`, when given, is the operator's own size: past its share it is
@@ -75,7 +80,7 @@ export function memoryPlan(
     pageCache,
     pageCacheCompressed: pageCache > 0 && pageCache < PAGE_CACHE_MOST,
     readEngine: within(free * 0.35, 128 * MIB, 512 * MIB),
-    readConnections: within(free / READ_CONNECTION_COST, 2, 4),
+    readConnections: READ_CONNECTIONS,
     download: within(free * 0.1, 32 * MIB, 256 * MIB),
     sqlWorker,
     sqlRecycleAbove: WORKER_RUNTIME + Math.floor(sqlWorker * 1.5),

@@ -268,7 +268,7 @@ export interface Health {
  * import type { MemoryPlan } from "./types.ts";
  * const plan: MemoryPlan = {
  *   budget: 536870912, source: "flag", pageCache: 32212254, pageCacheCompressed: true, readEngine: 134217728,
- *   readConnections: 2,
+ *   readConnections: 4,
  *   download: 33554432, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, exportBlocks: 1,
  *   sqlWorkerShared: 75497472, semiSpace: 16777216, outside: [],
  * };
@@ -285,7 +285,7 @@ export interface MemoryPlan {
   pageCacheCompressed: boolean;
   /** `memory_limit` of the node's own DuckDB (data pages, exports, statistics). */
   readEngine: number;
-  /** Queries the node's own DuckDB runs at once (its pooled connections, 2 to 4); the next waits for one. */
+  /** Queries the node's own DuckDB runs at once (its pooled connections, four); the next waits for one. */
   readConnections: number;
   /** `memory_limit` of the DuckDB writing one Parquet download. */
   download: number;
