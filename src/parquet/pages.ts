@@ -103,13 +103,14 @@ const MAX_TOUCHED = 10_000;
  */
 const DECODES_AT_ONCE = 2;
 
-/** Turns at something done at most so many at once: those running, and those waiting in order. */
-interface Turns {
+/** Decodes running, and those waiting to start in order. */
+interface DecodeTurns {
   running: number;
   waiting: (() => void)[];
 }
 
-function takeTurn(turns: Turns): Promise<void> {
+/** Resolves when a decode may start: at once below {@linkcode DECODES_AT_ONCE}, else when one ends. */
+function decodeStarts(turns: DecodeTurns): Promise<void> {
   if (turns.running < DECODES_AT_ONCE) {
     turns.running++;
     return Promise.resolve();
@@ -117,8 +118,8 @@ function takeTurn(turns: Turns): Promise<void> {
   return new Promise((resolve) => turns.waiting.push(resolve));
 }
 
-/** Ends a turn: the next waiting takes it over. */
-function passTurn(turns: Turns): void {
+/** Ends a decode: the next waiting starts in its place. */
+function decodeEnds(turns: DecodeTurns): void {
   const next = turns.waiting.shift();
   if (next) next();
   else turns.running--;
@@ -137,7 +138,7 @@ interface ReaderState {
   /** Blocks being decoded into the cache, by `<sha256>:<start>`: pages missing one share its decode. */
   decoding: Map<string, Promise<CachedGroup>>;
   /** Decodes running and waiting to (at most {@linkcode DECODES_AT_ONCE} run). */
-  decodeTurns: Turns;
+  decodeTurns: DecodeTurns;
   /** Blocks larger than the whole cache: never kept, so never decoded whole again. */
   oversized: Set<string>;
   /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
@@ -286,7 +287,7 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
   const under = state.decoding.get(key);
   if (under) return under;
   const decode = (async () => {
-    await takeTurn(state.decodeTurns);
+    await decodeStarts(state.decodeTurns);
     try {
       const group = cachedGroup(await slice(state, path, sha256, start, rows, true), {
         compressed: state.cache!.compressed,
@@ -298,7 +299,7 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
       state.cache!.set(sha256, start, group);
       return group;
     } finally {
-      passTurn(state.decodeTurns);
+      decodeEnds(state.decodeTurns);
       state.decoding.delete(key);
     }
   })();

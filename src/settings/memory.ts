@@ -33,9 +33,11 @@ const WORKER_SHARED = 72 * MIB;
 const PAGE_CACHE_MOST = 256 * MIB;
 /**
  * Queries the node's DuckDB runs at once, at any budget: what they hold is in
- * its buffer pool, which `readEngine` bounds. With two, pages missing the
- * cache queued behind each other and the decodes that fill it, and a
- * budgeted node answered 40% fewer random pages.
+ * its buffer pool, which `readEngine` bounds. With two (a 512 MiB budget's
+ * before), pages missing the cache queued behind each other and behind the
+ * blocks being decoded: a 20 s probe of the mixed load answered half the
+ * random pages it did with four, and once decodes were shared, 5-10% fewer
+ * requests; the peaks were alike.
  */
 const READ_CONNECTIONS = 4;
 /** Memory left to the node per block of lines an export builds ahead in each query (1 to 8). */
@@ -48,9 +50,10 @@ function within(value: number, low: number, high: number): number {
 /**
  * Carves `budget` bytes into the node's shares. What the runtimes hold comes
  * off first; of the rest the page cache takes 15% (at most 256 MiB; below
- * that its blocks are kept compressed), the node's DuckDB 35% (at most 512 MiB, for its four connections), a Parquet download 10% (at most
- * 256 MiB), each SQL worker's DuckDB 15% (at most 40% of the ceiling it runs
- * under), and the remainder is the JavaScript heap's and the connections'.
+ * that its blocks are kept compressed), the node's DuckDB 35% (at most 512
+ * MiB, for its four connections), a Parquet download 10% (at most 256 MiB),
+ * each SQL worker's DuckDB 15% (at most 40% of the ceiling it runs under),
+ * and the remainder is the JavaScript heap's and the connections'.
  * `pageCache`, when given, is the operator's own size: past its share it is
  * kept and said in `outside`.
  *
