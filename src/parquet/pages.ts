@@ -35,6 +35,13 @@ export interface PageReader {
 export interface PageReaderOptions {
   /** Decoded blocks kept in memory (none: every page is read from the parts). */
   cache?: PageCache | null;
+  /**
+   * Turns at decoding a block into the cache, to bound the decodes at once
+   * (each holds its block's records three times over: DuckDB's vectors, their
+   * JSON texts, the bytes being compressed). None: as many as the engine's
+   * connections.
+   */
+  decodeTurns?: { take(): Promise<() => void> };
 }
 
 /**
@@ -96,35 +103,6 @@ const ADMIT_AFTER = 2;
 /** Blocks whose misses (or whose size past the cache's) are remembered, at most (the count starts over past it). */
 const MAX_TOUCHED = 10_000;
 
-/**
- * Blocks decoded at once, at most: a decode holds its block's records three
- * times over (DuckDB's vectors, their JSON texts, the bytes being compressed),
- * and with four at once a budgeted node peaked about 25 MiB higher under the mixed load.
- */
-const DECODES_AT_ONCE = 2;
-
-/** Decodes running, and those waiting to start in order. */
-interface DecodeTurns {
-  running: number;
-  waiting: (() => void)[];
-}
-
-/** Resolves when a decode may start: at once below {@linkcode DECODES_AT_ONCE}, else when one ends. */
-function decodeStarts(turns: DecodeTurns): Promise<void> {
-  if (turns.running < DECODES_AT_ONCE) {
-    turns.running++;
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => turns.waiting.push(resolve));
-}
-
-/** Ends a decode: the next waiting starts in its place. */
-function decodeEnds(turns: DecodeTurns): void {
-  const next = turns.waiting.shift();
-  if (next) next();
-  else turns.running--;
-}
-
 /** What a page reader keeps: part row counts and block bounds by digest, and the cache's admissions. */
 interface ReaderState {
   engine: ReadEngine;
@@ -137,8 +115,8 @@ interface ReaderState {
   touched: Map<string, number>;
   /** Blocks being decoded into the cache, by `<sha256>:<start>`: pages missing one share its decode. */
   decoding: Map<string, Promise<CachedGroup>>;
-  /** Decodes running and waiting to (at most {@linkcode DECODES_AT_ONCE} run). */
-  decodeTurns: DecodeTurns;
+  /** Turns at decoding a block, if the decodes at once are bounded. */
+  decodeTurns: PageReaderOptions["decodeTurns"] | null;
   /** Blocks larger than the whole cache: never kept, so never decoded whole again. */
   oversized: Set<string>;
   /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
@@ -165,7 +143,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     touched: new Map(),
     decoding: new Map(),
     oversized: new Set(),
-    decodeTurns: { running: 0, waiting: [] },
+    decodeTurns: options.decodeTurns ?? null,
     ownRowNumber: new Set(),
   };
   return {
@@ -287,7 +265,7 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
   const under = state.decoding.get(key);
   if (under) return under;
   const decode = (async () => {
-    await decodeStarts(state.decodeTurns);
+    const done = await state.decodeTurns?.take();
     try {
       const group = cachedGroup(await slice(state, path, sha256, start, rows, true), {
         compressed: state.cache!.compressed,
@@ -299,7 +277,7 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
       state.cache!.set(sha256, start, group);
       return group;
     } finally {
-      decodeEnds(state.decodeTurns);
+      done?.();
       state.decoding.delete(key);
     }
   })();

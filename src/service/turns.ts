@@ -18,7 +18,8 @@ export interface Turns {
 /**
  * Turns of which `atOnce` may be held; a wait past `waitMs` rejects with a
  * `busy` {@linkcode NodeError} saying `what` (and `Retry-After: retryAfter`
- * when given, in seconds).
+ * when given, in seconds). With `waitMs` null a turn is waited for as long as
+ * it takes.
  *
  * @example
  * ```ts
@@ -32,7 +33,7 @@ export interface Turns {
  * }
  * ```
  */
-export function turns(atOnce: number, waitMs: number, what: string, retryAfter?: number): Turns {
+export function turns(atOnce: number, waitMs: number | null, what: string, retryAfter?: number): Turns {
   let held = 0;
   const waiting: (() => void)[] = [];
   const handOn = () => {
@@ -57,6 +58,10 @@ export function turns(atOnce: number, waitMs: number, what: string, retryAfter?:
           clearTimeout(timer);
           resolve(handOn());
         };
+        if (waitMs === null) {
+          waiting.push(() => resolve(handOn()));
+          return;
+        }
         const timer = setTimeout(() => {
           waiting.splice(waiting.indexOf(go), 1);
           const headers = retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) };

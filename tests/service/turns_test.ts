@@ -41,3 +41,15 @@ Deno.test("turns: a wait past its limit is refused as busy (429), and leaves the
   assert(next !== null, "the turn went to a waiter that had given up");
   next();
 });
+
+Deno.test("turns without a wait limit: the next waits as long as it takes, and goes in when one is handed on", async () => {
+  const t = turns(1, null, "blocks being decoded");
+  const done = await t.take();
+  let second = false;
+  const next = t.take().then((d) => (second = true, d));
+  await new Promise((r) => setTimeout(r, 100));
+  assertEquals(second, false, "still waiting while the turn is held");
+  done();
+  (await next)();
+  assertEquals(second, true);
+});
