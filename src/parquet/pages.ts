@@ -278,9 +278,10 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
       return group;
     } finally {
       done?.();
-      state.decoding.delete(key);
     }
   })();
+  // Dropped however it ends, a turn refused included.
+  decode.catch(() => {}).finally(() => state.decoding.delete(key));
   state.decoding.set(key, decode);
   return decode;
 }
