@@ -148,6 +148,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     duckdbMemory: plan.sqlWorker,
     recycleAbove: plan.sqlRecycleAbove,
     semiSpace: plan.semiSpace,
+    size: plan.sqlWorkers,
     ...options.sql,
     storeRoot: realRoot,
     warn: (message) => logs.warn(message),

@@ -269,7 +269,7 @@ export interface Health {
  * const plan: MemoryPlan = {
  *   budget: 536870912, source: "flag", pageCache: 32212254, pageCacheCompressed: true, readEngine: 134217728,
  *   readConnections: 4,
- *   download: 33554432, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, exportBlocks: 1,
+ *   download: 33554432, sqlWorkers: 1, sqlWorker: 134217728, sqlRecycleAbove: 264241152, exportsAtOnce: 1, exportBlocks: 1,
  *   sqlWorkerShared: 75497472, semiSpace: 16777216, outside: [],
  * };
  * ```
@@ -289,6 +289,8 @@ export interface MemoryPlan {
   readConnections: number;
   /** `memory_limit` of the DuckDB writing one Parquet download. */
   download: number;
+  /** SQL workers that run queries at once, each a process of its own: one under a 1 GiB budget, two from it. */
+  sqlWorkers: number;
   /** `memory_limit` of each SQL worker's DuckDB. */
   sqlWorker: number;
   /** A SQL worker whose resident size passes this after a query is replaced. */

@@ -45,6 +45,27 @@ Deno.test("/healthz says the budget, its shares and what is resident; SQL worker
   });
 });
 
+Deno.test("a budget under 1 GiB runs one SQL worker, and queries asked at once take turns on it; 1 GiB runs two", async () => {
+  await withNode({ memory: SMALL_SHARES }, async ({ url, serving }) => {
+    await serving.node.warmSql();
+    assertEquals(serving.node.sqlPids().length, 1, "one worker process under a 512 MiB budget");
+    const answers = await Promise.all(Array.from({ length: 3 }, (_, i) =>
+      fetch(`${url}/projects/cities/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ sql: `SELECT count(*) + ${i} AS n FROM records` }),
+      }).then(async (res) => [res.status, Number((await res.json()).rows[0][0])])));
+    assertEquals(answers.map(([status]) => status), [200, 200, 200]);
+    assertEquals(answers.map(([, n]) => n - answers[0][1]), [0, 1, 2], "each query its own answer");
+    assertEquals(serving.node.sqlPids().length, 1, "still one after queries asked at once");
+  });
+  const large = { ...memoryPlan(1024 * MIB, "flag"), budget: 64 * 1024 * MIB };
+  await withNode({ memory: large }, async ({ serving }) => {
+    await serving.node.warmSql();
+    assertEquals(serving.node.sqlPids().length, 2, "two worker processes from a 1 GiB budget");
+  });
+});
+
 Deno.test("exports made one at a time under a small budget: three asked at once all arrive whole", async () => {
   const plan = SMALL_SHARES;
   assertEquals(plan.exportsAtOnce, 1);

@@ -7,7 +7,8 @@ const GIB = 1024 ** 3;
 Deno.test("every share of a plan is carved from its budget, and a large budget keeps the old ceilings", () => {
   for (const budget of [256 * MIB, 512 * MIB, GIB, 2 * GIB, 6 * GIB, 64 * GIB]) {
     const plan = memoryPlan(budget, "flag");
-    const carved = plan.pageCache + plan.readEngine + plan.download + 2 * plan.sqlWorker;
+    const carved = plan.pageCache + plan.readEngine + plan.download + plan.sqlWorkers * plan.sqlWorker;
+    assertEquals(plan.sqlWorkers, budget < GIB ? 1 : 2, `${budget}: SQL workers`);
     if (budget >= 512 * MIB) assert(carved < budget, `${budget}: ${carved} carved`);
     assert(plan.sqlRecycleAbove > plan.sqlWorker, "a worker is recycled past its DuckDB share, not under it");
     assert(plan.exportsAtOnce >= 1 && plan.exportsAtOnce <= 4);
