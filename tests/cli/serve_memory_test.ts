@@ -39,7 +39,7 @@ Deno.test("svc serve --memory: the budget is the narrowed node's, in /healthz, w
   const node = await startServe(["--store", store, "--memory", "512MiB"], { SVC_TRUST_FILE: join(dir.path, "t.json") });
   try {
     const memory = await memoryOf(node);
-    assertEquals([memory.budget, memory.source, memory.exportsAtOnce], [512 * MIB, "flag", 1]);
+    assertEquals([memory.budget, memory.source, memory.exportsAtOnce, memory.sqlWorkers], [512 * MIB, "flag", 1, 1]);
     assertEquals([memory.exportBlocks, memory.pageCacheCompressed, memory.semiSpace], [1, true, 16 * MIB]);
     assert(memory.pageCache > 0 && memory.pageCache < 64 * MIB, String(memory.pageCache));
     const own = await cmdline(node.child.pid);
@@ -62,7 +62,7 @@ Deno.test("svc serve without --memory: three quarters of the cgroup's limit told
   });
   try {
     const memory = await memoryOf(node);
-    assertEquals([memory.budget, memory.source], [768 * MIB, "cgroup"]);
+    assertEquals([memory.budget, memory.source, memory.sqlWorkers], [768 * MIB, "cgroup", 1]);
     const env = await environ(node.child.pid);
     assertEquals(env.MALLOC_ARENA_MAX, "3", "the operator's setting is kept");
     assertEquals([env.MALLOC_TRIM_THRESHOLD_, env.MALLOC_MMAP_THRESHOLD_], ["131072", "262144"]);
