@@ -58,11 +58,7 @@ export function turns(atOnce: number, waitMs: number | null, what: string, retry
           clearTimeout(timer);
           resolve(handOn());
         };
-        if (waitMs === null) {
-          waiting.push(() => resolve(handOn()));
-          return;
-        }
-        const timer = setTimeout(() => {
+        const timer = waitMs === null ? undefined : setTimeout(() => {
           waiting.splice(waiting.indexOf(go), 1);
           const headers = retryAfter === undefined ? undefined : { "retry-after": String(retryAfter) };
           reject(new NodeError("busy", `too many ${what} at once (${atOnce}); try again shortly`, headers));

@@ -12,6 +12,7 @@ import { totalmem } from "node:os";
 import { type BudgetSource, CGROUP_MEMORY_ENV, memoryBudget, semiSpace, toldCgroupLimit } from "../launch/mod.ts";
 import { UsageError } from "../errors/mod.ts";
 import { cgroupMemoryLimit } from "../runtime/mod.ts";
+import { CONCURRENCY } from "../sql/mod.ts";
 import type { MemoryPlan } from "../wire/mod.ts";
 
 const MIB = 1024 * 1024;
@@ -41,14 +42,15 @@ const PAGE_CACHE_MOST = 256 * MIB;
  */
 const READ_CONNECTIONS = 4;
 /**
- * Budgets from this size up run two SQL workers at once; smaller ones run
- * one. A worker is a process of its own, about 140 MiB resident under load
- * (90 of them its own). With one under a 512 MiB budget the mixed load's peak
- * PSS was 443-449 MiB against 450-478 with two, and its requests answered
- * 15,400-16,400 against 11,400-11,600: on two cores the second worker's
- * DuckDB took the CPU the pages and exports needed.
+ * Budgets from this size up run the SQL pool's usual workers at once (two,
+ * `CONCURRENCY`); smaller ones run one. A worker is a process of its own,
+ * about 140 MiB resident under load (90 of them its own). With one under a
+ * 512 MiB budget the mixed load's peak PSS was 443-449 MiB against 450-478
+ * with two, and its requests answered 15,400-16,400 against 11,400-11,600:
+ * on two cores the second worker's DuckDB took the CPU the pages and exports
+ * needed.
  */
-const TWO_SQL_WORKERS_FROM = GIB;
+const ALL_SQL_WORKERS_FROM = GIB;
 /** Memory left to the node per block of lines an export builds ahead in each query (1 to 8). */
 const EXPORT_BLOCK_COST = 192 * MIB;
 
@@ -79,7 +81,7 @@ export function memoryPlan(
   source: BudgetSource,
   options: { pageCache?: number | null; sqlCeiling?: number } = {},
 ): MemoryPlan {
-  const sqlWorkers = budget >= TWO_SQL_WORKERS_FROM ? 2 : 1;
+  const sqlWorkers = budget >= ALL_SQL_WORKERS_FROM ? CONCURRENCY : 1;
   const free = Math.max(64 * MIB, budget - NODE_RUNTIME - sqlWorkers * WORKER_RUNTIME);
   const pageShare = within(free * 0.15, 4 * MIB, PAGE_CACHE_MOST);
   const outside: string[] = [];
