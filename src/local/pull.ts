@@ -13,19 +13,20 @@ import { createHash, randomUUID } from "node:crypto";
 import { type FileHandle, lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  parseStoredManifest,
+  copyOf,
+  type CopyOrigin,
+  type ListedPart,
   partFile,
   projectDir,
   projectFile,
   readProjectMeta,
-  type StoredPart,
   syncDir,
   withProjectLock,
   writeFileAtomic,
 } from "../store/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { isSlug, type Manifest, stringifyExactJson } from "../wire/mod.ts";
+import { isSlug, type Manifest } from "../wire/mod.ts";
 import {
   backoffMs,
   BundleError,
@@ -191,8 +192,12 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       null,
     );
   }
-  const stored = parseStoredManifest(stringifyExactJson(rest), slug, manifest.version);
-  if ("reason" in stored) throw new BundleError(`the manifest is not usable: ${stored.reason}`, 0, "manifest", null);
+  const copy = copyOf(rest, { verified: false, taken: {} });
+  if ("reason" in copy || copy.layout.kind !== "listed") {
+    const reason = "reason" in copy ? copy.reason : "its parts are not listed";
+    throw new BundleError(`the manifest is not usable: ${reason}`, 0, "manifest", null);
+  }
+  const stored = copy.layout;
   const verdict = options.trust
     ? await checkVersion({
       root,
@@ -218,21 +223,13 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     await fetchParts(unique, urls, dir, options, total);
     await syncDir(dir);
     const verified = verdict?.status === "verified";
-    const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
-    const onDisk = {
-      ...kept,
-      parts: stored.parts.map(({ entry: { url: _url, ...part } }) => part),
-      format: "parquet",
-      ...(verified ? { verified: true } : {}),
-      pulledAt: new Date().toISOString(),
-      downloaded: unique.length,
-      source: client.baseUrl,
-    };
+    const taken = { pulledAt: new Date().toISOString(), downloaded: unique.length, source: client.baseUrl };
+    const onDisk = { ...copy, origin: { ...copy.origin as CopyOrigin, verified, taken } };
     const meta = JSON.stringify({ ...detail, local: false }, null, 2) + "\n";
     if ((await readFile(projectFile(root, slug), "utf8").catch(() => null)) !== meta) {
       await writeFileAtomic(projectFile(root, slug), meta);
     }
-    await takeVersion(root, slug, manifest.version, onDisk, { verified, required: options.trust?.required === true });
+    await takeVersion(root, onDisk, { verified, required: options.trust?.required === true });
     const totals = manifest.totals as { records?: number } | undefined;
     return {
       slug,
@@ -254,7 +251,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
  * the store after the project's lock is released.
  */
 async function fetchParts(
-  parts: StoredPart[],
+  parts: ListedPart[],
   urls: Map<string, string | undefined>,
   dir: string,
   options: PullOptions,

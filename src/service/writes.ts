@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { NodeError } from "../errors/mod.ts";
 import { type ContributionView, isContributionId, LockTimeout, readContribution } from "../store/mod.ts";
 import { checkNewProject, type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
-import { contribute, type ContributionOutcome, createLocalProject, type MergeSource } from "../writes/mod.ts";
+import { contribute, type ContributionOutcome, createLocalProject } from "../writes/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
 
@@ -160,6 +160,6 @@ export async function contributionStatus(
 
 /** The answer of the merge that made the newest version, when it is `id` (its own file may not be written yet). */
 async function lastMerge(state: Pick<NodeState, "store">, slug: string, id: string): Promise<ContributionView | null> {
-  const source = (await state.store.latest(slug))?.manifest.raw.source as MergeSource | undefined;
-  return source?.contribution?.id === id ? source.contribution : null;
+  const origin = (await state.store.latest(slug))?.manifest.origin;
+  return origin?.kind === "merge" && origin.contribution.id === id ? origin.contribution : null;
 }
