@@ -15,6 +15,7 @@ import { sparkSchemaString } from "./spark_schema.ts";
 import { tableId, versionTime } from "./tables.ts";
 import { pageOffset, pageToken } from "./paging.ts";
 import { mayMatch, type Predicate } from "./predicates.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 
 /** The answer formats of the protocol. */
 export type ResponseFormat = "parquet" | "delta";
@@ -177,7 +178,7 @@ export function fileLine(
 ): Record<string, unknown> {
   const { format, withVersion } = form;
   const at = withVersion ? { version: version.version, timestamp: versionTime(version) } : {};
-  const statsText = JSON.stringify(stats);
+  const statsText = stringifyExactJson(stats);
   if (format === "delta") {
     return {
       file: {
@@ -238,12 +239,14 @@ export async function fileLines(
   let maxExpiry = 0;
   const limitReached = () => query.limitHint !== null && records >= query.limitHint && lines.length > 0;
   const allStats = ctx.footers.statsOf(version.parts.slice(offset), meta.columns);
+  const allFacts = ctx.footers.factsOf(version.parts.slice(offset), meta.columns);
   let index = offset;
   for (; index < version.parts.length; index++) {
     if ((query.maxFiles !== null && lines.length >= query.maxFiles) || limitReached()) break;
     const part = version.parts[index];
+    const facts = await allFacts[index - offset];
+    if (!query.predicates.every((p) => mayMatch(p, facts))) continue;
     const stats = await allStats[index - offset];
-    if (!query.predicates.every((p) => mayMatch(p, stats))) continue;
     const link = fileUrl(ctx, version.slug, part.sha256);
     lines.push(fileLine({ format, wrapper: "file", withVersion: query.withVersion }, part, link, stats, version));
     given.push(part.path);
