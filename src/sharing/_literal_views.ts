@@ -16,7 +16,16 @@ import {
   exactNumber,
   instantOf,
 } from "./stat_order.ts";
-import type { Literal } from "./predicates.ts";
+
+/** A literal of a predicate: its text and what it was given as. */
+export interface Literal {
+  /** `number` (SQL numbers; JSON `int`, `long`, `float`, `double`), `string`, `bool`, `date` or `timestamp`. */
+  type: "number" | "string" | "bool" | "date" | "timestamp";
+  /** The JSON literal's type when it came from a JSON tree (`int`, `long`, ...). */
+  valueType?: string;
+  /** The value as written. */
+  text: string;
+}
 
 /** One reading of a column's bounds and a literal in a common order. */
 export interface ValueView {

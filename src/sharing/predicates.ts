@@ -12,17 +12,9 @@
  * @module
  */
 import type { ColumnFacts, FileFacts } from "./file_stats.ts";
-import { literalViews, type ValueView } from "./_literal_views.ts";
+import { type Literal, literalViews, type ValueView } from "./_literal_views.ts";
 
-/** A literal of a predicate: its text and what it was given as. */
-export interface Literal {
-  /** `number` (SQL numbers; JSON `int`, `long`, `float`, `double`), `string`, `bool`, `date` or `timestamp`. */
-  type: "number" | "string" | "bool" | "date" | "timestamp";
-  /** The JSON literal's type when it came from a JSON tree (`int`, `long`, ...). */
-  valueType?: string;
-  /** The value as written. */
-  text: string;
-}
+export type { Literal };
 
 /** The comparisons. */
 export type Comparison = "=" | "<" | "<=" | ">" | ">=" | "<>";
