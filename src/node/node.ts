@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { openReadEngine, pageCache, type PageReader, pageReader, type ReadEngine } from "../parquet/mod.ts";
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
-import { DEFAULT_SHARE_NAME, footerReader, recipientBook } from "../sharing/mod.ts";
+import { DEFAULT_SHARE_NAME, footerReader, pageKeyFor, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
@@ -187,6 +187,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     share: options.shareName ?? DEFAULT_SHARE_NAME,
     footers: footerReader(engine),
     recipients: recipientBook(root),
+    pageKey: pageKeyFor(options.token),
   };
   const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
   const trim = idleTrim(state);

@@ -16,7 +16,16 @@ export {
   type FooterReader,
   footerReader,
 } from "./file_stats.ts";
-export { MAX_RESULTS, maxResultsOf, type Page, pageOf, pageOffset, pageToken } from "./paging.ts";
+export {
+  MAX_RESULTS,
+  maxResultsOf,
+  type Page,
+  type PageKey,
+  pageKeyFor,
+  pageOf,
+  pageOffset,
+  pageToken,
+} from "./paging.ts";
 export { type Literal, mayMatch, parseJsonPredicate, parseSqlPredicate, type Predicate } from "./predicates.ts";
 export {
   type ColumnKind,

@@ -13,7 +13,7 @@ import { signPartQuery } from "../service/mod.ts";
 import type { Column, FileStats, FooterReader } from "./file_stats.ts";
 import { sparkSchemaString } from "./spark_schema.ts";
 import { tableId, versionTime } from "./tables.ts";
-import { pageOffset, pageToken } from "./paging.ts";
+import { type PageKey, pageOffset, pageToken } from "./paging.ts";
 import { mayMatch, type Predicate } from "./predicates.ts";
 import { stringifyExactJson } from "../wire/mod.ts";
 
@@ -33,6 +33,8 @@ export interface TableReadContext {
   footers: FooterReader;
   /** The node's origin as the client reached it (`http://127.0.0.1:8686`). */
   origin: string;
+  /** The key page tokens are signed with. */
+  pageKey: PageKey;
 }
 
 /** A version's table metadata, before it is written in one format or the other. */
@@ -230,7 +232,7 @@ export async function fileLines(
   format: ResponseFormat,
 ): Promise<FileLines> {
   const key = fileQueryKey(meta, query);
-  const offset = pageOffset(query.pageToken, key);
+  const offset = pageOffset(ctx.pageKey, query.pageToken, key);
   const version = meta.version;
   const lines: Record<string, unknown>[] = [];
   const given: string[] = [];
@@ -256,5 +258,5 @@ export async function fileLines(
   }
   if (given.length > 0) promiseParts(given, maxExpiry);
   const more = index < version.parts.length && !limitReached();
-  return { lines, nextPageToken: more ? pageToken(key, index) : null, minUrlExpiration: minExpiry };
+  return { lines, nextPageToken: more ? pageToken(ctx.pageKey, key, index) : null, minUrlExpiration: minExpiry };
 }

@@ -10,6 +10,7 @@ import {
   instantOf,
   listRecipients,
   mayMatch,
+  pageKeyFor,
   pageOf,
   parseJsonPredicate,
   parseSqlPredicate,
@@ -126,17 +127,25 @@ Deno.test("strings compare by their UTF-8 bytes, numbers exactly, dates and inst
 
 Deno.test("page tokens page exactly once through a listing and only their own", () => {
   const all = ["a", "b", "c", "d", "e"];
+  const key = pageKeyFor("t");
   const seen: string[] = [];
   let token: string | null = null;
   do {
-    const page: { items: string[]; nextPageToken?: string } = pageOf(all, "letters", token, 2);
+    const page: { items: string[]; nextPageToken?: string } = pageOf(key, all, "letters", token, 2);
     seen.push(...page.items);
     token = page.nextPageToken ?? null;
   } while (token !== null);
   assertEquals(seen, all);
-  const first = pageOf(all, "letters", null, 2).nextPageToken!;
-  assertThrows(() => pageOf(all, "digits", first, 2), /another query/);
-  assertThrows(() => pageOf(all, "letters", "%%%", 2), /pageToken/);
+  const first = pageOf(key, all, "letters", null, 2).nextPageToken!;
+  assertThrows(() => pageOf(key, all, "digits", first, 2), /not one this server gave/);
+  assertThrows(() => pageOf(key, all, "letters", "%%%", 2), /pageToken/);
+  assertThrows(() => pageOf(pageKeyFor("another node"), all, "letters", first, 2), /not one this server gave/);
+  assertEquals(
+    pageOf(pageKeyFor("t"), all, "letters", first, 2).items,
+    ["c", "d"],
+    "the same node token, the same key",
+  );
+  assertEquals(pageOf(key, all, "letters", null, 0), { items: [] }, "maxResults 0: no items and no token");
 });
 
 Deno.test("recipients: stored hashed, names unique, expiry and removal seen by a running book at once", async () => {
