@@ -9,7 +9,14 @@
 import { Buffer } from "node:buffer";
 import { NodeError } from "../errors/mod.ts";
 import { type ContributionView, isContributionId, LockTimeout, readContribution } from "../store/mod.ts";
-import { checkNewProject, type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
+import {
+  checkNewProject,
+  type ExactJson,
+  JSON_MAX_DEPTH,
+  nestsDeeperThan,
+  type SchemaDef,
+  stableStringify,
+} from "../wire/mod.ts";
 import { contribute, type ContributionOutcome, createLocalProject, type MergeSource } from "../writes/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
@@ -70,6 +77,10 @@ export async function createProject(state: NodeState, input: unknown): Promise<R
 export function checkContribution(body: ExactJson): ContributionBody {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new NodeError("bad-request", "body must be a JSON object");
+  }
+  // A body parsed by the HTTP route is already held to this; an MCP tool's arguments come through JSON.parse.
+  if (nestsDeeperThan(body, JSON_MAX_DEPTH)) {
+    throw new NodeError("bad-request", `body nests JSON deeper than ${JSON_MAX_DEPTH} levels, the limit`);
   }
   const { records, sourceDeclaration, ...rest } = body;
   const unknown = Object.keys(rest);
