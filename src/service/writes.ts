@@ -8,10 +8,11 @@
  */
 import { Buffer } from "node:buffer";
 import { NodeError } from "../errors/mod.ts";
-import { type ContributionView, isContributionId, LockTimeout, readContribution } from "../store/mod.ts";
+import { type ContributionView, isContributionId, LockTimeout, projectLinks, readContribution } from "../store/mod.ts";
 import {
   checkNewProject,
   type ExactJson,
+  isSlug,
   JSON_MAX_DEPTH,
   nestsDeeperThan,
   type SchemaDef,
@@ -107,6 +108,8 @@ export function checkContribution(body: ExactJson): ContributionBody {
  */
 async function writableSchema(state: NodeState, slug: string): Promise<SchemaDef> {
   refuseOnReadOnly(state);
+  const link = isSlug(slug) ? projectLinks(state.store.root, slug) : null;
+  if (link !== null) throw new NodeError("internal", `${link} is a symbolic link: writes to ${slug} refused`);
   const meta = await state.store.meta(slug);
   if (!meta) await requireProject(state, slug);
   if (meta?.local !== true) {
