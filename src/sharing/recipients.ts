@@ -72,7 +72,9 @@ export async function listRecipients(root: string): Promise<Recipient[]> {
 }
 
 async function writeRecipients(root: string, recipients: Recipient[]): Promise<void> {
-  if (refusedLink(root, recipientsFile(root))) throw new Error("the recipients' file is reached through a symbolic link");
+  if (refusedLink(root, recipientsFile(root))) {
+    throw new Error("the recipients' file is reached through a symbolic link");
+  }
   await writeFileAtomic(recipientsFile(root), JSON.stringify({ recipients }, null, 2) + "\n");
 }
 

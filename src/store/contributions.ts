@@ -107,6 +107,8 @@ export async function rememberIdempotency(
   const kept = Object.fromEntries(
     Object.entries(index).filter(([, e]) => now - Date.parse(e.at) < IDEMPOTENCY_WINDOW_MS),
   );
-  if (refusedLink(root, indexFile(root, slug))) throw new Error(`store: ${slug}'s index is reached through a symbolic link`);
+  if (refusedLink(root, indexFile(root, slug))) {
+    throw new Error(`store: ${slug}'s index is reached through a symbolic link`);
+  }
   await writeFileAtomic(indexFile(root, slug), JSON.stringify(kept) + "\n");
 }
