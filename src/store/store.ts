@@ -174,10 +174,10 @@ async function check(
   const hit = s.versions.get(cacheKey);
   const now = Date.now();
   if (hit && hit.key === key && now - hit.checkedAt < RECHECK_MS) return hit.result;
-  // One look at the disk for all who ask meanwhile: a version of 200 parts is 200 lstats, and a busy node asks
-  // hundreds of times a second (each asker checking on its own spent 8% of a node's time in lstat).
   const linked = versionLink(s.root, slug, version);
   if (linked) return linked;
+  // One look at the disk for all who ask meanwhile: a version of 200 parts is 200 lstats, and a busy node asks
+  // hundreds of times a second (each asker checking on its own spent 8% of a node's time in lstat).
   const under = s.checking.get(cacheKey);
   if (under && under.key === key) return await under.result;
   const result = (async () => {
