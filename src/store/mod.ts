@@ -19,5 +19,15 @@ export * from "./retention.ts";
 export * from "./statistics_file.ts";
 export * from "./store.ts";
 export { openRegularFile } from "./regular_file.ts";
+export {
+  linkBelow,
+  openNoFollow,
+  projectLinked,
+  projectLinks,
+  readTextNoFollow,
+  refusedLink,
+  reportRefusedLinks,
+  versionLink,
+} from "./no_follow.ts";
 export { storeBytes } from "./usage.ts";
 export { CHANGES_FILE, changeText, readChange, type VersionChange } from "./changes.ts";

@@ -12,6 +12,7 @@ import { type IncompleteVersion, isSlug } from "../wire/mod.ts";
 import { manifestFile, partFile, projectDir, versionOfDirName } from "./layout.ts";
 import { parseStoredManifest, type StoredManifest, type StoredPart } from "./manifest.ts";
 import { isNotFound, type ProjectMeta, readProjectMeta } from "./project_file.ts";
+import { projectLinked, versionLink } from "./no_follow.ts";
 
 /** A whole version: its manifest and the paths of its parts. */
 export interface StoredVersion {
@@ -173,6 +174,8 @@ async function check(
   const hit = s.versions.get(cacheKey);
   const now = Date.now();
   if (hit && hit.key === key && now - hit.checkedAt < RECHECK_MS) return hit.result;
+  const linked = versionLink(s.root, slug, version);
+  if (linked) return linked;
   // One look at the disk for all who ask meanwhile: a version of 200 parts is 200 lstats, and a busy node asks
   // hundreds of times a second (each asker checking on its own spent 8% of a node's time in lstat).
   const under = s.checking.get(cacheKey);
@@ -324,7 +327,8 @@ function storeOver(s: StoreState): Store {
       return out;
     },
     project(slug) {
-      return isSlug(slug) ? projectAt(s, slug, stampOf(projectDir(s.root, slug))) : Promise.resolve(null);
+      if (!isSlug(slug) || projectLinked(s.root, slug)) return Promise.resolve(null);
+      return projectAt(s, slug, stampOf(projectDir(s.root, slug)));
     },
     async version(slug, version) {
       if (!isSlug(slug) || !Number.isSafeInteger(version) || version < 1) return null;
