@@ -1,9 +1,34 @@
 /**
- * An S3-compatible object store, as the node reads and writes one: so far,
- * signing requests with AWS Signature Version 4.
+ * An S3-compatible object store, as the node reads and writes one: where a
+ * bucket is (`s3://bucket/prefix`) and how to reach it (the usual `AWS_*`
+ * variables), a small client (HEAD, GET with ranges, PUT whole, conditional
+ * or in parts, DELETE, listings, pre-signed URLs) signing with AWS
+ * Signature Version 4.
+ *
+ * @example
+ * ```ts ignore
+ * import { S3Client, s3ConfigFrom } from "./mod.ts";
+ * const client = new S3Client(s3ConfigFrom("s3://datasets/svc"));
+ * await client.put("projects/cities/manifest.json", "{}", { ifNoneMatch: "*" });
+ * const url = client.presignGet("projects/cities/manifest.json", { expiresIn: 900 });
+ * ```
  *
  * @module
  */
+export { S3Client } from "./client.ts";
+export type {
+  GetOptions,
+  ListPage,
+  ObjectBody,
+  ObjectInfo,
+  OpenUpload,
+  PresignOptions,
+  PutOptions,
+  UploadOptions,
+} from "./client.ts";
+export { type S3Config, s3ConfigFrom, type S3Overrides } from "./config.ts";
+export { ObjectStoreError } from "./errors.ts";
+export { parseS3Url, type S3Location, s3Url } from "./location.ts";
 export {
   amzDate,
   canonicalQuery,
@@ -15,3 +40,4 @@ export {
   signS3Headers,
   UNSIGNED_PAYLOAD,
 } from "./sigv4.ts";
+export { type ConditionalWrites, conditionalWrites } from "./conditional.ts";
