@@ -3,7 +3,8 @@
  * bucket is (`s3://bucket/prefix`) and how to reach it (the usual `AWS_*`
  * variables), a small client (HEAD, GET with ranges, PUT whole, conditional
  * or in parts, DELETE, listings, pre-signed URLs) signing with AWS
- * Signature Version 4.
+ * Signature Version 4, and a bounded local cache of parts for nodes that
+ * read from the bucket and keep no copy.
  *
  * @example
  * ```ts ignore
@@ -40,4 +41,13 @@ export {
   signS3Headers,
   UNSIGNED_PAYLOAD,
 } from "./sigv4.ts";
+export {
+  objectSource,
+  PartCache,
+  type PartCacheOptions,
+  type PartCacheStats,
+  type PartLease,
+  type PartRef,
+  type PartSource,
+} from "./part_cache.ts";
 export { type ConditionalWrites, conditionalWrites } from "./conditional.ts";
