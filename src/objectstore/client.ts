@@ -109,7 +109,11 @@ export class S3Client {
     return s3Url(this.config, key);
   }
 
-  /** What is known of `key`, or `null` when there is no such object. */
+  /**
+   * What is known of `key`, or `null` when there is no such object (a HEAD
+   * has no body to tell a missing key from a missing bucket: `listPage`
+   * does, with `NoSuchBucket`).
+   */
   async head(key: string): Promise<ObjectInfo | null> {
     const response = await send(this.config, { method: "HEAD", key: this.#key(key), idempotent: true, accept: [404] });
     await response.body?.cancel();
