@@ -6,7 +6,9 @@
  * (`SVC_CHROMIUM`, else Debian's or Ubuntu's package), and the programs
  * the fleet and deployment tests run (HAProxy, Prometheus and promtool,
  * kubectl), installed here with apt-get when this runs as root and they are
- * missing. Prints how long the suite takes first.
+ * missing, and the S3-compatible server of the object-store tests (Versity's
+ * S3 gateway, built once by scripts/objectstore/prepare.sh into a cache
+ * folder). Prints how long the suite takes first.
  *
  * ```sh
  * deno run -A scripts/test_prepare.ts
@@ -16,6 +18,15 @@
  */
 import { existsSync } from "node:fs";
 import process from "node:process";
+
+/** The version of Versity's S3 gateway that scripts/objectstore/prepare.sh builds (and pins as the same). */
+export const VERSITYGW_VERSION = "v1.8.0";
+
+/** Where the object-store tests find versitygw (`tests/support/s3_server.ts`): `SVC_VERSITYGW`, else prepare.sh's. */
+export function versitygwPath(): string {
+  return process.env.SVC_VERSITYGW ??
+    `${process.env.SVC_OBJECTSTORE_CACHE ?? "/var/tmp/svc-objectstore"}/versitygw-${VERSITYGW_VERSION}/versitygw`;
+}
 
 /** Where the browser tests look for Chromium (`tests/support/browser.ts`), after `SVC_CHROMIUM`. */
 export const CHROMIUM_PATHS = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
@@ -83,6 +94,14 @@ async function main(): Promise<number> {
   for (const [program, version, pkg] of PROGRAMS) {
     if (!(await runs(program, version.split(" ")))) {
       problems.push(`${program} is needed by the fleet and deployment tests: \`apt-get install -y ${pkg}\` as root`);
+    }
+  }
+  if (!existsSync(versitygwPath())) {
+    say("test: building Versity's S3 gateway for the object-store tests (scripts/objectstore/prepare.sh, once)");
+    const script = new URL("./objectstore/prepare.sh", import.meta.url).pathname;
+    const built = await new Deno.Command("bash", { args: [script], stdout: "null", stderr: "inherit" }).output();
+    if (!built.success || !existsSync(versitygwPath())) {
+      problems.push("the object-store tests' S3 server could not be built: see scripts/objectstore/prepare.sh above");
     }
   }
   for (const problem of problems) say(`error: ${problem}`);

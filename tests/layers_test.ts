@@ -17,7 +17,7 @@ import { type Edge, importGraph, moduleOf, tsFiles } from "./support/import_grap
 export const FLOORS: string[][] = [
   ["src/errors", "src/wire", "src/metrics", "src/version.ts", "src/launch"],
   ["src/http", "src/gates", "src/client"],
-  ["src/runtime"],
+  ["src/runtime", "src/objectstore"],
   ["src/store"],
   ["src/parquet", "src/trust"],
   ["src/sql", "src/writes"],

@@ -46,11 +46,22 @@ export function hasResidentNumber(text: string): boolean {
   return false;
 }
 
+/** Whether a string or key anywhere in `value` holds the pattern; walked with a stack of its own. */
 function scan(value: ExactJson): boolean {
-  if (typeof value === "string") return hasResidentNumber(value);
-  if (Array.isArray(value)) return value.some(scan);
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value).some(([key, v]) => hasResidentNumber(key) || scan(v));
+  const work: ExactJson[] = [value];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (typeof item === "string") {
+      if (hasResidentNumber(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) work.push(item[i]);
+    } else if (item !== null && typeof item === "object") {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        if (hasResidentNumber(entries[i][0])) return true;
+        work.push(entries[i][1]);
+      }
+    }
   }
   return false;
 }

@@ -56,18 +56,21 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
   return `${field} has an unknown type ${type}`;
 }
 
-/** The path of the first number in `value` that float64 cannot hold (1e400), or null. */
+/**
+ * The path of the first number in `value` that float64 cannot hold (1e400),
+ * or null; walked with a stack of its own (depth costs no call stack).
+ */
 function outOfRange(value: ExactJson, path: string): string | null {
-  if (typeof value === "number") return Number.isFinite(value) ? null : path;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) {
-      const found = outOfRange(item, `${path}[${i}]`);
-      if (found) return found;
-    }
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      const found = outOfRange(item, `${path}.${key}`);
-      if (found) return found;
+  const work: [ExactJson, string][] = [[value, path]];
+  while (work.length > 0) {
+    const [item, at] = work.pop()!;
+    if (typeof item === "number") {
+      if (!Number.isFinite(item)) return at;
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) work.push([item[i], `${at}[${i}]`]);
+    } else if (item !== null && typeof item === "object") {
+      const entries = Object.entries(item);
+      for (let i = entries.length - 1; i >= 0; i--) work.push([entries[i][1], `${at}.${entries[i][0]}`]);
     }
   }
   return null;

@@ -56,6 +56,12 @@ export async function exchange(
     await link.refuse(e);
     return false;
   }
+  if (head.closing && !head.upgrade && sentAfterLast(head, link)) {
+    await link.refuse(
+      new ProtocolError(400, "a request was sent after one that said it was the last (Connection: close)"),
+    );
+    return false;
+  }
   const info: ServeInfo = { remoteAddr: link.remoteAddr, target: head.target };
   const idleSeconds = Math.round(ctx.limits.idleTimeoutMs / 1000);
   if (ctx.quick !== null && head.body.kind === "none" && (head.method === "GET" || head.method === "HEAD")) {
@@ -66,7 +72,7 @@ export async function exchange(
       // The handler answers it, errors included.
     }
     if (quick !== null) {
-      const keepAlive = head.keepAlive && !finishing();
+      const keepAlive = reusable(head) && !finishing();
       const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds };
       const bytes = plainAnswer(quick.status, quick.headers, quick.body, options);
       return await finish(link, () => link.write(bytes).then(() => (info.sent?.(bytes.byteLength), keepAlive)), 0);
@@ -96,7 +102,7 @@ export async function exchange(
     await link.refuse(sent.error);
     return false;
   }
-  const keepAlive = head.keepAlive && !finishing() && !wantsClose(response) &&
+  const keepAlive = reusable(head) && !finishing() && !wantsClose(response) &&
     bodyInHand(body, head, sent.continued, link);
   const options = { head: head.method === "HEAD", keepAlive, minor: head.minor, idleSeconds };
   let bytes = 0;
@@ -174,6 +180,56 @@ function requestOf(
     });
   } catch {
     return null;
+  }
+}
+
+/**
+ * Whether the connection may carry another request after `head`'s answer,
+ * as llhttp has it: not after an HTTP/1.0 request (kept alive or not, what
+ * follows one is not read), nor after an upgrade (what follows is another
+ * protocol's).
+ */
+function reusable(head: RequestHead): boolean {
+  return head.keepAlive && head.minor === 1 && !head.upgrade;
+}
+
+/**
+ * Whether bytes other than blank lines were already sent after the request
+ * `head` frames (a chunked body only when it is all in hand; otherwise what
+ * follows it goes unread once it ends).
+ */
+function sentAfterLast(head: RequestHead, link: Link): boolean {
+  const pending = link.input.peek(link.input.pending);
+  const end = head.body.kind === "chunked" ? chunkedEnd(pending) : head.body.kind === "length" ? head.body.length : 0;
+  if (end === null) return false;
+  for (let i = end; i < pending.length; i++) if (pending[i] !== 13 && pending[i] !== 10) return true;
+  return false;
+}
+
+/** Where a chunked body that starts `bytes` ends (after its trailers), or null when it is not all there or not well formed. */
+function chunkedEnd(bytes: Uint8Array): number | null {
+  const lineEnd = (from: number) => {
+    for (let i = from; i + 1 < bytes.length; i++) if (bytes[i] === 13 && bytes[i + 1] === 10) return i;
+    return -1;
+  };
+  let at = 0;
+  while (true) {
+    const end = lineEnd(at);
+    if (end < 0) return null;
+    const size = /^([0-9A-Fa-f]{1,16})[ \t]*(?:;.*)?$/.exec(String.fromCharCode(...bytes.subarray(at, end)));
+    if (!size) return null;
+    const n = parseInt(size[1], 16);
+    at = end + 2;
+    if (n === 0) break;
+    at += n + 2;
+    if (at > bytes.length) return null;
+  }
+  while (true) { // trailer lines, up to the blank one
+    const end = lineEnd(at);
+    if (end < 0) return null;
+    const blank = end === at;
+    at = end + 2;
+    if (blank) return at;
   }
 }
 

@@ -24,6 +24,18 @@ export interface RequestHead {
   body: { kind: "none" } | { kind: "length"; length: number } | { kind: "chunked" };
   /** Whether the client asked to keep the connection open after this exchange. */
   keepAlive: boolean;
+  /**
+   * Whether the client said this is its last request (`Connection: close`,
+   * or HTTP/1.0 without `keep-alive`): bytes already sent after it are
+   * refused, as llhttp refuses them.
+   */
+  closing: boolean;
+  /**
+   * Whether the client asked to switch protocols (`Upgrade` with
+   * `Connection: upgrade`): the request is answered without switching, and
+   * what follows it on the connection is not HTTP, so it is not read.
+   */
+  upgrade: boolean;
   /** Whether the client sent `Expect: 100-continue`. */
   expectContinue: boolean;
 }
@@ -46,6 +58,14 @@ const METHODS = new Set(
 );
 /** Methods a Web `Request` cannot carry: CONNECT tunnels, TRACE and TRACK echo credentials back. */
 const NOT_SERVED = new Set(["CONNECT", "TRACE", "TRACK"]);
+/**
+ * Framing fields spelled with `_`: some proxies and gateways read them as
+ * the framing field itself, so a peer could frame a request one way for
+ * them and another way here.
+ */
+const FRAMING_LOOKALIKES = new Set(["content_length", "transfer_encoding"]);
+/** Fields that may not come as trailers: they would reframe a body already read (RFC 9110 6.5.1). */
+const FRAMING = new Set(["content-length", "transfer-encoding"]);
 /** A Content-Length value as it follows the colon: optional leading whitespace, digits, trailing spaces only. */
 const CONTENT_LENGTH = /^[ \t]*\d+ *$/;
 // Field values: visible ASCII, space, tab and obs-text; no CR, LF, NUL or other controls.
@@ -152,6 +172,8 @@ export function parseField(line: string, kind: "header" | "trailer"): [string, s
   const value = raw.replace(/^[ \t]+|[ \t]+$/g, "");
   if (!FIELD_VALUE.test(value)) throw new ProtocolError(400, `bad character in the ${name} ${kind}`);
   const lower = name.toLowerCase();
+  if (FRAMING_LOOKALIKES.has(lower)) throw new ProtocolError(400, `a ${name} ${kind} is refused: it reads as framing`);
+  if (kind === "trailer" && FRAMING.has(lower)) throw new ProtocolError(400, `${name} may not come as a trailer`);
   if (lower === "content-length" && !CONTENT_LENGTH.test(raw)) {
     throw new ProtocolError(400, "Content-Length must be a non-negative integer");
   }
@@ -204,6 +226,8 @@ export function parseHead(text: string): RequestHead {
     fields,
     body: bodyFraming(fields, minor),
     keepAlive: minor === 1 ? !tokens.has("close") : tokens.has("keep-alive") && !tokens.has("close"),
+    closing: tokens.has("close") || (minor === 0 && !tokens.has("keep-alive")),
+    upgrade: tokens.has("upgrade") && fields.some(([name]) => name === "upgrade"),
     expectContinue: expect !== null && minor === 1,
   };
 }

@@ -7,7 +7,7 @@
 import type { NodeState } from "../service/mod.ts";
 import type { NodeAddress } from "./guards/host.ts";
 import type { McpEndpoint } from "../mcp/mod.ts";
-import type { FooterReader, RecipientBook } from "../sharing/mod.ts";
+import type { FooterReader, PageKey, RecipientBook } from "../sharing/mod.ts";
 
 /** What the Delta Sharing routes keep: the share's name, footers read, the recipients' tokens. */
 export interface SharingSetup {
@@ -17,6 +17,8 @@ export interface SharingSetup {
   footers: FooterReader;
   /** The recipients' tokens, reread when their file changes. */
   recipients: RecipientBook;
+  /** The key page tokens are signed with (from the node token, else random per start). */
+  pageKey: PageKey;
 }
 
 export type { FollowView } from "../service/mod.ts";

@@ -9,10 +9,10 @@ import { resolve } from "node:path";
 import { openReadEngine, pageCache, type PageReader, pageReader, type ReadEngine } from "../parquet/mod.ts";
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
-import { DEFAULT_SHARE_NAME, footerReader, recipientBook } from "../sharing/mod.ts";
+import { DEFAULT_SHARE_NAME, footerReader, pageKeyFor, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
-import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
-import type { FollowView, NodeContext } from "./context.ts";
+import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore, reportRefusedLinks } from "../store/mod.ts";
+import type { FollowView, NodeContext, SharingSetup } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import {
   idleTrim,
@@ -94,6 +94,16 @@ function nodePages(engine: ReadEngine, plan: MemoryPlan): PageReader {
   });
 }
 
+/** What the Delta Sharing routes keep for a node over `root`. */
+function sharingSetup(engine: ReadEngine, root: string, options: NodeOptions): SharingSetup {
+  return {
+    share: options.shareName ?? DEFAULT_SHARE_NAME,
+    footers: footerReader(engine),
+    recipients: recipientBook(root),
+    pageKey: pageKeyFor(options.token),
+  };
+}
+
 /** A node: the handler to serve and how to release what it holds. */
 export interface SvcNode {
   /** The Web-standard request handler. */
@@ -131,6 +141,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   if (!(await stat(root).catch(() => null))) await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   const logs = nodeLog(options.log ?? null);
+  reportRefusedLinks((line) => logs.warn(line));
   const store = openStore(root);
   await tidyStore(store, {
     keepVersions: options.keepVersions ?? null,
@@ -183,12 +194,10 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
     memoryGate: memoryGate({ memory: plan, sql }),
   };
-  const sharing = {
-    share: options.shareName ?? DEFAULT_SHARE_NAME,
-    footers: footerReader(engine),
-    recipients: recipientBook(root),
-  };
-  const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
+  const context: NodeContext = Object.assign(state, {
+    mcp: mcpEndpoint(state),
+    sharing: sharingSetup(engine, root, options),
+  });
   const trim = idleTrim(state);
   return {
     handler: createHandler(context),

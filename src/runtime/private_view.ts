@@ -100,8 +100,6 @@ export async function prepareView(base: string): Promise<void> {
   await mkdir(join(base, "root"), { recursive: true });
 }
 
-let available: Promise<boolean> | null = null;
-
 /** Runs `command` to its end; true when it exits 0 within five seconds. */
 function succeeds(command: string[]): Promise<boolean> {
   return new Promise((resolve) => {
@@ -157,32 +155,51 @@ export function keptTmpFolders(paths: string[], taken: string[] = ["store", "spi
   return [...names].sort();
 }
 
+/** Probe answers by the folders kept from `/tmp`: a yes is kept for good, a no until asked `again`. */
+const probes = new Map<string, Promise<boolean>>();
+
+/** Tries for real, once, whether a child gets a view keeping `keep`. */
+async function probe(keep: string[]): Promise<boolean> {
+  let base: string;
+  try {
+    base = await mkdtemp(join(tempRoot(), "svc-view-probe-"));
+  } catch {
+    return false;
+  }
+  try {
+    await prepareView(base);
+    await mkdir(join(base, "probe"));
+    return await succeeds(inPrivateView(["/bin/sh", "-c", "test -d /tmp/probe"], {
+      base,
+      mounts: { probe: join(base, "probe") },
+      keep,
+    }));
+  } finally {
+    await rm(base, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
 /**
  * Whether children can be given a private view here: Linux, `unshare` and
- * unprivileged user namespaces, tried once for real, and what the child
- * runs from can be kept in view ({@linkcode keptTmpFolders}).
+ * unprivileged user namespaces, tried for real, and what the child runs
+ * from can be kept in view ({@linkcode keptTmpFolders}). A yes is kept; a
+ * no is tried again when `again` is set (a worker about to start), so that
+ * what stood in the way (a mount below a folder kept from `/tmp`) going
+ * away gives the next worker its view back.
  */
-export async function privateViewsWork(paths: string[]): Promise<boolean> {
+export async function privateViewsWork(paths: string[], again = false): Promise<boolean> {
   const keep = keptTmpFolders(paths);
   if (process.platform !== "linux" || keep === null) return false;
-  available ??= (async () => {
-    let base: string;
-    try {
-      base = await mkdtemp(join(tempRoot(), "svc-view-probe-"));
-    } catch {
-      return false;
-    }
-    try {
-      await prepareView(base);
-      await mkdir(join(base, "probe"));
-      return await succeeds(inPrivateView(["/bin/sh", "-c", "test -d /tmp/probe"], {
-        base,
-        mounts: { probe: join(base, "probe") },
-        keep,
-      }));
-    } finally {
-      await rm(base, { recursive: true, force: true }).catch(() => {});
-    }
-  })();
-  return await available;
+  const key = keep.join("/");
+  let answer = probes.get(key);
+  if (answer !== undefined && again && !(await answer)) {
+    // Another start may have begun the new try meanwhile: it is joined, not doubled.
+    const latest = probes.get(key);
+    answer = latest !== answer ? latest : undefined;
+  }
+  if (answer === undefined) {
+    answer = probe(keep);
+    probes.set(key, answer);
+  }
+  return await answer;
 }

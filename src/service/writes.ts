@@ -8,8 +8,16 @@
  */
 import { Buffer } from "node:buffer";
 import { NodeError } from "../errors/mod.ts";
-import { type ContributionView, isContributionId, LockTimeout, readContribution } from "../store/mod.ts";
-import { checkNewProject, type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
+import { type ContributionView, isContributionId, LockTimeout, projectLinks, readContribution } from "../store/mod.ts";
+import {
+  checkNewProject,
+  type ExactJson,
+  isSlug,
+  JSON_MAX_DEPTH,
+  nestsDeeperThan,
+  type SchemaDef,
+  stableStringify,
+} from "../wire/mod.ts";
 import { contribute, type ContributionOutcome, createLocalProject } from "../writes/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
@@ -71,6 +79,10 @@ export function checkContribution(body: ExactJson): ContributionBody {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new NodeError("bad-request", "body must be a JSON object");
   }
+  // A body parsed by the HTTP route is already held to this; an MCP tool's arguments come through JSON.parse.
+  if (nestsDeeperThan(body, JSON_MAX_DEPTH)) {
+    throw new NodeError("bad-request", `body nests JSON deeper than ${JSON_MAX_DEPTH} levels, the limit`);
+  }
   const { records, sourceDeclaration, ...rest } = body;
   const unknown = Object.keys(rest);
   if (unknown.length > 0) throw new NodeError("bad-request", `body must NOT have additional property '${unknown[0]}'`);
@@ -96,6 +108,8 @@ export function checkContribution(body: ExactJson): ContributionBody {
  */
 async function writableSchema(state: NodeState, slug: string): Promise<SchemaDef> {
   refuseOnReadOnly(state);
+  const link = isSlug(slug) ? projectLinks(state.store.root, slug) : null;
+  if (link !== null) throw new NodeError("internal", `${link} is a symbolic link: writes to ${slug} refused`);
   const meta = await state.store.meta(slug);
   if (!meta) await requireProject(state, slug);
   if (meta?.local !== true) {

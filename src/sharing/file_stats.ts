@@ -6,17 +6,47 @@
  * @module
  */
 import { type ReadEngine, sqlString, viewColumns } from "../parquet/mod.ts";
+import {
+  type ColumnKind,
+  columnKind,
+  compareExact,
+  compareUtf8,
+  dayOf,
+  type ExactNumber,
+  exactNumber,
+  instantOf,
+} from "./stat_order.ts";
 
 /** Per-file statistics as the protocol's `stats` JSON holds them. */
 export interface FileStats {
   /** Records in the file. */
   numRecords: number;
-  /** Smallest value per column, where the footer says and the type compares as JSON does. */
+  /** Smallest value per column, where the footer says and the type compares as JSON does (big integers as `bigint`). */
   minValues: Record<string, unknown>;
   /** Largest value per column, likewise. */
   maxValues: Record<string, unknown>;
   /** Nulls per column, where the footer says. */
   nullCount: Record<string, number>;
+}
+
+/** What one file's footer says of one column, as written: its kind, bounds and nulls. */
+export interface ColumnFacts {
+  /** How its values are ordered; null when its statistics are not compared. */
+  kind: ColumnKind | null;
+  /** The smallest value's text (over every row group), or null when a row group does not say. */
+  min: string | null;
+  /** The largest value's text, likewise. */
+  max: string | null;
+  /** Nulls in the file, or null when a row group does not say. */
+  nulls: number | null;
+}
+
+/** What skipping a file by its statistics reads: its records and its columns' facts. */
+export interface FileFacts {
+  /** Records in the file. */
+  numRecords: number;
+  /** Per top-level column. */
+  columns: Map<string, ColumnFacts>;
 }
 
 /** A column of a version: its name and DuckDB type. */
@@ -27,18 +57,6 @@ export interface Column {
   type: string;
 }
 
-const NUMERIC = new Set([
-  "BIGINT",
-  "INTEGER",
-  "SMALLINT",
-  "TINYINT",
-  "UINTEGER",
-  "USMALLINT",
-  "UTINYINT",
-  "DOUBLE",
-  "FLOAT",
-]);
-
 interface FooterRow {
   column: string;
   rowGroup: string;
@@ -48,45 +66,113 @@ interface FooterRow {
   nulls: string | null;
 }
 
-function typedValue(text: string, type: string): unknown {
-  if (NUMERIC.has(type)) {
-    const n = Number(text);
-    return Number.isFinite(n) ? n : undefined;
+/** A statistic's text read in its kind's order (null: it does not read), and that order. */
+const ORDERS: Readonly<Record<ColumnKind, { read(t: string): unknown; compare(a: unknown, b: unknown): number }>> =
+  (() => {
+    const natural = (
+      a: unknown,
+      b: unknown,
+    ) => ((a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0);
+    const exact = {
+      read: exactNumber,
+      compare: (a: unknown, b: unknown) => compareExact(a as ExactNumber, b as ExactNumber),
+    };
+    const float = {
+      read: (t: string) => (exactNumber(t) !== null && Number.isFinite(Number(t)) ? Number(t) : null),
+      compare: natural,
+    };
+    const instant = { read: (t: string) => instantOf(t)?.ns ?? null, compare: natural };
+    return {
+      int: exact,
+      decimal: exact,
+      float,
+      double: float,
+      string: { read: (t: string) => t, compare: (a: unknown, b: unknown) => compareUtf8(a as string, b as string) },
+      bool: { read: (t: string) => (t === "true" ? true : t === "false" ? false : null), compare: natural },
+      date: { read: dayOf, compare: natural },
+      timestamp: instant,
+      timestamptz: instant,
+    };
+  })();
+
+/** The extreme (`sign` -1: smallest, 1: largest) of `texts` in `kind`'s order; null when one is missing or does not read. */
+function extreme(kind: ColumnKind | null, texts: (string | null)[], sign: -1 | 1): string | null {
+  if (kind === null || texts.length === 0) return null;
+  const order = ORDERS[kind];
+  let best: { text: string; value: unknown } | null = null;
+  for (const text of texts) {
+    const value = text === null ? null : order.read(text);
+    if (text === null || value === null) return null;
+    if (best === null || order.compare(value, best.value) * sign > 0) best = { text, value };
   }
-  if (type === "BOOLEAN") return text === "true" ? true : text === "false" ? false : undefined;
-  if (type === "VARCHAR") return text;
+  return best!.text;
+}
+
+/** A bound as the protocol's JSON carries it, or undefined where it carries none. */
+function wireValue(kind: ColumnKind | null, text: string): unknown {
+  switch (kind) {
+    case "int": {
+      if (!/^-?\d+$/.test(text)) return undefined;
+      const n = Number(text);
+      return Number.isSafeInteger(n) ? n : BigInt(text); // exact: a rounded bound could make a reader skip a match
+    }
+    case "float":
+    case "double":
+      return ORDERS.double.read(text) ?? undefined;
+    case "bool":
+      return ORDERS.bool.read(text) ?? undefined;
+    case "string":
+      return text;
+  }
   return undefined;
 }
 
-function statsFrom(rows: FooterRow[], types: ReadonlyMap<string, string>): FileStats {
+/** One file's footer, read: what the protocol says of it and what skipping reads. */
+interface Footer {
+  facts: FileFacts;
+  stats: FileStats;
+}
+
+function factsFrom(rows: FooterRow[], types: ReadonlyMap<string, string>): Footer {
   const groups = new Map<string, number>();
   const byColumn = new Map<string, FooterRow[]>();
   for (const row of rows) {
     groups.set(row.rowGroup, Number(row.rows));
     if (!types.has(row.column)) continue; // nested leaves (a.b) have no top-level statistics here
-    byColumn.set(row.column, [...(byColumn.get(row.column) ?? []), row]);
+    const list = byColumn.get(row.column);
+    if (list) list.push(row);
+    else byColumn.set(row.column, [row]);
   }
-  const stats: FileStats = {
-    numRecords: [...groups.values()].reduce((a, n) => a + n, 0),
-    minValues: {},
-    maxValues: {},
-    nullCount: {},
-  };
+  const numRecords = [...groups.values()].reduce((a, n) => a + n, 0);
+  const columns = new Map<string, ColumnFacts>();
+  const wire = { min: [] as [string, unknown][], max: [] as [string, unknown][], nulls: [] as [string, number][] };
   for (const [column, list] of byColumn) {
-    const type = types.get(column)!;
-    if (list.every((r) => r.nulls !== null)) stats.nullCount[column] = list.reduce((a, r) => a + Number(r.nulls), 0);
-    const mins = list.map((r) => r.min === null ? undefined : typedValue(r.min, type));
-    const maxes = list.map((r) => r.max === null ? undefined : typedValue(r.max, type));
-    if (mins.every((v) => v !== undefined)) stats.minValues[column] = mins.reduce((a, b) => (b! < a! ? b : a));
-    if (maxes.every((v) => v !== undefined)) stats.maxValues[column] = maxes.reduce((a, b) => (b! > a! ? b : a));
+    const kind = columnKind(types.get(column)!);
+    const nulls = list.every((r) => r.nulls !== null) ? list.reduce((a, r) => a + Number(r.nulls), 0) : null;
+    const min = extreme(kind, list.map((r) => r.min), -1);
+    const max = extreme(kind, list.map((r) => r.max), 1);
+    columns.set(column, { kind, min, max, nulls });
+    if (nulls !== null) wire.nulls.push([column, nulls]);
+    const [lo, hi] = [min === null ? undefined : wireValue(kind, min), max === null ? undefined : wireValue(kind, max)];
+    if (lo !== undefined) wire.min.push([column, lo]);
+    if (hi !== undefined) wire.max.push([column, hi]);
   }
-  return stats;
+  // Built from entries: a column named `__proto__` is then a key like any other.
+  const stats: FileStats = {
+    numRecords,
+    minValues: Object.fromEntries(wire.min),
+    maxValues: Object.fromEntries(wire.max),
+    nullCount: Object.fromEntries(wire.nulls),
+  };
+  return { facts: { numRecords, columns }, stats };
 }
 
 /** Reads and keeps the statistics of parts and the columns of versions. */
 export interface FooterReader {
   /** The statistics of `parts`, in order; the footers not read yet are read in one query. */
   statsOf(parts: readonly { sha256: string; path: string }[], columns: readonly Column[]): Promise<FileStats>[];
+  /** What skipping `parts` by statistics reads, in order, from the same footers as {@linkcode FooterReader.statsOf}. */
+  factsOf(parts: readonly { sha256: string; path: string }[], columns: readonly Column[]): Promise<FileFacts>[];
   /** The columns of the parts at `paths` (by name, in first-seen order), kept under `key`. */
   columns(key: string, paths: readonly string[]): Promise<Column[]>;
 }
@@ -114,10 +200,10 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
  * ```
  */
 export function footerReader(engine: ReadEngine): FooterReader {
-  const stats = new Map<string, Promise<FileStats>>();
+  const stats = new Map<string, Promise<Footer>>();
   const columns = new Map<string, Promise<Column[]>>();
-  function statsOf(parts: readonly { sha256: string; path: string }[], cols: readonly Column[]): Promise<FileStats>[] {
-    const found = new Map<string, Promise<FileStats>>();
+  function footersOf(parts: readonly { sha256: string; path: string }[], cols: readonly Column[]): Promise<Footer>[] {
+    const found = new Map<string, Promise<Footer>>();
     for (const p of parts) {
       const known = stats.get(p.sha256);
       if (known) found.set(p.sha256, known);
@@ -143,7 +229,7 @@ export function footerReader(engine: ReadEngine): FooterReader {
         return byFile;
       });
       for (const p of missing) {
-        const one = reading.then((byFile) => statsFrom(byFile.get(p.path) ?? [], types));
+        const one = reading.then((byFile) => factsFrom(byFile.get(p.path) ?? [], types));
         one.catch(() => stats.delete(p.sha256));
         found.set(p.sha256, remember(stats, p.sha256, one));
       }
@@ -151,7 +237,8 @@ export function footerReader(engine: ReadEngine): FooterReader {
     return parts.map((p) => found.get(p.sha256)!);
   }
   return {
-    statsOf,
+    statsOf: (parts, cols) => footersOf(parts, cols).map((f) => f.then((footer) => footer.stats)),
+    factsOf: (parts, cols) => footersOf(parts, cols).map((f) => f.then((footer) => footer.facts)),
     columns(key, paths) {
       const known = columns.get(key);
       if (known) return known;

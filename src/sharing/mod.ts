@@ -8,9 +8,35 @@
  */
 export { type ChangeFile, changeFiles, changeLines, type ChangeRange, versionsInRange } from "./changes.ts";
 export { SharingError, sharingErrorCode } from "./errors.ts";
-export { type Column, type FileStats, type FooterReader, footerReader } from "./file_stats.ts";
-export { MAX_RESULTS, maxResultsOf, type Page, pageOf, pageOffset, pageToken } from "./paging.ts";
-export { mayMatch, parseJsonPredicate, parseSqlPredicate, type Predicate } from "./predicates.ts";
+export {
+  type Column,
+  type ColumnFacts,
+  type FileFacts,
+  type FileStats,
+  type FooterReader,
+  footerReader,
+} from "./file_stats.ts";
+export {
+  MAX_RESULTS,
+  maxResultsOf,
+  type Page,
+  type PageKey,
+  pageKeyFor,
+  pageOf,
+  pageOffset,
+  pageToken,
+} from "./paging.ts";
+export { type Literal, mayMatch, parseJsonPredicate, parseSqlPredicate, type Predicate } from "./predicates.ts";
+export {
+  type ColumnKind,
+  columnKind,
+  compareExact,
+  compareUtf8,
+  dayOf,
+  type ExactNumber,
+  exactNumber,
+  instantOf,
+} from "./stat_order.ts";
 export {
   FILE_URL_LIFETIME_S,
   type FileLines,

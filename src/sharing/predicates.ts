@@ -3,30 +3,43 @@
  * `jsonPredicateHints` (the JSON tree) and the simple `predicateHints`
  * (`col = 123`, `'foo' < col`, `col IS NULL`, ...) become one predicate
  * form; a file is skipped only when its min/max/null counts prove that no
- * row can match. Anything not understood keeps every file.
+ * row can match. Values are compared in the order Parquet wrote the
+ * statistics in (see `stat_order.ts`), under SQL's three-valued logic (a
+ * null matches no comparison), with a float column's NaN (greater than
+ * every number, and left out of statistics by some writers) always
+ * possible. Anything not understood keeps every file.
  *
  * @module
  */
-import type { FileStats } from "./file_stats.ts";
+import type { ColumnFacts, FileFacts } from "./file_stats.ts";
+import { type Literal, literalViews, type ValueView } from "./_literal_views.ts";
+
+export type { Literal };
+
+/** The comparisons. */
+export type Comparison = "=" | "<" | "<=" | ">" | ">=" | "<>";
 
 /** A predicate over one file's statistics. */
 export type Predicate =
   | { op: "and" | "or"; children: Predicate[] }
   | { op: "not"; child: Predicate }
   | { op: "isNull"; column: string }
-  | { op: "compare"; cmp: "=" | "<" | "<=" | ">" | ">=" | "<>"; column: string; value: string | number | boolean }
+  | { op: "compare"; cmp: Comparison; column: string; columnType?: string; value: Literal }
   | { op: "unknown" };
 
 const UNKNOWN: Predicate = { op: "unknown" };
 
-const JSON_CMP: Readonly<Record<string, "=" | "<" | "<=" | ">" | ">=">> = {
+/** The deepest JSON tree read; a deeper one is not understood (every file kept). */
+const MAX_TREE_DEPTH = 64;
+
+const JSON_CMP: Readonly<Record<string, Comparison>> = {
   equal: "=",
   lessThan: "<",
   lessThanOrEqual: "<=",
   greaterThan: ">",
   greaterThanOrEqual: ">=",
 };
-const FLIPPED: Readonly<Record<string, "=" | "<" | "<=" | ">" | ">=" | "<>">> = {
+const FLIPPED: Readonly<Record<Comparison, Comparison>> = {
   "=": "=",
   "<>": "<>",
   "<": ">",
@@ -37,26 +50,33 @@ const FLIPPED: Readonly<Record<string, "=" | "<" | "<=" | ">" | ">=" | "<>">> = 
 
 type Json = { op?: unknown; children?: unknown; name?: unknown; value?: unknown; valueType?: unknown };
 
-function literal(node: Json): string | number | boolean | undefined {
-  if (typeof node.value !== "string") return undefined;
-  switch (node.valueType) {
-    case "int":
-    case "long":
-    case "float":
-    case "double": {
-      const n = Number(node.value);
-      return Number.isFinite(n) ? n : undefined;
-    }
-    case "bool":
-      return node.value === "true" ? true : node.value === "false" ? false : undefined;
-    case "string":
-      return node.value;
-  }
-  return undefined;
+const LITERAL_TYPES: Readonly<Record<string, Literal["type"]>> = {
+  int: "number",
+  long: "number",
+  float: "number",
+  double: "number",
+  string: "string",
+  bool: "bool",
+  date: "date",
+  timestamp: "timestamp",
+};
+
+function literal(node: Json): Literal | undefined {
+  if (typeof node.value !== "string" || typeof node.valueType !== "string") return undefined;
+  const type = LITERAL_TYPES[node.valueType];
+  return type ? { type, valueType: node.valueType, text: node.value } : undefined;
+}
+
+function comparisonOf(cmp: Comparison, column: Json, value: Json): Predicate {
+  if (typeof column.name !== "string") return UNKNOWN;
+  const lit = literal(value);
+  if (lit === undefined) return UNKNOWN;
+  const columnType = typeof column.valueType === "string" ? column.valueType : undefined;
+  return { op: "compare", cmp, column: column.name, ...(columnType ? { columnType } : {}), value: lit };
 }
 
 function fromJson(node: Json, depth: number): Predicate {
-  if (depth > 64 || typeof node !== "object" || node === null) return UNKNOWN;
+  if (depth > MAX_TREE_DEPTH || typeof node !== "object" || node === null) return UNKNOWN;
   const kids = Array.isArray(node.children) ? (node.children as Json[]) : [];
   if (node.op === "and" || node.op === "or") {
     return kids.length >= 1 ? { op: node.op, children: kids.map((k) => fromJson(k, depth + 1)) } : UNKNOWN;
@@ -68,14 +88,8 @@ function fromJson(node: Json, depth: number): Predicate {
   const cmp = JSON_CMP[String(node.op)];
   if (cmp && kids.length === 2) {
     const [a, b] = kids;
-    if (a?.op === "column" && b?.op === "literal" && typeof a.name === "string") {
-      const value = literal(b);
-      return value === undefined ? UNKNOWN : { op: "compare", cmp, column: a.name, value };
-    }
-    if (b?.op === "column" && a?.op === "literal" && typeof b.name === "string") {
-      const value = literal(a);
-      return value === undefined ? UNKNOWN : { op: "compare", cmp: FLIPPED[cmp], column: b.name, value };
-    }
+    if (a?.op === "column" && b?.op === "literal") return comparisonOf(cmp, a, b);
+    if (b?.op === "column" && a?.op === "literal") return comparisonOf(FLIPPED[cmp], b, a);
   }
   return UNKNOWN;
 }
@@ -105,18 +119,18 @@ const COL_FIRST = new RegExp(String.raw`^\s*${IDENT}\s*${CMP}\s*${VALUE}\s*$`, "
 const VALUE_FIRST = new RegExp(String.raw`^\s*${VALUE}\s*${CMP}\s*${IDENT}\s*$`, "i");
 const NULL_TEST = new RegExp(String.raw`^\s*${IDENT}\s+IS\s+(NOT\s+)?NULL\s*$`, "i");
 
-function sqlValue(text: string): string | number | boolean {
-  if (text.startsWith("'")) return text.slice(1, -1).replaceAll("''", "'");
-  if (/^(true|false)$/i.test(text)) return text.toLowerCase() === "true";
-  return Number(text);
+function sqlValue(text: string): Literal {
+  if (text.startsWith("'")) return { type: "string", text: text.slice(1, -1).replaceAll("''", "'") };
+  if (/^(true|false)$/i.test(text)) return { type: "bool", text: text.toLowerCase() };
+  return { type: "number", text };
 }
 
 function column(text: string): string {
   return text.startsWith("`") ? text.slice(1, -1) : text;
 }
 
-function cmpOf(text: string): "=" | "<" | "<=" | ">" | ">=" | "<>" {
-  return text === "!=" ? "<>" : text as "=" | "<" | "<=" | ">" | ">=" | "<>";
+function cmpOf(text: string): Comparison {
+  return text === "!=" ? "<>" : text as Comparison;
 }
 
 /**
@@ -126,7 +140,8 @@ function cmpOf(text: string): "=" | "<" | "<=" | ">" | ">=" | "<>" {
  * @example
  * ```ts
  * import { parseSqlPredicate } from "./predicates.ts";
- * parseSqlPredicate("population >= 1000"); // { op: "compare", cmp: ">=", column: "population", value: 1000 }
+ * parseSqlPredicate("population >= 1000");
+ * // { op: "compare", cmp: ">=", column: "population", value: { type: "number", text: "1000" } }
  * ```
  */
 export function parseSqlPredicate(text: string): Predicate {
@@ -142,72 +157,94 @@ export function parseSqlPredicate(text: string): Predicate {
   return UNKNOWN;
 }
 
-type Maybe = "no" | "maybe" | "all";
-
-function comparable(a: unknown, b: unknown): boolean {
-  return (typeof a === "number" && typeof b === "number") || (typeof a === "string" && typeof b === "string") ||
-    (typeof a === "boolean" && typeof b === "boolean");
+/** What a file's statistics allow of a predicate: whether some row may make it true, and some row false. */
+interface Verdict {
+  mayBeTrue: boolean;
+  mayBeFalse: boolean;
 }
 
-function compare(p: Extract<Predicate, { op: "compare" }>, stats: FileStats): Maybe {
-  const min = stats.minValues[p.column];
-  const max = stats.maxValues[p.column];
-  const nulls = stats.nullCount[p.column];
-  if (nulls !== undefined && nulls === stats.numRecords && stats.numRecords > 0) return "no"; // all null: no comparison holds
-  if (!comparable(min, p.value) || !comparable(max, p.value)) return "maybe";
-  const v = p.value as number | string;
-  const lo = min as number | string;
-  const hi = max as number | string;
-  switch (p.cmp) {
+const EITHER: Verdict = { mayBeTrue: true, mayBeFalse: true };
+
+/** The verdict of `cmp` against one reading of the column's bounds and the literal. */
+function compareIn(cmp: Comparison, facts: ColumnFacts, view: ValueView): Verdict {
+  const lo = facts.min === null ? null : view.read(facts.min);
+  const hi = facts.max === null ? null : view.read(facts.max);
+  if (lo === null || hi === null) return EITHER;
+  const atLo = view.compare(lo, view.value);
+  const atHi = view.compare(hi, view.value);
+  const nan = view.nan; // a NaN row is greater than every number: true for > >= <>, false for = < <=
+  const inside = atLo <= 0 && atHi >= 0;
+  const onlyValue = atLo === 0 && atHi === 0;
+  switch (cmp) {
     case "=":
-      return v < lo || v > hi ? "no" : "maybe";
+      return { mayBeTrue: inside, mayBeFalse: !onlyValue || nan };
     case "<>":
-      return lo === v && hi === v && nulls === 0 ? "no" : "maybe";
+      return { mayBeTrue: !onlyValue || nan, mayBeFalse: inside };
     case "<":
-      return lo >= v ? "no" : "maybe";
+      return { mayBeTrue: atLo < 0, mayBeFalse: atHi >= 0 || nan };
     case "<=":
-      return lo > v ? "no" : "maybe";
+      return { mayBeTrue: atLo <= 0, mayBeFalse: atHi > 0 || nan };
     case ">":
-      return hi <= v ? "no" : "maybe";
+      return { mayBeTrue: atHi > 0 || nan, mayBeFalse: atLo <= 0 };
     case ">=":
-      return hi < v ? "no" : "maybe";
+      return { mayBeTrue: atHi >= 0 || nan, mayBeFalse: atLo < 0 };
   }
 }
 
-function judge(p: Predicate, stats: FileStats): Maybe {
+function compare(p: Extract<Predicate, { op: "compare" }>, file: FileFacts): Verdict {
+  const facts = file.columns.get(p.column);
+  if (!facts) return EITHER;
+  // Every row null: no comparison is true, and none false (each is null).
+  if (facts.nulls !== null && facts.nulls === file.numRecords && file.numRecords > 0) {
+    return { mayBeTrue: false, mayBeFalse: false };
+  }
+  const views = facts.kind === null ? null : literalViews(facts.kind, p.value, p.columnType);
+  if (views === null || views.length === 0) return EITHER;
+  // Where the literal may be read more than one way (a FLOAT column), a row may match under any of them.
+  const verdicts = views.map((v) => compareIn(p.cmp, facts, v));
+  return { mayBeTrue: verdicts.some((v) => v.mayBeTrue), mayBeFalse: verdicts.some((v) => v.mayBeFalse) };
+}
+
+function judge(p: Predicate, file: FileFacts): Verdict {
   switch (p.op) {
     case "unknown":
-      return "maybe";
-    case "and":
-      return p.children.some((c) => judge(c, stats) === "no") ? "no" : "maybe";
-    case "or":
-      return p.children.every((c) => judge(c, stats) === "no") ? "no" : "maybe";
+      return EITHER;
+    case "and": {
+      const kids = p.children.map((c) => judge(c, file));
+      return { mayBeTrue: kids.every((k) => k.mayBeTrue), mayBeFalse: kids.some((k) => k.mayBeFalse) };
+    }
+    case "or": {
+      const kids = p.children.map((c) => judge(c, file));
+      return { mayBeTrue: kids.some((k) => k.mayBeTrue), mayBeFalse: kids.every((k) => k.mayBeFalse) };
+    }
     case "not": {
-      const inner = judge(p.child, stats);
-      return inner === "all" ? "no" : inner === "no" ? "all" : "maybe";
+      const inner = judge(p.child, file);
+      return { mayBeTrue: inner.mayBeFalse, mayBeFalse: inner.mayBeTrue };
     }
     case "isNull": {
-      const nulls = stats.nullCount[p.column];
-      if (nulls === undefined) return "maybe";
-      if (nulls === 0) return "no";
-      return nulls === stats.numRecords ? "all" : "maybe";
+      const nulls = file.columns.get(p.column)?.nulls ?? null;
+      if (nulls === null) return EITHER;
+      return { mayBeTrue: nulls > 0, mayBeFalse: nulls < file.numRecords };
     }
     case "compare":
-      return compare(p, stats);
+      return compare(p, file);
   }
 }
 
 /**
- * Whether a file with statistics `stats` may hold a row matching `p`
+ * Whether a file with statistics `file` may hold a row matching `p`
  * (false only when its statistics prove none does).
  *
  * @example
  * ```ts
- * import { mayMatch } from "./predicates.ts";
- * const stats = { numRecords: 2, minValues: { id: 1 }, maxValues: { id: 2 }, nullCount: { id: 0 } };
- * mayMatch({ op: "compare", cmp: ">", column: "id", value: 5 }, stats); // false
+ * import { mayMatch, parseSqlPredicate } from "./predicates.ts";
+ * const file = {
+ *   numRecords: 2,
+ *   columns: new Map([["id", { kind: "int" as const, min: "1", max: "2", nulls: 0 }]]),
+ * };
+ * mayMatch(parseSqlPredicate("id > 5"), file); // false
  * ```
  */
-export function mayMatch(p: Predicate, stats: FileStats): boolean {
-  return judge(p, stats) !== "no";
+export function mayMatch(p: Predicate, file: FileFacts): boolean {
+  return judge(p, file).mayBeTrue;
 }

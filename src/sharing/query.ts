@@ -13,8 +13,9 @@ import { signPartQuery } from "../service/mod.ts";
 import type { Column, FileStats, FooterReader } from "./file_stats.ts";
 import { sparkSchemaString } from "./spark_schema.ts";
 import { tableId, versionTime } from "./tables.ts";
-import { pageOffset, pageToken } from "./paging.ts";
+import { type PageKey, pageOffset, pageToken } from "./paging.ts";
 import { mayMatch, type Predicate } from "./predicates.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 
 /** The answer formats of the protocol. */
 export type ResponseFormat = "parquet" | "delta";
@@ -32,6 +33,8 @@ export interface TableReadContext {
   footers: FooterReader;
   /** The node's origin as the client reached it (`http://127.0.0.1:8686`). */
   origin: string;
+  /** The key page tokens are signed with. */
+  pageKey: PageKey;
 }
 
 /** A version's table metadata, before it is written in one format or the other. */
@@ -177,7 +180,7 @@ export function fileLine(
 ): Record<string, unknown> {
   const { format, withVersion } = form;
   const at = withVersion ? { version: version.version, timestamp: versionTime(version) } : {};
-  const statsText = JSON.stringify(stats);
+  const statsText = stringifyExactJson(stats);
   if (format === "delta") {
     return {
       file: {
@@ -229,7 +232,7 @@ export async function fileLines(
   format: ResponseFormat,
 ): Promise<FileLines> {
   const key = fileQueryKey(meta, query);
-  const offset = pageOffset(query.pageToken, key);
+  const offset = pageOffset(ctx.pageKey, query.pageToken, key);
   const version = meta.version;
   const lines: Record<string, unknown>[] = [];
   const given: string[] = [];
@@ -238,12 +241,14 @@ export async function fileLines(
   let maxExpiry = 0;
   const limitReached = () => query.limitHint !== null && records >= query.limitHint && lines.length > 0;
   const allStats = ctx.footers.statsOf(version.parts.slice(offset), meta.columns);
+  const allFacts = ctx.footers.factsOf(version.parts.slice(offset), meta.columns);
   let index = offset;
   for (; index < version.parts.length; index++) {
     if ((query.maxFiles !== null && lines.length >= query.maxFiles) || limitReached()) break;
     const part = version.parts[index];
+    const facts = await allFacts[index - offset];
+    if (!query.predicates.every((p) => mayMatch(p, facts))) continue;
     const stats = await allStats[index - offset];
-    if (!query.predicates.every((p) => mayMatch(p, stats))) continue;
     const link = fileUrl(ctx, version.slug, part.sha256);
     lines.push(fileLine({ format, wrapper: "file", withVersion: query.withVersion }, part, link, stats, version));
     given.push(part.path);
@@ -253,5 +258,5 @@ export async function fileLines(
   }
   if (given.length > 0) promiseParts(given, maxExpiry);
   const more = index < version.parts.length && !limitReached();
-  return { lines, nextPageToken: more ? pageToken(key, index) : null, minUrlExpiration: minExpiry };
+  return { lines, nextPageToken: more ? pageToken(ctx.pageKey, key, index) : null, minUrlExpiration: minExpiry };
 }

@@ -8,9 +8,9 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../store/mod.ts";
+import { readTextNoFollow, refusedLink, writeFileAtomic } from "../store/mod.ts";
 
 /** One recipient as stored (never its token). */
 export interface Recipient {
@@ -61,7 +61,7 @@ function tokenDigest(token: string): string {
 export async function listRecipients(root: string): Promise<Recipient[]> {
   let text: string;
   try {
-    text = await readFile(recipientsFile(root), "utf8");
+    text = await readTextNoFollow(root, recipientsFile(root));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw e;
@@ -72,6 +72,9 @@ export async function listRecipients(root: string): Promise<Recipient[]> {
 }
 
 async function writeRecipients(root: string, recipients: Recipient[]): Promise<void> {
+  if (refusedLink(root, recipientsFile(root))) {
+    throw new Error("the recipients' file is reached through a symbolic link");
+  }
   await writeFileAtomic(recipientsFile(root), JSON.stringify({ recipients }, null, 2) + "\n");
 }
 

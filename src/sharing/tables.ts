@@ -173,11 +173,30 @@ export async function tableVersion(store: Store, project: ProjectState, wanted: 
   return version;
 }
 
+/** 400 for a timestamp later than the newest version held: what reading "as of" or "from" it cannot answer yet. */
+function afterNewest(text: string, newest: StoredVersion): SharingError {
+  return new SharingError(
+    400,
+    "INVALID_PARAMETER_VALUE",
+    `no version was made at or after ${text.slice(0, 100)}: the table's newest, ${newest.version}, was made at ` +
+      new Date(versionTime(newest)).toISOString(),
+  );
+}
+
 /**
- * The newest version made at or before `ms`: 400 when every version held is
- * newer.
+ * The newest version made at or before `ms` (`text` as the client wrote
+ * it): 400 when every version held is newer, and 400 when the timestamp is
+ * past the newest version (as delta-io/delta-sharing's server answers: a
+ * version made later could still be at or before it).
  */
-export async function versionAsOf(store: Store, project: ProjectState, ms: number): Promise<StoredVersion> {
+export async function versionAsOf(
+  store: Store,
+  project: ProjectState,
+  ms: number,
+  text = new Date(ms).toISOString(),
+): Promise<StoredVersion> {
+  const newest = await store.latest(project.slug);
+  if (newest && ms > versionTime(newest)) throw afterNewest(text, newest);
   const { index } = await firstHeldWhere(store, project, (t) => t > ms);
   const before = index > 0 ? await store.version(project.slug, project.versions.at(index - 1)!) : null;
   if (!before) {
@@ -194,10 +213,21 @@ export async function versionAsOf(store: Store, project: ProjectState, ms: numbe
 }
 
 /**
- * The oldest version made at or after `ms` (the newest when none is).
+ * The oldest version made at or after `ms` (`text` as the client wrote it):
+ * the first version held when `ms` is older than every one, and 400 when
+ * no version was made at or after it, as `/changes` answers.
  */
-export async function versionFrom(store: Store, project: ProjectState, ms: number): Promise<StoredVersion> {
-  const found = (await firstHeldWhere(store, project, (t) => t >= ms)).version ?? await store.latest(project.slug);
-  if (!found) throw notFound(`table ${project.slug} has no version held`);
+export async function versionFrom(
+  store: Store,
+  project: ProjectState,
+  ms: number,
+  text = new Date(ms).toISOString(),
+): Promise<StoredVersion> {
+  const found = (await firstHeldWhere(store, project, (t) => t >= ms)).version;
+  if (!found) {
+    const newest = await store.latest(project.slug);
+    if (!newest) throw notFound(`table ${project.slug} has no version held`);
+    throw afterNewest(text, newest);
+  }
   return found;
 }

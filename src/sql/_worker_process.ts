@@ -181,7 +181,8 @@ async function spawnWorker(
   const code = [fileURLToPath(WORKER_URL)];
   const confined = !settings.noLandlock && process.platform === "linux" && runtimeName() === "deno";
   const partFolders = confined ? await partsFolders(settings.storeRoot) : new Set<string>();
-  const viewed = !settings.noView && await privateViewsWork(code);
+  // Asked again at every start while the view is missing: what stood in its way may have gone.
+  const viewed = !settings.noView && await privateViewsWork(code, true);
   if (viewed) await prepareView(home);
   const seen = viewed
     ? { store: `${VIEW_ROOT}/store`, spill: `${VIEW_ROOT}/spill`, home: homeOrNull() ?? "" }

@@ -207,6 +207,13 @@ function start(pool: PoolState, slot: Slot): Promise<WorkerProcess> {
     let served = false;
     w.ready.then(() => {
       served = true;
+      if (pool.walls !== null && pool.walls.view !== w.viewed) {
+        pool.settings.warn(
+          w.viewed
+            ? "SQL workers have their private view of the filesystem again"
+            : "an SQL worker started without its private view of the filesystem (see docs/security.md)",
+        );
+      }
       pool.walls = { landlock: w.landlock() > 0, view: w.viewed };
     }, () => {});
     w.exited.then(() => {

@@ -12,6 +12,7 @@ import { manifestFile, partFile } from "./layout.ts";
 import type { PlacedPart } from "./manifest.ts";
 import { partStack } from "./part_stack.ts";
 import { parseVersion, type Version } from "./version.ts";
+import { versionLink } from "./no_follow.ts";
 
 /** A whole version: its manifest and the paths of its parts. */
 export interface StoredVersion {
@@ -117,6 +118,8 @@ export function versionChecks(root: string): VersionChecks {
     const hit = versions.get(cacheKey);
     const now = Date.now();
     if (hit && hit.key === key && now - hit.checkedAt < RECHECK_MS) return hit.result;
+    const linked = versionLink(root, slug, version);
+    if (linked) return linked;
     // One look at the disk for all who ask meanwhile: a version of 200 parts is 200 lstats.
     const under = checking.get(cacheKey);
     if (under && under.key === key) return await under.result;

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
+import { readTextNoFollow } from "./no_follow.ts";
 import { join } from "node:path";
 import { isSha256 } from "../wire/mod.ts";
 import { projectDir } from "./layout.ts";
@@ -49,7 +49,8 @@ export function changeText(change: VersionChange): string {
  * ```
  */
 export async function readChange(root: string, slug: string, version: number): Promise<VersionChange | null> {
-  const text = await readFile(join(projectDir(root, slug), `v${version}`, CHANGES_FILE), "utf8").catch(() => null);
+  const file = join(projectDir(root, slug), `v${version}`, CHANGES_FILE);
+  const text = await readTextNoFollow(root, file).catch(() => null);
   if (text === null) return null;
   try {
     const parsed = JSON.parse(text) as Partial<VersionChange>;

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
+import { readTextNoFollow, refusedLink } from "./no_follow.ts";
 import { projectDir } from "./layout.ts";
 import { isNotFound } from "./project_file.ts";
 import type { ContributionView } from "../wire/mod.ts";
@@ -57,7 +57,7 @@ function indexFile(root: string, slug: string): string {
 export async function readContribution(root: string, slug: string, id: string): Promise<ContributionView | null> {
   if (!isContributionId(id)) return null;
   try {
-    return JSON.parse(await readFile(contributionFile(root, slug, id), "utf8"));
+    return JSON.parse(await readTextNoFollow(root, contributionFile(root, slug, id)));
   } catch (e) {
     if (isNotFound(e)) return null;
     throw e;
@@ -68,9 +68,11 @@ export async function readContribution(root: string, slug: string, id: string): 
  * Keeps a contribution's answer.
  */
 export async function writeContribution(root: string, slug: string, view: ContributionView): Promise<void> {
+  const file = contributionFile(root, slug, view.id);
+  if (refusedLink(root, file)) throw new Error(`store: ${slug}'s contributions are reached through a symbolic link`);
   // The temporary goes in index/, where the sweep after a crash looks (contributions/ may hold many thousands).
   // A merged answer is also in its version's manifest, so it is not fsynced; a rejected one is.
-  await writeFileAtomic(contributionFile(root, slug, view.id), JSON.stringify(view, null, 2) + "\n", "made", {
+  await writeFileAtomic(file, JSON.stringify(view, null, 2) + "\n", "made", {
     tempDir: join(projectDir(root, slug), "index"),
     durable: view.status !== "merged",
   });
@@ -87,7 +89,7 @@ export async function writeContribution(root: string, slug: string, view: Contri
  */
 export async function readIdempotency(root: string, slug: string): Promise<Record<string, IdempotencyEntry>> {
   try {
-    const parsed = JSON.parse(await readFile(indexFile(root, slug), "utf8"));
+    const parsed = JSON.parse(await readTextNoFollow(root, indexFile(root, slug)));
     return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
   } catch {
     return {};
@@ -110,5 +112,8 @@ export async function rememberIdempotency(
   const kept = Object.fromEntries(
     Object.entries(index).filter(([, e]) => now - Date.parse(e.at) < IDEMPOTENCY_WINDOW_MS),
   );
+  if (refusedLink(root, indexFile(root, slug))) {
+    throw new Error(`store: ${slug}'s index is reached through a symbolic link`);
+  }
   await writeFileAtomic(indexFile(root, slug), JSON.stringify(kept) + "\n");
 }

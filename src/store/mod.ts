@@ -25,5 +25,15 @@ export { type PartNode, partNodeOf, type PartStack, partStack } from "./part_sta
 export { journalFile, readJournal } from "./journal.ts";
 export { upgradeProject, type UpgradeResult } from "./upgrade.ts";
 export { openRegularFile } from "./regular_file.ts";
+export {
+  linkBelow,
+  openNoFollow,
+  projectLinked,
+  projectLinks,
+  readTextNoFollow,
+  refusedLink,
+  reportRefusedLinks,
+  versionLink,
+} from "./no_follow.ts";
 export { storeBytes } from "./usage.ts";
 export { CHANGES_FILE, changeText, readChange, type VersionChange } from "./changes.ts";

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { projectFile } from "./layout.ts";
+import { readTextNoFollow } from "./no_follow.ts";
 
 /** What `project.json` holds: the origin's project detail plus local keys. */
 export type ProjectMeta = Record<string, unknown>;
@@ -23,7 +23,7 @@ export type ProjectMeta = Record<string, unknown>;
 export async function readProjectMeta(root: string, slug: string): Promise<ProjectMeta | null> {
   let text: string;
   try {
-    text = await readFile(projectFile(root, slug), "utf8");
+    text = await readTextNoFollow(root, projectFile(root, slug));
   } catch (e) {
     if (isNotFound(e)) return null;
     throw e;

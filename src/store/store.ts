@@ -15,6 +15,7 @@ import { journalFile } from "./journal.ts";
 import { partFile, projectDir, projectFile, versionOfDirName } from "./layout.ts";
 import type { ProjectMeta } from "./project_file.ts";
 import { readProjectMeta } from "./project_file.ts";
+import { projectLinked } from "./no_follow.ts";
 
 export type { StoredVersion } from "./_version_check.ts";
 export type { ProjectState } from "./_summary.ts";
@@ -174,7 +175,7 @@ function storeOver(s: StoreState): Store {
       return out;
     },
     async project(slug) {
-      if (!isSlug(slug) || !stampOf(projectDir(s.root, slug))) return null;
+      if (!isSlug(slug) || projectLinked(s.root, slug) || !stampOf(projectDir(s.root, slug))) return null;
       return (await summaryOf(s, slug)).result;
     },
     async version(slug, version) {

@@ -153,3 +153,27 @@ function readString(c: Cursor): string {
   }
   return fail(c, "unterminated string");
 }
+
+/**
+ * Whether `value` nests deeper than `limit` levels as {@linkcode parseExactJson}
+ * counts them (the value itself at level 0, what it holds at 1, ...): what a
+ * value that did not come through that parser (an MCP tool's arguments) is
+ * held to. Walks with a stack of its own, so any depth is safe to ask about.
+ *
+ * @example
+ * ```ts
+ * import { nestsDeeperThan } from "./json_parse.ts";
+ * nestsDeeperThan({ a: [1] }, 2); // false: 1 is at level 2
+ * nestsDeeperThan({ a: [1] }, 1); // true
+ * ```
+ */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const work: [unknown, number][] = [[value, 0]];
+  while (work.length > 0) {
+    const [item, depth] = work.pop()!;
+    if (depth > limit) return true;
+    if (item === null || typeof item !== "object") continue;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) work.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -93,3 +93,9 @@ Deno.test("pii: strings and keys are read recursively, numbers never", () => {
   assertEquals(piiProblem({ n: 9001011234568 }, 1), null, "numbers are never read");
   assertEquals(piiProblem({ n: 9001011234568n }, 1), null);
 });
+
+Deno.test("pii: a record nested 100,000 deep is scanned without the call stack", () => {
+  let deep: unknown = "900101-1234567";
+  for (let i = 0; i < 100_000; i++) deep = { a: deep };
+  assertEquals(piiProblem(deep as never, 1), "line 1: resident registration number pattern detected");
+});

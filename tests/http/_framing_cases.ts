@@ -100,6 +100,15 @@ export const FRAMING_CASES: FramingCase[] = [
     name: "Content-Length and chunked",
     bytes: P(["Content-Length: 5", "Transfer-Encoding: chunked"], "5\r\nhello\r\n0\r\n\r\n"),
   },
+  {
+    name: "Transfer_Encoding beside Content-Length",
+    bytes: P(["Content-Length: 5", "Transfer_Encoding: chunked"], "5\r\nhello\r\n0\r\n\r\n"),
+  },
+  {
+    name: "Transfer_Encoding beside Content-Length, a plain body",
+    bytes: P(["Content-Length: 5", "Transfer_Encoding: chunked"], "hello"),
+    stricter: "a framing field spelled with _ is refused: gateways that read _ as - would frame the body otherwise",
+  },
   { name: "chunked", bytes: C("5\r\nhello\r\n0\r\n\r\n") },
   { name: "chunked uppercase hex", bytes: C("A\r\nhelloworld\r\n0\r\n\r\n") },
   { name: "chunked, coding in capitals", bytes: P(["Transfer-Encoding: Chunked"], "5\r\nhello\r\n0\r\n\r\n") },
@@ -144,6 +153,8 @@ export const FRAMING_CASES: FramingCase[] = [
     name: "trailer ending in bare LF, then two requests",
     bytes: C("0\r\nX: a\n\r\n") + R("GET /two HTTP/1.1") + R("GET /three HTTP/1.1"),
   },
+  { name: "Content-Length in a chunked trailer", bytes: C("5\r\nhello\r\n0\r\nContent-Length: 5\r\n\r\n") },
+  { name: "Transfer-Encoding in a chunked trailer", bytes: C("5\r\nhello\r\n0\r\nTransfer-Encoding: chunked\r\n\r\n") },
   { name: "trailer without colon", bytes: C("0\r\nX a\r\n\r\n") },
   { name: "trailer with NUL", bytes: C("0\r\nX: a\x00b\r\n\r\n") },
   { name: "trailer with bare CR", bytes: C("0\r\nX: a\rb\r\n\r\n") },
@@ -154,13 +165,40 @@ export const FRAMING_CASES: FramingCase[] = [
   { name: "two requests pipelined", bytes: R("GET /one HTTP/1.1") + R("GET /two HTTP/1.1") },
   { name: "body then pipelined request", bytes: P(["Content-Length: 5"], "hello") + R("GET /two HTTP/1.1") },
   { name: "chunked then pipelined request", bytes: C("5\r\nhello\r\n0\r\n\r\n") + R("GET /two HTTP/1.1") },
+  // A request that says it is the last: bytes already sent after it are refused, as llhttp refuses them.
   {
     name: "close then pipelined request",
     bytes: R("GET /one HTTP/1.1", ["Connection: close"]) + R("GET /two HTTP/1.1"),
-    differs: "RFC 9112 9.6: the request before `close` is answered and what follows is ignored; " +
-      "Node's server answers neither",
+  },
+  {
+    name: "close with a body, then pipelined request",
+    bytes: P(["Connection: close", "Content-Length: 5"], "hello") + R("GET /two HTTP/1.1"),
+  },
+  {
+    name: "close with a chunked body, then pipelined request",
+    bytes: P(["Connection: close", "Transfer-Encoding: chunked"], "5\r\nhello\r\n0\r\n\r\n") + R("GET /two HTTP/1.1"),
+  },
+  { name: "close then a blank line", bytes: R("GET /one HTTP/1.1", ["Connection: close"]) + "\r\n" },
+  { name: "HTTP/1.0 then pipelined request", bytes: "GET /one HTTP/1.0\r\n\r\nGET /two HTTP/1.0\r\n\r\n" },
+  // An HTTP/1.0 connection carries one request, kept alive or not: what follows goes unread.
+  {
+    name: "HTTP/1.0 keep-alive, then pipelined request",
+    bytes: "GET /one HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /two HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
   },
   { name: "Expect: 100-continue", bytes: P(["Content-Length: 5", "Expect: 100-continue"], "hello") },
   { name: "Expect: something else", bytes: P(["Content-Length: 5", "Expect: teapot"], "hello") },
   { name: "Upgrade: websocket", bytes: R("GET / HTTP/1.1", ["Connection: Upgrade", "Upgrade: websocket"]) },
+  // After an upgrade request what follows is another protocol's: answered without switching, the rest unread.
+  {
+    name: "Upgrade, then pipelined request",
+    bytes: R("GET /one HTTP/1.1", ["Connection: Upgrade", "Upgrade: websocket"]) + R("GET /two HTTP/1.1"),
+  },
+  {
+    name: "Upgrade on a POST with a body, then pipelined request",
+    bytes: P(["Connection: Upgrade", "Upgrade: h2c", "Content-Length: 5"], "hello") + R("GET /two HTTP/1.1"),
+  },
+  {
+    name: "Upgrade without Connection: upgrade, then pipelined",
+    bytes: R("GET /one HTTP/1.1", ["Upgrade: websocket"]) + R("GET /two HTTP/1.1"),
+  },
 ];

@@ -1,5 +1,5 @@
 import { assertEquals, assertThrows } from "../support/assert.ts";
-import { parseExactJson, stableStringify } from "../../src/wire/mod.ts";
+import { JSON_MAX_DEPTH, nestsDeeperThan, parseExactJson, stableStringify } from "../../src/wire/mod.ts";
 
 Deno.test("parseExactJson keeps integers beyond 2^53 exact and agrees with JSON.parse elsewhere", () => {
   assertEquals(parseExactJson('{"a": 9007199254740993, "b": -9223372036854775808, "c": 9007199254740991}'), {
@@ -47,4 +47,23 @@ Deno.test("stableStringify sorts keys, keeps non-ASCII, writes numbers as JavaSc
   );
   assertEquals(stableStringify({ big: 18446744073709551616n, skip: undefined }), '{"big":18446744073709551616}');
   assertEquals(stableStringify({ B: 1, a: 2, "ä": 3 }), '{"B":1,"a":2,"ä":3}');
+});
+
+Deno.test("stableStringify and nestsDeeperThan walk any depth without the call stack; the limit counts as the parser does", () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { b: deep, a: null };
+  const text = stableStringify(deep);
+  assertEquals(text.length > 500_000, true);
+  assertEquals(text.startsWith('[{"a":null,"b":[{"a":null,"b":'), true);
+  assertEquals(nestsDeeperThan(deep, 200), true);
+  assertEquals(nestsDeeperThan(deep, 100_000), false);
+  // the parser takes 200 levels below the top and refuses the 201st: nestsDeeperThan draws the same line
+  const at = (n: number) => "[".repeat(n) + "1" + "]".repeat(n);
+  assertEquals(nestsDeeperThan(parseExactJson(at(200)), JSON_MAX_DEPTH), false);
+  assertThrows(() => parseExactJson(at(201)));
+  assertEquals(nestsDeeperThan(JSON.parse(at(201)), JSON_MAX_DEPTH), true);
+  assertEquals(
+    stableStringify({ b: [undefined, 2n ** 64n], a: { d: undefined, c: "é" } }),
+    '{"a":{"c":"é"},"b":[null,18446744073709551616]}',
+  );
 });

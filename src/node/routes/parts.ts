@@ -35,7 +35,7 @@ export async function getPart(ctx: NodeContext, req: Request, slug: string, file
   if (ctx.token && !hasToken(req, ctx.token) && !partUrlSigned(ctx, new URL(req.url), slug, file)) {
     throw new NodeError("forbidden", "part URL signature is missing, wrong or expired — ask for the manifest again");
   }
-  const opened = await openRegularFile(ctx.store.partPath(slug, sha));
+  const opened = await openRegularFile(ctx.store.partPath(slug, sha), ctx.store.root);
   if (!opened) throw new NodeError("not-found", `no part ${sha} of ${slug} on this node`);
   const { handle, size } = opened;
   const etag = `"${sha}"`;

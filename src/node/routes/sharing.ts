@@ -36,7 +36,7 @@ import {
   versionFrom,
   versionsInRange,
 } from "../../sharing/mod.ts";
-import type { ProjectState } from "../../store/mod.ts";
+import type { ProjectState, StoredVersion } from "../../store/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { bearerOf, hasToken } from "../guards/token.ts";
 import { json } from "../response.ts";
@@ -90,9 +90,9 @@ function formatHeaders(format: ResponseFormat, version: number): Record<string, 
   return { "delta-table-version": String(version), "delta-sharing-capabilities": `responseformat=${format}` };
 }
 
-function listing(url: URL, query: string, all: unknown[]): Response {
-  const page = pageOf(all, query, url.searchParams.get("pageToken"), maxResultsOf(url.searchParams.get("maxResults")));
-  return json(page);
+function listing(ctx: NodeContext, url: URL, query: string, all: unknown[]): Response {
+  const max = maxResultsOf(url.searchParams.get("maxResults"));
+  return json(pageOf(ctx.sharing.pageKey, all, query, url.searchParams.get("pageToken"), max));
 }
 
 async function tableItems(ctx: NodeContext, share: string): Promise<unknown[]> {
@@ -111,20 +111,37 @@ async function getTableVersion(ctx: NodeContext, url: URL, name: string): Promis
   const starting = url.searchParams.get("startingTimestamp");
   const version = starting === null
     ? await tableVersion(ctx.store, project, null)
-    : await versionFrom(ctx.store, project, parseTimestamp(starting, "startingTimestamp"));
+    : await versionFrom(ctx.store, project, parseTimestamp(starting, "startingTimestamp"), starting);
   return new Response(null, {
     status: 200,
     headers: { "delta-table-version": String(version.version), "x-svc-node": "1" },
   });
 }
 
-async function getMetadata(ctx: NodeContext, req: Request, name: string): Promise<Response> {
+/** The version a read asks for: `version`, `timestamp` (the newest made at or before it), or the newest. */
+async function versionAsked(
+  ctx: NodeContext,
+  project: ProjectState,
+  wanted: number | null,
+  timestamp: string | null,
+): Promise<StoredVersion> {
+  if (wanted !== null && timestamp !== null) {
+    throw new SharingError(400, "INVALID_PARAMETER_VALUE", "give version or timestamp, not both");
+  }
+  return timestamp !== null
+    ? await versionAsOf(ctx.store, project, parseTimestamp(timestamp, "timestamp"), timestamp)
+    : await tableVersion(ctx.store, project, wanted);
+}
+
+async function getMetadata(ctx: NodeContext, req: Request, url: URL, name: string): Promise<Response> {
   const project = await requireTable(ctx, name);
   const format = formatOf(capabilities(req));
-  const version = await tableVersion(ctx.store, project, null);
+  const wanted = versionQueryParam(url, "version");
+  const timestamp = url.searchParams.get("timestamp");
+  const version = await versionAsked(ctx, project, wanted, timestamp);
   const meta = await tableMetadata(ctx.sharing, version);
   return ndjson(
-    [protocolLine(format), metadataLine(project, meta, format, false)],
+    [protocolLine(format), metadataLine(project, meta, format, wanted !== null || timestamp !== null)],
     formatHeaders(format, version.version),
   );
 }
@@ -195,12 +212,7 @@ async function postTableQuery(ctx: NodeContext, req: Request, name: string): Pro
   }
   const wanted = optionalInt(body, "version", 0, Number.MAX_SAFE_INTEGER);
   const timestamp = optionalString(body, "timestamp");
-  if (wanted !== null && timestamp !== null) {
-    throw new SharingError(400, "INVALID_PARAMETER_VALUE", "give version or timestamp, not both");
-  }
-  const version = timestamp !== null
-    ? await versionAsOf(ctx.store, project, parseTimestamp(timestamp, "timestamp"))
-    : await tableVersion(ctx.store, project, wanted);
+  const version = await versionAsked(ctx, project, wanted, timestamp);
   const query: FileQuery = {
     limitHint: optionalInt(body, "limitHint", 0, 2147483647),
     predicates: predicatesOf(body),
@@ -284,7 +296,7 @@ export function sharingRoute(rest: readonly string[]): { methods: readonly strin
   if (rest.length === 1) {
     return guarded(read, (ctx, _req, url) => {
       const share = ctx.sharing.share;
-      return Promise.resolve(listing(url, "shares", [{ name: share, id: stableId(`share:${share}`) }]));
+      return Promise.resolve(listing(ctx, url, "shares", [{ name: share, id: stableId(`share:${share}`) }]));
     });
   }
   const shareName = decoded(rest[1]);
@@ -298,13 +310,13 @@ export function sharingRoute(rest: readonly string[]): { methods: readonly strin
   if (rest.length === 3 && rest[2] === "schemas") {
     return guarded(read, (ctx, _req, url) => {
       const name = share(ctx);
-      return Promise.resolve(listing(url, `schemas ${name}`, [{ name: SCHEMA_NAME, share: name }]));
+      return Promise.resolve(listing(ctx, url, `schemas ${name}`, [{ name: SCHEMA_NAME, share: name }]));
     });
   }
   if (rest.length === 3 && rest[2] === "all-tables") {
     return guarded(
       read,
-      async (ctx, _req, url) => listing(url, `all-tables ${share(ctx)}`, await tableItems(ctx, share(ctx))),
+      async (ctx, _req, url) => listing(ctx, url, `all-tables ${share(ctx)}`, await tableItems(ctx, share(ctx))),
     );
   }
   if (rest[2] !== "schemas" || rest.length < 5 || rest[4] !== "tables") return null;
@@ -316,7 +328,7 @@ export function sharingRoute(rest: readonly string[]): { methods: readonly strin
   if (rest.length === 5) {
     return guarded(read, async (ctx, _req, url) => {
       scoped(ctx);
-      return listing(url, `tables ${share(ctx)} ${SCHEMA_NAME}`, await tableItems(ctx, share(ctx)));
+      return listing(ctx, url, `tables ${share(ctx)} ${SCHEMA_NAME}`, await tableItems(ctx, share(ctx)));
     });
   }
   const table = decoded(rest[5]);
@@ -331,7 +343,7 @@ export function sharingRoute(rest: readonly string[]): { methods: readonly strin
     case "version":
       return tableRoute(read, (ctx, _req, url) => getTableVersion(ctx, url, table));
     case "metadata":
-      return tableRoute(read, (ctx, req) => getMetadata(ctx, req, table));
+      return tableRoute(read, (ctx, req, url) => getMetadata(ctx, req, url, table));
     case "query":
       return tableRoute(["POST"], (ctx, req) => postTableQuery(ctx, req, table));
     case "changes":

@@ -1,0 +1,75 @@
+/**
+ * One part brought from the object store into the cache's folder: written
+ * to a file of its own beside the final name, counted and hashed on the
+ * way, flushed, and renamed into place only when its size and SHA-256 are
+ * the ones asked for. A short or broken download is tried again; a part
+ * whose bytes hash to something else is not (the object store holds it
+ * wrong), nor one the object store does not have.
+ *
+ * @module
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { open, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { NodeError } from "../errors/mod.ts";
+
+/** Where a part's bytes come from: a stream of exactly `size` bytes hashing to `sha256`. */
+export type PartSource = (sha256: string, size: number) => Promise<ReadableStream<Uint8Array>>;
+
+/** A part's bytes that do not hash to its name: not tried again. */
+class CorruptPart extends NodeError {
+  constructor(sha256: string, got: string) {
+    super("internal", `part ${sha256} from the object store hashes to ${got}: it is stored wrong`);
+  }
+}
+
+async function writeOnce(source: PartSource, sha256: string, size: number, partial: string): Promise<void> {
+  const stream = await source(sha256, size);
+  const hash = createHash("sha256");
+  let count = 0;
+  const file = await open(partial, "w");
+  try {
+    for await (const chunk of stream) {
+      count += chunk.length;
+      if (count > size) {
+        await stream.cancel().catch(() => {});
+        break;
+      }
+      hash.update(chunk);
+      await file.write(chunk);
+    }
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  if (count !== size) {
+    throw new NodeError("unavailable", `part ${sha256} came as ${count > size ? "more than" : count} of ${size} bytes`);
+  }
+  const got = hash.digest("hex");
+  if (got !== sha256) throw new CorruptPart(sha256, got);
+}
+
+/**
+ * Downloads part `sha256` of `size` bytes from `source` into
+ * `folder/<sha256>`, verified, trying `tries` times in all.
+ */
+export async function downloadPart(
+  source: PartSource,
+  folder: string,
+  sha256: string,
+  size: number,
+  tries: number,
+): Promise<void> {
+  const partial = join(folder, `${sha256}.${randomBytes(6).toString("hex")}.partial`);
+  for (let n = 1;; n++) {
+    try {
+      await writeOnce(source, sha256, size, partial);
+      await rename(partial, join(folder, sha256));
+      return;
+    } catch (e) {
+      await rm(partial, { force: true });
+      const final = e instanceof CorruptPart || (e instanceof NodeError && e.kind === "not-found");
+      if (final || n >= tries) throw e;
+    }
+  }
+}
