@@ -12,6 +12,7 @@ import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
 import type { MemoryHealth, MemoryPlan } from "../wire/mod.ts";
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPoolStats } from "../sql/mod.ts";
+import type { MemoryGate } from "./memory_gate.ts";
 
 /** What the node's memory is judged by: its plan and its SQL pool (a part of `NodeState`, which holds the gate). */
 export interface MemoryView {
@@ -48,8 +49,17 @@ const STEADY_PAGE_CACHE = 0.125;
  * const { budget, resident } = memoryHealth(state);
  * ```
  */
-export function memoryHealth(ctx: MemoryView): MemoryHealth {
-  return { ...ctx.memory, resident: { node: process.memoryUsage.rss(), sqlWorkers: ctx.sql.stats().resident } };
+export function memoryHealth(
+  ctx: MemoryView & { memoryGate: Pick<MemoryGate, "baseline" | "overAtRest">; pages: Pick<PageReader, "cachedBytes"> },
+): MemoryHealth {
+  const usage = process.memoryUsage();
+  return {
+    ...ctx.memory,
+    resident: { node: usage.rss, sqlWorkers: ctx.sql.stats().resident },
+    held: { jsHeap: usage.heapUsed, external: usage.external, pageCache: ctx.pages.cachedBytes() },
+    atRest: ctx.memoryGate.baseline(),
+    overBudgetAtRest: ctx.memoryGate.overAtRest(),
+  };
 }
 
 /** The idle trim of one node. */

@@ -2,7 +2,12 @@
  * The memory gate: how a node holds its budget under load. Costly requests
  * (pages, SQL, exports, downloads, MCP) pass it; at the budget they wait
  * their turn while garbage is collected, and only a request that waited too
- * long, or finds too many waiting, is refused with 503.
+ * long, or finds too many waiting, is refused with 503. What the node holds
+ * with no request at work (its baseline: the store's summaries, the duplicate
+ * gate's identities, the runtime) is not what waiting can give back: a node
+ * found over its budget at rest sheds what it can, says what holds the
+ * memory, and from then on measures requests against that baseline instead
+ * of refusing every one for good.
  *
  * @module
  */
@@ -28,6 +33,10 @@ export interface MemoryGate {
   refused(): number;
   /** Requests waiting at the budget now. */
   waiting(): number;
+  /** What the node held the latest time it was seen with no request at work (0 before). */
+  baseline(): number;
+  /** Whether that baseline is over the point where requests wait (the node runs over its budget at rest). */
+  overAtRest(): boolean;
 }
 
 /** Options of {@linkcode memoryGate}, for tests. */
@@ -38,6 +47,12 @@ export interface MemoryGateOptions {
   measure?: () => number;
   /** How long a request waits at the budget before it is refused (default {@linkcode WAIT_MOST_MS}). */
   waitMostMs?: number;
+  /** Requests at work now (costly or not, waiting at the gate included); without it no baseline is kept. */
+  activity?: { readonly inFlight: number };
+  /** Gives back what the node can (caches, garbage) when it is found over its budget at rest. */
+  shed?: () => void;
+  /** Told, once each way, when the node is found over its budget at rest and when it is back under. */
+  warn?: (message: string) => void;
 }
 
 /** How long a request waits at the budget before it is refused with 503. */
@@ -60,6 +75,8 @@ const COLLECT_WAITING_MS = 250;
  * none ran with a small young generation, and the gate refused thousands.
  */
 const COLLECT_HEAP_SHARE = 0.08;
+/** Past its baseline at rest, a node over its budget then admits requests up to this share of the budget more. */
+const HEADROOM_OVER_REST = 0.05;
 /** How often waiting requests look again. */
 const WAIT_TICK_MS = 20;
 /** How long a look at what the node holds stands. */
@@ -114,8 +131,34 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   let collectedAt = -Infinity;
   let held = 0;
   let refused = 0;
-  const full = () => held > ctx.memory.budget * WAIT_AT;
-  const look = () => {
+  let baseline = 0;
+  let overAtRest = false;
+  const mib = (n: number) => Math.round(n / (1024 * 1024));
+  const waitAt = () => ctx.memory.budget * WAIT_AT;
+  const full = () => held > Math.max(waitAt(), overAtRest ? baseline + ctx.memory.budget * HEADROOM_OVER_REST : 0);
+  /** At rest: no request at work but those waiting at the gate (and the caller, `calling`, when it is in `admit`). */
+  const atRest = (calling: number) =>
+    options.activity !== undefined && options.activity.inFlight - queue.length - calling <= 0;
+  const noteRest = () => {
+    if (held > waitAt() && !overAtRest) {
+      options.shed?.();
+      held = measure();
+    }
+    baseline = held;
+    const over = held > waitAt();
+    if (over !== overAtRest) {
+      options.warn?.(
+        over
+          ? `the node holds ${mib(held)} MiB at rest, over its budget of ${
+            mib(ctx.memory.budget)
+          } MiB: it serves on, ` +
+            "measuring requests against what it holds at rest (see /healthz memory.held for what holds it)"
+          : `the node is back under its memory budget at rest (${mib(held)} of ${mib(ctx.memory.budget)} MiB)`,
+      );
+    }
+    overAtRest = over;
+  };
+  const look = (calling = 0) => {
     const now = clock();
     if (now - lookedAt < LOOK_EVERY_MS) return;
     lookedAt = now;
@@ -129,10 +172,10 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
       collectGarbage();
       held = measure();
     }
+    if (atRest(calling)) noteRest();
   };
   const refusal = () => {
     refused++;
-    const mib = (n: number) => Math.round(n / (1024 * 1024));
     return new NodeError(
       "unavailable",
       `the node is at its memory budget (${mib(held)} of ${mib(ctx.memory.budget)} MiB held): try again shortly`,
@@ -155,7 +198,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   };
   return {
     admit(signal) {
-      look();
+      look(1);
       if (queue.length === 0 && !full()) return Promise.resolve();
       if (queue.length >= WAITING_MOST) return Promise.reject(refusal());
       if (signal?.aborted) return Promise.reject(signal.reason);
@@ -179,5 +222,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
     held: () => (look(), held),
     refused: () => refused,
     waiting: () => queue.length,
+    baseline: () => baseline,
+    overAtRest: () => overAtRest,
   };
 }
