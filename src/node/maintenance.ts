@@ -32,7 +32,7 @@ export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
       if (!upkeep.readOnly) {
         await withProjectLock(store.root, slug, async () => {
           await sweepProject(store.root, slug);
-          const upgraded = await upgradeProject(store.root, slug);
+          const upgraded = await upgradeProject(store.root, slug, upkeep.report);
           if (upgraded.stacked > 0) {
             upkeep.report(
               `upgraded ${slug}: ${upgraded.stacked} version(s) moved to the part stack and provenance log ` +

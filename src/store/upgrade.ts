@@ -211,15 +211,23 @@ async function restack(root: string, slug: string, n: number, at: { top: number;
  * await upgradeProject(await Deno.makeTempDir(), "notes"); // { journal: false, stacked: 0 }
  * ```
  */
-export async function upgradeProject(root: string, slug: string): Promise<UpgradeResult> {
+export async function upgradeProject(
+  root: string,
+  slug: string,
+  report: (line: string) => void = () => {},
+): Promise<UpgradeResult> {
   const journal = fileStampOf(journalFile(root, slug)) !== null;
   const pending = await readFile(planFile(root, slug), "utf8").then((t) => JSON.parse(t) as Plan, () => null);
   if (journal && !pending) return { journal: false, stacked: 0 };
   const versions = await versionNumbers(root, slug);
   let plan = pending;
+  if (pending) report(`upgrading ${slug}: going on with the upgrade a stop interrupted`);
   if (!plan) {
     const newest = versions.length ? await readVersion(root, slug, versions[versions.length - 1]) : null;
-    if (isListedLocal(newest)) plan = await makePlan(root, slug, versions);
+    if (isListedLocal(newest)) {
+      report(`upgrading ${slug}: ${versions.length} version(s) to the part stack and provenance log`);
+      plan = await makePlan(root, slug, versions);
+    }
   }
   let stacked = 0;
   for (const [n, at] of Object.entries(plan?.versions ?? {})) {
