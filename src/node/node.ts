@@ -127,6 +127,12 @@ export interface SvcNode {
   close(): Promise<void>;
 }
 
+/**
+ * DuckDB's memory for writing contributions' parts: a batch of at most 512 KiB
+ * and the small parts it folds (each under 1 MiB).
+ */
+const WRITER_MEMORY = 64 * 1024 * 1024;
+
 /** What {@linkcode nodeGate} watches and sheds. */
 interface GateParts {
   plan: MemoryPlan;
@@ -188,6 +194,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   const plan = options.memory ?? nodeMemoryPlan(null, process.env, { pageCache: options.pageCache ?? null });
   for (const line of plan.outside) logs.warn(line);
   const engine = await openReadEngine(root, { memoryLimit: plan.readEngine, connections: plan.readConnections });
+  const writer = await openReadEngine(root, { memoryLimit: WRITER_MEMORY, connections: 1, caches: false });
   const pages = nodePages(engine, plan);
   const sql = createSqlPool({
     duckdbMemory: plan.sqlWorker,
@@ -207,6 +214,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       readOnly: options.readOnly ?? false,
     }),
     engine,
+    writer,
     pages,
     sql,
     storeRealPath: realRoot,
@@ -249,6 +257,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       await sql.close();
       await pages.settle();
       await engine.close();
+      await writer.close();
     },
   };
 }

@@ -61,7 +61,7 @@ export interface ContributionOutcome {
 
 async function* partLines(ctx: WriteTarget, version: StoredVersion, part: PlacedPart): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  for await (const bytes of jsonLines(ctx.engine, { ...version, parts: [part] })) {
+  for await (const bytes of jsonLines(ctx.writer, { ...version, parts: [part] })) {
     yield* decoder.decode(bytes).split("\n");
   }
 }
@@ -172,7 +172,7 @@ export function contribute(
       view.verdict = { ok: true, droppedDuplicates: batch!.dropped, parts: 1 };
       const merged = await mergeVersion({
         root: ctx.store.root,
-        engine: ctx.engine,
+        engine: ctx.writer,
         slug,
         latest,
         schema,

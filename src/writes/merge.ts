@@ -16,6 +16,7 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { ReadEngine } from "../parquet/mod.ts";
+import { NodeError } from "../errors/mod.ts";
 import { writePart } from "./write_part.ts";
 import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
 import {
@@ -105,10 +106,13 @@ async function logsAt(root: string, slug: string, latest: StoredVersion | null) 
   const stack = partStack(root, slug);
   const provenance = provenanceLog(root, slug);
   const layout = latest?.manifest.layout ?? null;
-  if (latest && layout?.kind !== "stack") {
-    throw new Error(`${slug} v${latest.version} is in an older layout: start the node once to upgrade the store`);
+  if (layout !== null && layout.kind !== "stack") {
+    throw new NodeError(
+      "unavailable",
+      `${slug} v${latest!.version} is in an earlier release's layout, which takes no writes: a node that may write ` +
+        "upgrades it when it starts (see its log)",
+    );
   }
-  if (layout !== null && layout.kind !== "stack") throw new Error("unreachable");
   const nodes = layout ? await stack.parts(layout.top) : [];
   await stack.log.cut(layout ? layout.top.node + 1 : 0);
   await provenance.log.cut(layout ? layout.provenance.entry + 1 : 0);
