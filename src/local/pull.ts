@@ -193,7 +193,10 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     refuseBelow(client, slug, detail.latestVersion, options);
     const newest = await heldWhole(slug, detail.latestVersion, options);
     if (newest) {
-      await withProjectLock(options.store, slug, () => writeProjectFile(options.store, slug, detail));
+      await withProjectLock(options.store, slug, async () => {
+        await refuseLocal(options.store, slug);
+        await writeProjectFile(options.store, slug, detail);
+      });
       return newest;
     }
   }
