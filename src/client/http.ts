@@ -195,7 +195,7 @@ async function interpret(endpoint: Endpoint, res: Response, exact = false): Prom
 }
 
 /** What a client is told after a node's 401. */
-export const NODE_TOKEN_HINT = "pass the node's token as the key (apiKey, or SVC_API_KEY)";
+const NODE_TOKEN_HINT = "pass the node's token as the key (apiKey, or SVC_API_KEY)";
 
 /** Whether an answer with `headers` came from a node (its marker header, or its 401 challenge). */
 function answeredByNode(headers: Headers): boolean {
