@@ -4,7 +4,10 @@
  * most 500 records and 512 KiB each), one after another, each with an
  * Idempotency-Key made from its content so that sending the same file again
  * replays instead of repeating; with `--wait`, each batch the origin has not
- * screened yet is polled until its verdict.
+ * screened yet is polled until its verdict. One line a batch on stdout, as
+ * the reference prints them (`merged  <id>  accepted 2/2 → v1`,
+ * `rejected  <id>  schema: …`, `nothing new  <id>  …`), the totals on
+ * stderr.
  *
  * @module
  */
@@ -14,13 +17,13 @@ import { constants, createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { callJson, Client, type Endpoint, KeyRequiredError } from "../client/mod.ts";
+import { callJson, Client, type Endpoint } from "../client/mod.ts";
 import { isSlug, parseExactJson, stableStringify } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
 import { CliError, fileError, UsageError } from "../errors/mod.ts";
 import { noteOnInterrupt } from "./interrupt.ts";
-import { plural, progress } from "./progress.ts";
+import { clearProgressLine, plural, progress } from "./progress.ts";
 import { sourceFrom } from "./promote.ts";
 
 /** The help text of `svc contribute`. */
@@ -33,7 +36,13 @@ sending the same file again within 24 hours replays the first answers.
 A node merges each batch before it answers; the origin screens it after
 answering, so its batches stay pending unless --wait waits for them.
 
-Exits 1 when any batch was rejected (the summary names the gate and why).
+Prints one line a batch on stdout:
+  merged  ID  accepted 2/2 → v1
+  rejected  ID  schema: line 3: "n" must be integer
+  nothing new  ID  every record is already there
+  pending  ID  2 records: the origin screens them (--wait waits)
+and the totals on stderr. Exits 1 when any batch was rejected by a gate
+other than dedup (a batch with nothing new is no failure: exit 0).
 Ctrl-C stops it, prints what was sent and answered by then, and exits 130.
 
 Options:
@@ -61,7 +70,7 @@ interface BatchAnswer {
   recordCount: number;
   acceptedCount: number | null;
   mergedVersion: number | null;
-  verdict: { droppedDuplicates?: number; gate?: string; reason?: string };
+  verdict: { droppedDuplicates?: number; gate?: string; reason?: string } | null;
 }
 
 /** Totals over all batches. */
@@ -105,15 +114,35 @@ async function send(how: Sending, records: string[], totals: Totals): Promise<Ba
     totals.pending += view.recordCount ?? records.length;
   } else if (view.status === "merged") {
     totals.merged += view.acceptedCount ?? 0;
-    totals.duplicates += view.verdict.droppedDuplicates ?? 0;
+    totals.duplicates += view.verdict?.droppedDuplicates ?? 0;
     if (view.mergedVersion !== null) totals.versions.push(view.mergedVersion);
-  } else if (view.verdict.gate === "dedup") {
+  } else if (view.verdict?.gate === "dedup") {
     totals.duplicates += view.recordCount;
   } else {
     totals.rejected += view.recordCount;
-    totals.reasons.push(`batch ${totals.batches} (${view.verdict.gate}): ${view.verdict.reason}`);
+    totals.reasons.push(`batch ${totals.batches} (${view.verdict?.gate}): ${view.verdict?.reason}`);
   }
   return view;
+}
+
+/**
+ * The line a batch's answer prints on stdout, as the reference words it:
+ * `merged  <id>  accepted 2/2 → v1`, `rejected  <id>  <gate>: <reason>`,
+ * `nothing new  <id>  …` (the dedup gate: every record already there), or
+ * `pending  <id>  …` (the origin, not waited for).
+ */
+function batchLine(view: BatchAnswer): string {
+  const { id, status, recordCount, acceptedCount, mergedVersion, verdict } = view;
+  if (status === "merged") {
+    const into = mergedVersion === null ? "" : ` → v${mergedVersion}`;
+    return `merged  ${id}  accepted ${acceptedCount ?? 0}/${recordCount}${into}`;
+  }
+  if (status === "rejected" && verdict?.gate === "dedup") return `nothing new  ${id}  every record is already there`;
+  if (status === "rejected") {
+    const reason = (verdict?.reason ?? "no reason given").replace(/\s+/g, " ");
+    return `rejected  ${id}  ${verdict?.gate ? `${verdict.gate}: ` : ""}${reason}`;
+  }
+  return `${status}  ${id}  ${plural(recordCount, "record")}: the origin screens them (--wait waits)`;
 }
 
 function describe(slug: string, t: Totals): string {
@@ -154,8 +183,10 @@ export async function contributeCommand(args: string[]): Promise<number> {
   const slug = positionals[0];
   const source = sourceFrom(values.source);
   const endpoint = endpointFrom(values, process.env);
-  if (!endpoint.apiKey) throw new KeyRequiredError("contribute");
-  const how: Sending = { endpoint, slug, source, waiter: values.wait ? new Client({ ...endpoint }) : null };
+  const client = new Client({ ...endpoint });
+  // Refused before anything is read or sent, unless the node takes it without a key.
+  await client.checkKey("contribute");
+  const how: Sending = { endpoint, slug, source, waiter: values.wait ? client : null };
   const { input, size } = await openRecords(values.file);
   const bar = progress(`contribute ${slug}`, { enabled: !values["no-progress"], summary: false });
   const totals: Totals = {
@@ -178,7 +209,12 @@ export async function contributeCommand(args: string[]): Promise<number> {
   );
   try {
     await sendBatches(input, async (batch, read) => {
-      answers.push(await send(how, batch, totals));
+      const answer = await send(how, batch, totals);
+      answers.push(answer);
+      if (!values.json) {
+        clearProgressLine();
+        process.stdout.write(`${batchLine(answer)}\n`);
+      }
       bar.update(read, size, `${plural(totals.records, "record")}, ${plural(totals.batches, "batch", "batches")}`);
     });
   } finally {

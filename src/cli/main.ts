@@ -311,10 +311,16 @@ export async function main(args: string[]): Promise<number> {
 function describe(e: unknown, command: string | undefined): string {
   if (e instanceof CliError) return e.message;
   if (e instanceof KeyRequiredError) {
-    return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)`;
+    return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; ` +
+      "a node started with a token takes that token as the key)";
   }
   if (e instanceof SvcError && e.asked) {
     // An answer's error: its message and status (origin-wire 7.1), the base URL after a 404.
+    if (e instanceof AuthError && e.status === 401 && e.fromNode) {
+      const said = (e.body as { error?: unknown } | null)?.error;
+      return `${typeof said === "string" ? said : "this node needs its token"} (HTTP 401): ` +
+        "pass the node's token as the key, with --api-key TOKEN or SVC_API_KEY";
+    }
     if (e instanceof AuthError && e.status === 401) return `${e} (give it with --api-key or SVC_API_KEY)`;
     return e.status === 404 ? `${e} — asked ${e.asked}` : String(e);
   }

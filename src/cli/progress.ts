@@ -140,6 +140,23 @@ export function endProgressLine(): void {
 }
 
 /**
+ * Clears the line of a bar still being drawn, so that a line written to
+ * stdout on the same terminal stands on its own (the bar is drawn again by
+ * its next update).
+ *
+ * @example
+ * ```ts
+ * import { clearProgressLine } from "./progress.ts";
+ * clearProgressLine();
+ * process.stdout.write("merged  c_1  accepted 2/2 → v1\n");
+ * ```
+ */
+export function clearProgressLine(): void {
+  openLine?.("\r\x1b[K");
+  openLine = null;
+}
+
+/**
  * A progress display for `label`.
  *
  * @example

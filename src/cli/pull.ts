@@ -23,7 +23,10 @@ export const PULL_HELP = `Usage: svc pull SLUG[@VERSION] [options]
 
 Copy a version from the origin or a node into a local store (parts checked
 for size and SHA-256, renamed into place; the manifest last). Parts already
-in the store are not fetched again; a pull that was stopped resumes.
+in the store are not fetched again; a pull that was stopped resumes. A
+version already whole in the store asks for no manifest; otherwise the
+manifest is asked for naming the parts held (have=), so that the origin
+counts only the new ones as egress.
 
 Options:
   --version N      the version (the same as SLUG@N; default: the newest)

@@ -15,6 +15,7 @@ import {
   canExecReplacing,
   cgroupMemoryLimit,
   execReplacing,
+  homeOrNull,
   KERNEL_LANDLOCK_ENV,
   landlockAbi,
   localNodePaths,
@@ -30,6 +31,7 @@ import { takeGlobalFlags } from "./global_flags.ts";
 import {
   CGROUP_MEMORY_ENV,
   denoSemiSpaceFlags,
+  homeEnv,
   nodeModulesAsIs,
   returningMalloc,
   SANDBOX_CHILD,
@@ -91,6 +93,8 @@ export function narrowedFlags(
       SVC_TRUST_FILE: trustFile,
       [KERNEL_LANDLOCK_ENV]: landlock,
       [CGROUP_MEMORY_ENV]: cgroup,
+      // And its home folder, which its SQL errors show as `~`: the narrowed node may not read HOME.
+      ...homeEnv(env.HOME || homeOrNull()),
       ...returningMalloc(env),
     },
   };

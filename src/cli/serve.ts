@@ -89,6 +89,7 @@ export async function serveCommand(args: string[]): Promise<number> {
   // Said only once the handlers are in place: a Ctrl-C right after the line always stops the node cleanly.
   const auth = settings.token ? "token required" : "no token";
   const walls = await serving.node.sandbox();
+  if (settings.json) process.stdout.write(JSON.stringify(servingJson(settings, serving.url, walls)) + "\n");
   process.stderr.write(
     `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
       `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
@@ -101,6 +102,35 @@ export async function serveCommand(args: string[]): Promise<number> {
   );
   await stopped;
   return code;
+}
+
+/**
+ * What `svc serve --json` prints on stdout once the node serves: where, over
+ * which store, with or without a token, what it follows and from where, and
+ * the walls its sandbox holds (the reference takes `--json` on every
+ * command; a script reads the port `--port 0` took from here).
+ *
+ * @example
+ * ```ts
+ * import { servingJson } from "./serve.ts";
+ * import { parseServeArgs } from "../settings/mod.ts";
+ * servingJson(parseServeArgs(["--json"], {}), "http://127.0.0.1:8686", ["landlock"]).mcp;
+ * // "http://127.0.0.1:8686/mcp"
+ * ```
+ */
+export function servingJson(settings: ServeSettings, url: string, walls: readonly string[]): Record<string, unknown> {
+  const following = settings.follow.length > 0;
+  return {
+    url,
+    mcp: `${url}/mcp`,
+    store: settings.store,
+    auth: settings.token ? "token" : "none",
+    readOnly: settings.readOnly,
+    follow: settings.follow,
+    from: following ? settings.upstream ?? settings.baseUrl : null,
+    interval: following ? settings.interval : null,
+    sandbox: walls,
+  };
 }
 
 /**

@@ -52,7 +52,7 @@ export const REGISTER_GONE = "agents no longer register with POST /agents: an ag
 export function accountCalls(context: CallContext): AccountCalls {
   const endpoint = context.endpoint;
   const get = async <T>(call: string, path: string, route: string): Promise<T> => {
-    context.needKey(call);
+    await context.needKey(call);
     return (await callJson(endpoint, "GET", path, null, {}, { route })).body as T;
   };
   return {

@@ -29,7 +29,7 @@ import {
 } from "./contributions.ts";
 import { type CommunityCalls, communityCalls } from "./community.ts";
 import { sendReport } from "./reports.ts";
-import { KeyRequiredError, ValueError } from "./errors.ts";
+import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
 import { type KnowledgeCalls, knowledgeCalls } from "./knowledge.ts";
 import { updateProject } from "./project_edit.ts";
@@ -76,6 +76,22 @@ function isLoopbackUrl(url: string): boolean {
   return host === "localhost" || host === "127.0.0.1" || host === "::1";
 }
 
+/** Most part digests one manifest request may list in `have` (the origin's limit). */
+export const MAX_HAVE = 100;
+
+/** `have=<sha,...>` for a manifest request (checked: at most {@linkcode MAX_HAVE} digests), or "" for none. */
+function haveQuery(have: readonly string[]): string {
+  if (have.length === 0) return "";
+  if (have.length > MAX_HAVE) {
+    throw new ValueError(`have lists at most ${MAX_HAVE} part digests (the origin's limit), not ${have.length}`);
+  }
+  const bad = have.find((sha) => !/^[0-9a-f]{64}$/.test(sha));
+  if (bad !== undefined) {
+    throw new ValueError(`have lists part SHA-256 digests (64 hex digits), not ${JSON.stringify(bad)}`);
+  }
+  return `have=${have.join(",")}`;
+}
+
 function search(params: Record<string, number | undefined>): string {
   const q = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
@@ -109,7 +125,8 @@ export class Client {
   /** The payment service's base URL. */
   readonly payUrl: string;
   readonly #endpoint: Endpoint;
-  #isNode: Promise<boolean> | null = null;
+  /** The node probe's answer, once one came (null while none has: an unreachable base URL is asked again). */
+  #isNode: Promise<boolean | null> | null = null;
   readonly #requireKey: boolean;
   /** What the call areas share with this client. */
   readonly #context: CallContext;
@@ -179,8 +196,44 @@ export class Client {
     return sendReport(this.#context, report);
   }
 
-  #needKey(call: string): void {
-    if (!this.#endpoint.apiKey && this.#requireKey) throw new KeyRequiredError(call);
+  /**
+   * Refuses `call` before sending when it needs an agent key and there is
+   * none (origin-wire 1.3), unless the base URL is a node without a token,
+   * which takes it keyless. A base URL that does not answer the probe is
+   * not refused here: the call itself then says that it cannot be reached.
+   */
+  async #needKey(call: string): Promise<void> {
+    if (this.#endpoint.apiKey || !this.#requireKey) return;
+    if ((await this.#probe()) === false) throw new KeyRequiredError(call);
+  }
+
+  /**
+   * What every call that needs an agent key does before sending (origin-wire
+   * 1.3): refuses `call` with a {@linkcode KeyRequiredError} when there is no
+   * key and the base URL is not a node without a token (asked once per
+   * client, `GET /healthz`); for commands that send on their own.
+   *
+   * @example
+   * ```ts ignore
+   * import { Client } from "./client.ts";
+   * await new Client({ baseUrl: "http://127.0.0.1:8686" }).checkKey("contribute");
+   * ```
+   */
+  checkKey(call: string): Promise<void> {
+    return this.#needKey(call);
+  }
+
+  /** Whether the base URL says it is a node: true, false, or null when it did not answer (asked again next time). */
+  #probe(): Promise<boolean | null> {
+    this.#isNode ??= callJson(this.#endpoint, "GET", "/healthz", null, {}, { route: "GET /healthz" }).then(
+      ({ body }) => (body as { node?: unknown } | null)?.node === true,
+      (e) => {
+        if (!(e instanceof SvcError) || e.status !== null) return false;
+        this.#isNode = null;
+        return null;
+      },
+    );
+    return this.#isNode;
   }
 
   async #get<T>(path: string, route: string): Promise<T> {
@@ -235,19 +288,24 @@ export class Client {
   }
 
   /**
-   * A version's manifest, integers beyond 2^53 kept exact (as `bigint`): the
-   * signature covers their digits.
+   * A version's manifest (the newest whole one without `version`), integers
+   * beyond 2^53 kept exact (as `bigint`): the signature covers their digits.
+   * Parts whose SHA-256 is listed in `options.have` (at most
+   * {@linkcode MAX_HAVE}: the origin's limit) come without a URL, and the
+   * origin counts no egress for them.
    */
-  async manifest(slug: string, version?: number): Promise<Manifest> {
-    this.#needKey("manifest");
-    const path = `/projects/${encodeURIComponent(slug)}/manifest${search({ version })}`;
+  async manifest(slug: string, version?: number, options: { have?: readonly string[] } = {}): Promise<Manifest> {
+    const have = haveQuery(options.have ?? []);
+    await this.#needKey("manifest");
+    const query = search({ version });
+    const path = `/projects/${encodeURIComponent(slug)}/manifest${query}${have && (query ? "&" : "?")}${have}`;
     const route = "GET /projects/{slug}/manifest";
     return (await callJson(this.#endpoint, "GET", path, null, {}, { route, exactIntegers: true })).body as Manifest;
   }
 
   /** One read-only SQL statement over a version (table `records`). */
   async query(slug: string, sql: string, options: { version?: number; limit?: number } = {}): Promise<QueryAnswer> {
-    this.#needKey("query");
+    await this.#needKey("query");
     const characters = [...sql].length;
     if (characters < 1 || characters > 4000) throw new ValueError("sql must be a statement of 1-4000 characters");
     const body = JSON.stringify({ sql, version: options.version, limit: options.limit });
@@ -258,11 +316,13 @@ export class Client {
     return answer.body as QueryAnswer;
   }
 
-  /** Whether the base URL is a node (its `/healthz` says `"node": true`), asked once. */
-  isNode(): Promise<boolean> {
-    this.#isNode ??= callJson(this.#endpoint, "GET", "/healthz", null, {}, { route: "GET /healthz" })
-      .then(({ body }) => (body as { node?: unknown }).node === true, () => false);
-    return this.#isNode;
+  /**
+   * Whether the base URL is a node (its `/healthz` says `"node": true`),
+   * asked once per client (again only while it has not answered). A node
+   * with a token says so only to a client that sends the token.
+   */
+  async isNode(): Promise<boolean> {
+    return (await this.#probe()) === true;
   }
 
   /**
@@ -271,7 +331,7 @@ export class Client {
    * as listed), checked before sending.
    */
   async create(project: Record<string, unknown>): Promise<Record<string, unknown>> {
-    this.#needKey("create");
+    await this.#needKey("create");
     if (project.license !== undefined && !(await this.isNode())) {
       const listed = listedLicense(String(project.license));
       if (!listed) throw new ValueError(`license must be one of ${ORIGIN_LICENSES.join(", ")} on the origin`);

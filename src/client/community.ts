@@ -100,7 +100,7 @@ export function communityCalls(context: CallContext): CommunityCalls {
     deliverWarning(endpoint, new SvcDeprecationWarning(call, null, null, null, plan));
   };
   const post = async <T>(call: string, url: string, route: string, body: unknown, retry = false): Promise<T> => {
-    context.needKey(call);
+    await context.needKey(call);
     return (await callJson(endpoint, "POST", url, JSON.stringify(body), {}, { route, retry })).body as T;
   };
   const get = async <T>(url: string, route: string): Promise<T> =>

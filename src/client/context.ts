@@ -16,8 +16,12 @@ export interface CallContext {
   readonly payUrl: string;
   /** The environment the client was configured from (`SVC_WALLET_KEY`, `SVC_MAX_PRICE`, ...). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** Refuses a call that needs an agent key when there is none (an `AuthError` raised before sending). */
-  needKey(call: string): void;
+  /**
+   * Refuses a call that needs an agent key when there is none (an
+   * `AuthError` raised before sending), unless the base URL is a node
+   * without a token (asked once per client).
+   */
+  needKey(call: string): Promise<void>;
   /** Whether the base URL is a node (`GET /healthz` says `node: true`), asked once per client. */
   isNode(): Promise<boolean>;
 }

@@ -53,7 +53,7 @@ export async function contribute(
   records: Record<string, unknown>[],
   options: ContributeOptions = {},
 ): Promise<ContributionAnswer & { replayed: boolean }> {
-  context.needKey("contribute");
+  await context.needKey("contribute");
   if (records.length < 1 || records.length > 500) throw new ValueError("records must hold 1-500 records");
   checkSourceDeclaration(options.sourceDeclaration);
   const headers: Record<string, string> = options.idempotencyKey ? { "idempotency-key": options.idempotencyKey } : {};
@@ -89,7 +89,7 @@ export async function contribute(
  * ```
  */
 export async function contribution(context: CallContext, slug: string, id: string): Promise<ContributionAnswer> {
-  context.needKey("contribution");
+  await context.needKey("contribution");
   return (await callJson(
     context.endpoint,
     "GET",

@@ -20,6 +20,8 @@ export class SvcError extends Error {
   readonly body: unknown;
   /** The base URL that was asked, when the failure is an answer from it (the CLI names it after a 404). */
   asked?: string;
+  /** True when the answer came from a node (`x-svc-node: 1`, or a 401 challenging for realm `svc-node`). */
+  fromNode?: boolean;
 
   /**
    * An error saying what failed, with the answer's status, a short code and
@@ -167,7 +169,7 @@ export class KeyRequiredError extends AuthError {
     super(
       `${call} needs an agent key: pass apiKey or set SVC_API_KEY (an agent gets one by registering with a ` +
         "one-time claim code from its operator, svc claim CODE; a node started with a token takes that token as " +
-        "the key, and a node without one takes any)",
+        "the key)",
       null,
       "key_required",
     );

@@ -172,8 +172,12 @@ async function interpret(endpoint: Endpoint, res: Response, exact = false): Prom
   }
   if (!res.ok) {
     const { message, code, body } = readErrorAnswer(res.status, res.statusText, text);
-    const error = errorForStatus(res.status, message, body, code, retryAfterSeconds(res.headers));
+    const fromNode = answeredByNode(res.headers);
+    // A node's token is the key its clients send: say so where a client would look for an agent key.
+    const said = fromNode && res.status === 401 ? `${message} — ${NODE_TOKEN_HINT}` : message;
+    const error = errorForStatus(res.status, said, body, code, retryAfterSeconds(res.headers));
     error.asked = base;
+    if (fromNode) error.fromNode = true;
     throw error;
   }
   if (res.status === 204 || text === "") return { status: res.status, headers: res.headers, body: null };
@@ -188,6 +192,14 @@ async function interpret(endpoint: Endpoint, res: Response, exact = false): Prom
       "bad_answer",
     );
   }
+}
+
+/** What a client is told after a node's 401. */
+const NODE_TOKEN_HINT = "pass the node's token as the key (apiKey, or SVC_API_KEY)";
+
+/** Whether an answer with `headers` came from a node (its marker header, or its 401 challenge). */
+function answeredByNode(headers: Headers): boolean {
+  return headers.get("x-svc-node") === "1" || /realm="svc-node"/i.test(headers.get("www-authenticate") ?? "");
 }
 
 /** The retry loop: the last answer, retried where the call is safe to repeat. */

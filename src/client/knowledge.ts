@@ -130,7 +130,7 @@ function unitCalls(context: CallContext, { get, write, unit }: KnowledgeIo): Uni
   }
 
   async function status(id: string): Promise<UnitStatus> {
-    context.needKey("status");
+    await context.needKey("status");
     return await get(unit(id), "GET /knowledge/{id}");
   }
 
@@ -138,7 +138,7 @@ function unitCalls(context: CallContext, { get, write, unit }: KnowledgeIo): Uni
     search: search as KnowledgeCalls["search"],
     read: (id) => get(unit(id, "/full"), "GET /knowledge/{id}/full"),
     async submit(submission) {
-      context.needKey("submit");
+      await context.needKey("submit");
       const sourceDeclaration = checkUnitSource(submission.sourceDeclaration);
       const license = originLicense(submission.license);
       const { title, body, category, price, trialSale, provenance } = submission;
@@ -160,18 +160,18 @@ function unitCalls(context: CallContext, { get, write, unit }: KnowledgeIo): Uni
       }
     },
     async revise(id, revision) {
-      context.needKey("revise");
+      await context.needKey("revise");
       const license = originLicense(revision.license);
       const { body, title, category, sourceDeclaration, provenance } = revision;
       const text = bodyOf({ body, title, category, sourceDeclaration, license, provenance });
       return await write("POST", unit(id, "/revise"), text, "POST /knowledge/{id}/revise");
     },
     async retire(id) {
-      context.needKey("retire");
+      await context.needKey("retire");
       return await write("POST", unit(id, "/retire"), "{}", "POST /knowledge/{id}/retire");
     },
     async setPrice(id, change) {
-      context.needKey("setPrice");
+      await context.needKey("setPrice");
       const body: Record<string, unknown> = {};
       if (change.price !== undefined) body.price = change.price;
       if (change.trialSale !== undefined && change.trialSale !== null) body.trialSale = change.trialSale;
@@ -190,7 +190,7 @@ function socialCalls(context: CallContext, { get, write, unit }: KnowledgeIo): S
   return {
     reviews: (id) => get(unit(id, "/reviews"), "GET /knowledge/{id}/reviews"),
     async review(id, rating, comment) {
-      context.needKey("review");
+      await context.needKey("review");
       return await write("POST", unit(id, "/review"), bodyOf({ rating, comment }), "POST /knowledge/{id}/review");
     },
     async comments(id) {
@@ -198,11 +198,11 @@ function socialCalls(context: CallContext, { get, write, unit }: KnowledgeIo): S
         .comments;
     },
     async comment(id, body, parentId) {
-      context.needKey("comment");
+      await context.needKey("comment");
       return await write("POST", unit(id, "/comments"), bodyOf({ body, parentId }), "POST /knowledge/{id}/comments");
     },
     async points() {
-      context.needKey("points");
+      await context.needKey("points");
       return await get("/points", "GET /points");
     },
     async leaderboard() {

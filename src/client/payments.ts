@@ -78,18 +78,18 @@ export function paymentCalls(context: CallContext): PaymentCalls {
     (await callJson(endpoint, "POST", path, JSON.stringify(body), {}, { route, retry: false })).body as T;
   return {
     env: context.env,
-    credits() {
-      context.needKey("credits");
-      return get(origin, "/credits", "GET /credits");
+    async credits() {
+      await context.needKey("credits");
+      return await get(origin, "/credits", "GET /credits");
     },
-    buyWithCredits(unitId) {
-      context.needKey("buy_with_credits");
-      return post(origin, `/knowledge/${encodeURIComponent(unitId)}/buy`, {}, "POST /knowledge/{id}/buy");
+    async buyWithCredits(unitId) {
+      await context.needKey("buy_with_credits");
+      return await post(origin, `/knowledge/${encodeURIComponent(unitId)}/buy`, {}, "POST /knowledge/{id}/buy");
     },
-    buyDatasetWithCredits(slug, version) {
-      context.needKey("projects.buy");
+    async buyDatasetWithCredits(slug, version) {
+      await context.needKey("projects.buy");
       const body = version === undefined ? {} : { version };
-      return post(origin, `/projects/${encodeURIComponent(slug)}/buy`, body, "POST /projects/{slug}/buy");
+      return await post(origin, `/projects/${encodeURIComponent(slug)}/buy`, body, "POST /projects/{slug}/buy");
     },
     purchaseStatement(wallet) {
       return get(pay, `/purchases/statement${query({ wallet })}`, "GET /purchases/statement");

@@ -24,7 +24,7 @@ export async function updateProject(
   slug: string,
   changes: ProjectChanges,
 ): Promise<ProjectEdited> {
-  context.needKey("update");
+  await context.needKey("update");
   const body: Record<string, unknown> = {};
   for (const key of KEPT_WHEN_NULL) {
     if (changes[key] !== undefined && changes[key] !== null) body[key] = changes[key];

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { CliError, UsageError } from "../errors/mod.ts";
-import { denoSemiSpaceFlags } from "../launch/mod.ts";
+import { denoSemiSpaceFlags, homeEnv } from "../launch/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { CONTAINER_PORT, type ContainerLayout } from "./layout.ts";
 import { commandPermissions, nodePermissions } from "./permissions.ts";
@@ -132,7 +132,8 @@ function planServe(options: string[], env: Record<string, string>, layout: Conta
   const heap = denoSemiSpaceFlags(settings.memory.semiSpace);
   const node: PlannedProcess = {
     argv: denoRun(layout, [...nodePermissions(layout, nodeReach(settings, trustFile)), ...heap], args),
-    env,
+    // The node reads only SVC_* variables: its home folder, which its SQL errors show as `~`, is told it.
+    env: { ...env, ...homeEnv(env.HOME) },
     cwd: layout.data,
   };
   let pin: PinStep | null = null;

@@ -1,13 +1,13 @@
 /**
  * The follow loop of `svc serve --follow`: a sync of every followed project
- * at start and then every interval, one project at a time, so that an error
- * on one is logged and recorded in its status while the others go on and the
- * version held keeps serving.
+ * at start and then every interval, one project at a time after one read of
+ * the source's project list, so that an error on one is logged and recorded
+ * in its status while the others go on and the version held keeps serving.
  *
  * @module
  */
 import type { FollowStatus } from "../wire/mod.ts";
-import { initialStatus, syncProject, type SyncSource } from "./sync.ts";
+import { initialStatus, readListing, syncProject, type SyncSource } from "./sync.ts";
 import { openStore, pruneReported } from "../store/mod.ts";
 import { refreshPinnedKeys } from "./keys.ts";
 
@@ -56,10 +56,13 @@ export async function startFollower(options: FollowerOptions): Promise<Follower>
       );
       if (changed) options.log?.(`follow: ${changed}`);
     }
+    // One read of the project list a round, for every project: it costs no egress, and a project whose listed
+    // version is held whole costs nothing more.
+    const listing = await readListing(options.client);
     for (const slug of options.slugs) {
       if (stopped) return;
       const before = statuses.get(slug)!;
-      const after = await syncProject(options, slug, before);
+      const after = await syncProject(options, slug, before, listing);
       statuses.set(slug, after);
       if (after.error) options.log?.(`follow ${slug}: ${after.error} (serving v${after.version ?? "-"})`);
       else if (after.version !== before.version) {

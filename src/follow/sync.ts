@@ -1,15 +1,19 @@
 /**
- * One follow sync of one project: ask the source for its newest version and,
- * when it is newer than the one held, take it as a pull does (parts first,
- * at most four at a time, streamed and checked, fetched by their presigned
- * URLs without any key; `project.json` refreshed; the manifest last), under
- * the signature check of `version_trust.ts`. A source whose newest version
- * is below the one held is refused: following never goes back.
+ * One follow sync of one project: the newest version the source lists (its
+ * project list, read once a round: no egress), and when the store does not
+ * hold that version whole, a pull of it (the manifest asked with the parts
+ * held named in `have`, so that only new parts come with URLs and count as
+ * egress; parts first, at most four at a time, streamed and checked, fetched
+ * by their presigned URLs without any key; `project.json` refreshed; the
+ * manifest last), under the signature check of `version_trust.ts`. A version
+ * held whole costs no request: its signature is checked offline. A source
+ * whose newest version is below the one held is refused: following never
+ * goes back.
  *
  * @module
  */
-import { type Client, SvcError } from "../client/mod.ts";
-import { pull, type TrustOptions } from "../local/mod.ts";
+import { type Client, NotFoundError, SvcError } from "../client/mod.ts";
+import { pull, type PullResult, type TrustOptions } from "../local/mod.ts";
 import { openStore, readProjectMeta } from "../store/mod.ts";
 import type { FollowStatus } from "../wire/mod.ts";
 
@@ -23,20 +27,66 @@ export interface SyncSource {
   trust: TrustOptions;
 }
 
+/** The newest version of each project the source lists, by slug; or why the list could not be read. */
+export type Listing = ReadonlyMap<string, number> | Error;
+
 /** The status of a project nothing was learned about yet. */
 export function initialStatus(from: string, version: number | null): FollowStatus {
   return { version, at: null, error: null, signature: null, from, syncedAt: null, behind: null, failures: 0 };
 }
 
 /**
- * Syncs `slug` once and returns its new status (the previous one's version
- * and signature are kept when the sync fails before a version is judged).
+ * The source's project list as a {@linkcode Listing}: the newest version of
+ * every project it lists.
  */
-export async function syncProject(source: SyncSource, slug: string, previous: FollowStatus): Promise<FollowStatus> {
-  const store = openStore(source.store);
-  const held = await store.latest(slug);
+export async function readListing(client: Client): Promise<Listing> {
+  try {
+    return new Map((await client.projects()).map((p) => [p.slug, p.latestVersion]));
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+/**
+ * Takes `listed` (else, for a project the list leaves out, the newest the
+ * project's detail names) unless it is below `held`. A listed version the
+ * source does not serve whole (an upstream node still taking it) gives way
+ * to the newest it does serve.
+ */
+async function take(source: SyncSource, slug: string, listed: number | undefined, held: number | undefined) {
+  const options = { store: source.store, workers: 4, trust: source.trust, atLeast: held };
+  if (listed === undefined) return await pull(source.client, slug, options);
+  if (held !== undefined && listed < held) {
+    throw new SvcError(
+      `${source.client.baseUrl} offers ${slug} v${listed}, below v${held} held; kept v${held}`,
+      0,
+      "rollback",
+      null,
+    );
+  }
+  try {
+    return await pull(source.client, slug, { ...options, version: listed });
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+    return await pull(source.client, slug, options);
+  }
+}
+
+/**
+ * Syncs `slug` once against `listing` and returns its new status (the
+ * previous one's version and signature are kept when the sync fails before
+ * a version is judged).
+ */
+export async function syncProject(
+  source: SyncSource,
+  slug: string,
+  previous: FollowStatus,
+  listing: Listing,
+): Promise<FollowStatus> {
+  const held = await openStore(source.store).latest(slug);
   const now = () => new Date().toISOString();
-  let offeredVersion: number | null = null;
+  const listed = listing instanceof Error ? undefined : listing.get(slug);
+  let result: PullResult | null = null;
   try {
     if ((await readProjectMeta(source.store, slug))?.local === true) {
       throw new SvcError(
@@ -46,23 +96,8 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
         null,
       );
     }
-    const offered = await source.client.manifest(slug);
-    offeredVersion = offered.version;
-    if (held && offered.version < held.version) {
-      throw new SvcError(
-        `${source.client.baseUrl} offers ${slug} v${offered.version}, below v${held.version} held; kept v${held.version}`,
-        0,
-        "rollback",
-        null,
-      );
-    }
-    const result = await pull(source.client, slug, {
-      store: source.store,
-      version: offered.version,
-      manifest: offered,
-      workers: 4,
-      trust: source.trust,
-    });
+    if (listing instanceof Error) throw listing;
+    result = await take(source, slug, listed, held?.version);
     const at = now();
     return {
       ...previous,
@@ -71,7 +106,7 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
       error: null,
       signature: result.signature,
       syncedAt: at,
-      behind: Math.max(0, offered.version - result.version),
+      behind: Math.max(0, (listed ?? result.version) - result.version),
     };
   } catch (e) {
     const signature = (e instanceof SvcError ? (e.body as { signature?: unknown } | null)?.signature : undefined) as
@@ -84,7 +119,7 @@ export async function syncProject(source: SyncSource, slug: string, previous: Fo
       at: now(),
       error: (e as Error).message,
       signature: signature ?? previous.signature,
-      behind: offeredVersion === null ? previous.behind : Math.max(0, offeredVersion - (version ?? 0)),
+      behind: listed === undefined ? previous.behind : Math.max(0, listed - (version ?? 0)),
       failures: previous.failures + 1,
     };
   }

@@ -27,31 +27,30 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
     case "boolean":
       return typeof value === "boolean" ? null : `${field} must be boolean`;
     case "number":
-      if (typeof value === "number") {
-        return Number.isFinite(value) ? null : `${field} must be a number within float64`;
-      }
+      if (typeof value === "number") return Number.isFinite(value) ? null : `${field} is out of range for a number`;
       // A whole number written without a fraction comes as a bigint beyond 2^53: stored as a float64 it must
       // read back as what was sent.
       if (typeof value === "bigint") {
         const double = Number(value);
-        return Number.isFinite(double) && BigInt(double) === value
+        if (!Number.isFinite(double)) return `${field} is out of range for a number`;
+        return BigInt(double) === value
           ? null
-          : `${field} must be a number within float64 (${shortNumber(value)} would not read back as sent)`;
+          : `${field} is not exact as a number (${shortNumber(value)} would not read back as sent)`;
       }
       return `${field} must be number`;
     case "integer":
       if (typeof value === "bigint") {
-        return value >= INT64_MIN && value <= INT64_MAX ? null : `${field} must be an integer within int64`;
+        return value >= INT64_MIN && value <= INT64_MAX ? null : `${field} is out of range for an integer`;
       }
       if (typeof value !== "number" || !Number.isInteger(value)) {
         return typeof value === "number" && !Number.isFinite(value)
-          ? `${field} must be an integer within int64`
+          ? `${field} is out of range for an integer`
           : `${field} must be integer`;
       }
       // 1e19 parses as a whole float: in range or not is decided on its exact value.
       return BigInt(value) >= INT64_MIN && BigInt(value) <= INT64_MAX
         ? null
-        : `${field} must be an integer within int64`;
+        : `${field} is out of range for an integer`;
   }
   return `${field} has an unknown type ${type}`;
 }
@@ -106,7 +105,7 @@ export function schemaProblem(record: ExactJson, line: number, schema: SchemaDef
     if (known.has(key)) continue;
     if (!schema.allowExtra) return `line ${line}: unknown field "${key}"`;
     const bad = outOfRange(value, key);
-    if (bad) return `line ${line}: ${JSON.stringify(bad)} holds a number beyond float64`;
+    if (bad) return `line ${line}: ${JSON.stringify(bad)} is out of range for a number`;
   }
   return null;
 }
@@ -114,19 +113,20 @@ export function schemaProblem(record: ExactJson, line: number, schema: SchemaDef
 /** Most bad lines a schema rejection names. */
 export const MAX_SCHEMA_ERRORS = 20;
 
-/** One bad line of a schema rejection, as the reference node gives it; `line` null for the note on lines not named. */
+/** One bad line of a schema rejection, as the reference node gives it. */
 export interface SchemaLineError {
-  /** The line (record) of the batch, counted from 1; null for the closing note. */
-  line: number | null;
+  /** The line (record) of the batch, counted from 1. */
+  line: number;
   /** What is wrong with it. */
   error: string;
 }
 
 /**
- * The schema problems of `records` (lines counted from 1): the first
- * {@linkcode MAX_SCHEMA_ERRORS} as `{line, error}`, then, when more lines
- * break the schema, one note `{line: null, error: "and N more lines ..."}`;
- * `count` is how many records break it in all, `reason` the one-line summary.
+ * The schema problems of `records` (lines counted from 1): at most the first
+ * {@linkcode MAX_SCHEMA_ERRORS} as `{line, error}`; `count` is how many
+ * records break it in all, `reason` the one-line summary, which ends
+ * `… (the first 20)` when more lines break the schema than it names (as the
+ * reference node words it).
  *
  * @example
  * ```ts
@@ -151,10 +151,6 @@ export function schemaErrors(
     errors.push({ line: i + 1, error: problem.replace(/^line \d+: /, "") });
   }
   let reason = named.join("; ");
-  if (count > errors.length) {
-    const more = count - errors.length;
-    errors.push({ line: null, error: `and ${more} more ${more === 1 ? "line breaks" : "lines break"} the schema` });
-    reason += `; and ${more} more`;
-  }
+  if (count > errors.length) reason += ` … (the first ${MAX_SCHEMA_ERRORS})`;
   return { errors, count, reason };
 }

@@ -31,6 +31,8 @@ export {
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
 export {
   broadPermissions,
+  HOME_ENV,
+  homeEnv,
   KERNEL_LANDLOCK_ENV,
   type NarrowedNode,
   narrowedNode,

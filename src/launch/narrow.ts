@@ -43,6 +43,26 @@ interface DenoNarrow {
 export const SANDBOX_CHILD = "SVC_SANDBOX_CHILD";
 /** The variable in which the narrowed node is told the kernel's Landlock ABI (it may not load libc to ask). */
 export const KERNEL_LANDLOCK_ENV = "SVC_KERNEL_LANDLOCK_ABI";
+/**
+ * The variable in which the narrowed node is told its home folder: it reads
+ * no `HOME`, and its SQL errors show the home folder as `~`.
+ */
+export const HOME_ENV = "SVC_HOME_FOLDER";
+
+/**
+ * What tells a narrowed node its home folder `home` (an absolute path other
+ * than `/`), or nothing.
+ *
+ * @example
+ * ```ts
+ * import { homeEnv } from "./narrow.ts";
+ * homeEnv("/home/ada"); // { SVC_HOME_FOLDER: "/home/ada" }
+ * homeEnv(undefined); // {}
+ * ```
+ */
+export function homeEnv(home: string | null | undefined): Record<string, string> {
+  return home && home.startsWith("/") && home.length > 1 ? { [HOME_ENV]: home } : {};
+}
 
 /** The permission kinds that, granted without a list, make a process broad. */
 const BROAD_KINDS = ["read", "write", "net", "run", "ffi"];
@@ -245,6 +265,7 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
       SVC_TRUST_FILE: trustFile,
       [KERNEL_LANDLOCK_ENV]: String(landlockAbi()),
       [CGROUP_MEMORY_ENV]: cgroup,
+      ...homeEnv(env.HOME),
       ...returningMalloc(env),
     },
     temp: paths.temp,

@@ -41,5 +41,6 @@ export const SERVE_OPTIONS = {
   "ready-max-lag": { type: "string" },
   "no-metrics": { type: "boolean" },
   "no-sandbox": { type: "boolean" },
+  json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;

@@ -5,7 +5,9 @@
  * a few at a time), then `project.json`, and the manifest last, so that a
  * killed pull leaves no half version and the next pull resumes from the
  * parts already whole. A part that fails its size or digest is never
- * retried: it is refused.
+ * retried: it is refused. What is asked for at all is `_pull_ask.ts`'s
+ * decision: nothing when the version wanted is whole on disk, else the
+ * manifest with the parts held named in `have`.
  *
  * @module
  */
@@ -24,7 +26,9 @@ import {
   withProjectLock,
   writeFileAtomic,
 } from "../store/mod.ts";
+import type { ProjectDetail } from "../wire/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
+import { heldParts, heldWhole, listedParts } from "./_pull_ask.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
 import { isSlug, type Manifest } from "../wire/mod.ts";
 import {
@@ -180,9 +184,63 @@ export async function refuseLocal(root: string, slug: string): Promise<void> {
  */
 export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
   if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  await refuseLocal(options.store, slug);
+  if (options.manifest) return await take(client, slug, options, options.manifest, null, []);
+  const pinned = options.version;
+  const held = pinned === undefined ? null : await heldWhole(slug, pinned, options);
+  if (held) return held;
+  const detail = await client.project(slug);
+  if (pinned === undefined && detail.latestVersion > 0) {
+    refuseBelow(client, slug, detail.latestVersion, options);
+    const newest = await heldWhole(slug, detail.latestVersion, options);
+    if (newest) {
+      await withProjectLock(options.store, slug, async () => {
+        await refuseLocal(options.store, slug);
+        await writeProjectFile(options.store, slug, detail);
+      });
+      return newest;
+    }
+  }
+  const have = await heldParts(options.store, slug, listedParts(detail, pinned ?? detail.latestVersion));
+  const manifest = await client.manifest(slug, pinned, { have });
+  return await take(client, slug, options, manifest, detail, have);
+}
+
+/** Refuses `version` when it is below `options.atLeast` (a follower's: following never goes back). */
+function refuseBelow(client: Client, slug: string, version: number, options: PullOptions): void {
+  const floor = options.atLeast;
+  if (floor === undefined || version >= floor) return;
+  throw new SvcError(
+    `${client.baseUrl} offers ${slug} v${version}, below v${floor} held; kept v${floor}`,
+    0,
+    "rollback",
+    null,
+  );
+}
+
+/** Writes `project.json` from the source's `detail`, unless it says that already. */
+async function writeProjectFile(root: string, slug: string, detail: ProjectDetail): Promise<void> {
+  const meta = JSON.stringify({ ...detail, local: false }, null, 2) + "\n";
+  if ((await readFile(projectFile(root, slug), "utf8").catch(() => null)) !== meta) {
+    await writeFileAtomic(projectFile(root, slug), meta);
+  }
+}
+
+/**
+ * Takes the version `manifest` lists: the parts the store lacks, then
+ * `project.json`, and the manifest last. `have` is what the manifest was
+ * asked with: a part it lists without a URL that is not whole on disk after
+ * all is asked for again.
+ */
+async function take(
+  client: Client,
+  slug: string,
+  options: PullOptions,
+  manifest: Manifest,
+  known: ProjectDetail | null,
+  have: readonly string[],
+): Promise<PullResult> {
   const root = options.store;
-  await refuseLocal(root, slug);
-  const manifest: Manifest = options.manifest ?? await client.manifest(slug, options.version);
   const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
   if (manifest.project !== slug || (options.version !== undefined && manifest.version !== options.version)) {
     throw new BundleError(
@@ -192,6 +250,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       null,
     );
   }
+  refuseBelow(client, slug, manifest.version, options);
   const copy = copyOf(rest, { verified: false, taken: {} });
   if ("reason" in copy || copy.layout.kind !== "listed") {
     const reason = "reason" in copy ? copy.reason : "its parts are not listed";
@@ -207,7 +266,7 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       parts: stored.parts.map((p) => p.sha256),
     }, options.trust)
     : null;
-  const detail = await client.project(slug);
+  const detail = known ?? await client.project(slug);
   const dir = join(projectDir(root, slug), "parts");
   await mkdir(dir, { recursive: true });
   return await withProjectLock(root, slug, async () => {
@@ -220,15 +279,13 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
     const unique = [...new Map(missing.map((p) => [p.sha256, p])).values()];
     const total = unique.reduce((a, p) => a + p.bytes, 0);
     const urls = new Map(manifest.parts.map((p) => [p.sha256, p.url]));
+    await askAgainFor(client, slug, manifest, unique, have, urls);
     await fetchParts(unique, urls, dir, options, total);
     await syncDir(dir);
     const verified = verdict?.status === "verified";
     const taken = { pulledAt: new Date().toISOString(), downloaded: unique.length, source: client.baseUrl };
-    const onDisk = { ...copy, origin: { ...copy.origin as CopyOrigin, verified, taken } };
-    const meta = JSON.stringify({ ...detail, local: false }, null, 2) + "\n";
-    if ((await readFile(projectFile(root, slug), "utf8").catch(() => null)) !== meta) {
-      await writeFileAtomic(projectFile(root, slug), meta);
-    }
+    const onDisk = { ...copy, origin: { ...copy.origin, verified, taken } };
+    await writeProjectFile(root, slug, detail);
     await takeVersion(root, onDisk, { verified, required: options.trust?.required === true });
     const totals = manifest.totals as { records?: number } | undefined;
     return {
@@ -242,6 +299,35 @@ export async function pull(client: Client, slug: string, options: PullOptions): 
       signature: verdict?.status ?? null,
     };
   });
+}
+
+/**
+ * Gives the parts still `missing` that came without a URL (named in `have`,
+ * but not whole on disk after all: pruned meanwhile, or cut short) their
+ * URLs: the manifest asked again, those parts left out of `have`, and it
+ * must list the same parts.
+ */
+async function askAgainFor(
+  client: Client,
+  slug: string,
+  manifest: Manifest,
+  missing: readonly ListedPart[],
+  have: readonly string[],
+  urls: Map<string, string | undefined>,
+): Promise<void> {
+  const gone = new Set(missing.filter((p) => !urls.get(p.sha256) && have.includes(p.sha256)).map((p) => p.sha256));
+  if (gone.size === 0) return;
+  const again = await client.manifest(slug, manifest.version, { have: have.filter((sha) => !gone.has(sha)) });
+  const listed = (m: Manifest) => m.parts.map((p) => `${p.sha256}:${p.bytes}`).join();
+  if (again.version !== manifest.version || listed(again) !== listed(manifest)) {
+    throw new BundleError(
+      `${slug} v${manifest.version} was listed with other parts when asked again; pull again`,
+      0,
+      "manifest",
+      null,
+    );
+  }
+  for (const part of again.parts) if (gone.has(part.sha256)) urls.set(part.sha256, part.url);
 }
 
 /**

@@ -20,8 +20,13 @@ export interface TrustOptions {
 export interface PullOptions {
   /** The version (default: the newest). */
   version?: number;
-  /** The manifest, when the caller has just fetched it (a follow sync has); else it is fetched. */
+  /** The manifest, when the caller has it already (a purchase answered it); else it is asked for only when needed. */
   manifest?: Manifest;
+  /**
+   * Refuse a version below this one before a byte of it is fetched (a
+   * follower passes the version it holds: following never goes back).
+   */
+  atLeast?: number;
   /** The store directory. */
   store: string;
   /** Parts fetched at once (default 4). */

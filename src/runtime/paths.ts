@@ -6,6 +6,8 @@
  * @module
  */
 import { homedir, tmpdir } from "node:os";
+import process from "node:process";
+import { HOME_ENV } from "../launch/mod.ts";
 
 /**
  * The directory for temporary files: the runtime's own answer, or `/tmp`
@@ -26,7 +28,9 @@ export function tempRoot(): string {
 }
 
 /**
- * The user's home directory, or null when it may not be read.
+ * The user's home directory, or null when it may not be read: as the
+ * process that narrowed this one said ({@linkcode HOME_ENV}; a narrowed node
+ * may not read `HOME`), else the runtime's own answer.
  *
  * @example
  * ```ts
@@ -35,6 +39,10 @@ export function tempRoot(): string {
  * ```
  */
 export function homeOrNull(): string | null {
+  try {
+    const told = process.env[HOME_ENV];
+    if (told) return told;
+  } catch { /* not readable here */ }
   try {
     return homedir() || null;
   } catch {

@@ -74,6 +74,8 @@ export interface ServeSettings {
   metrics: boolean;
   /** Whether the node narrows its Deno permissions (`--no-sandbox`, `SVC_SANDBOX=off` turn it off). */
   sandbox: boolean;
+  /** Whether the node says where it serves as one JSON line on stdout (`--json`). */
+  json: boolean;
   /** Whether `--help` was asked. */
   help: boolean;
 }
@@ -147,6 +149,9 @@ Options:
                           it needs (env SVC_SANDBOX=off)
   --base-url URL          the origin (default: SVC_BASE_URL)
   --api-key KEY           the agent key for the origin (default: SVC_API_KEY)
+  --json                  once serving, print one JSON line on stdout: url,
+                          mcp, store, auth, readOnly, follow, from,
+                          interval, sandbox (the log stays on stderr)
   -h, --help              show this help
 `;
 
@@ -265,6 +270,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     readyMaxLagMs: lag === undefined || follow.length === 0 ? null : ageMs("ready-max-lag", lag),
     metrics: !(values["no-metrics"] ?? false) && !switchedOff("SVC_METRICS", env.SVC_METRICS),
     sandbox: !(values["no-sandbox"] ?? false) && !sandboxOff(env.SVC_SANDBOX),
+    json: values.json ?? false,
     help: values.help ?? false,
   };
 }

@@ -1,6 +1,7 @@
 import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { AGENT_KEY, type Board, OTHER_KEY, withBoard } from "../support/board_fixture.ts";
 import { runCli } from "../support/cli_process.ts";
+import { beyondProbe } from "../support/origin.ts";
 import { KNOWN_DATASET, KNOWN_UNIT } from "../support/origin_community.ts";
 
 const BODY = "Hourly predicted heights for every Dutch port, in cm above NAP.";
@@ -159,7 +160,7 @@ Deno.test("svc requests post sends the flags as the request (fields parsed, budg
       body: BODY,
     });
 
-    const before = board.origin.seen.length;
+    const before = beyondProbe(board.origin.seen).length;
     const usage = await Promise.all([
       svc(board, ["requests", "post", "--title", "Only a title here"]),
       svc(board, ["requests", "post", "--title", "T", "--body", BODY, "--budget", "lots"]),
@@ -175,9 +176,9 @@ Deno.test("svc requests post sends the flags as the request (fields parsed, budg
     const keyless = await svc(board, ["requests", "post", "--title", "Tide tables", "--body", BODY], "");
     assertEquals([keyless.code, keyless.stderr], [
       1,
-      "error: svc requests needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)\n",
+      "error: svc requests needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node started with a token takes that token as the key)\n",
     ]);
-    assertEquals(board.origin.seen.length, before, "nothing sent");
+    assertEquals(beyondProbe(board.origin.seen).length, before, "nothing but the node probe sent");
     const short = await svc(board, ["requests", "post", "--title", "Short", "--body", BODY]);
     assertEquals([short.code, short.stderr], [1, "error: title: 8 to 140 characters (HTTP 400)\n"]);
   });

@@ -96,7 +96,8 @@ Deno.test("svc export: clear 404s, usage errors for hostile slugs and versions; 
       assertEquals(refused.code, 1);
       assertEquals(
         refused.stderr,
-        `error: this node needs its token: Authorization: Bearer <token> (HTTP 401) (give it with --api-key or SVC_API_KEY)\n`,
+        "error: this node needs its token: Authorization: Bearer <token> (HTTP 401): " +
+          "pass the node's token as the key, with --api-key TOKEN or SVC_API_KEY\n",
       );
       const taken = await runCli(["export", "cities", "--base-url", url, "--api-key", "node-token-0123456789"], {}, {
         cwd: dir.path,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { AUTHOR, READER, svcAt, UNIT, withKnowledgeOrigin } from "../support/knowledge_fixture.ts";
 import { tempDir } from "../support/store_fixture.ts";
+import { beyondProbe } from "../support/origin.ts";
 
 const ID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const SUBMIT = ["submit", "--title", UNIT.title, "--category", UNIT.category, "--source", UNIT.sourceDeclaration];
@@ -184,7 +185,7 @@ Deno.test("svc submit refuses before sending: no text exit 1; --source, --licens
     const keyless = await svcAt(o, [...SUBMIT, ...body], { key: null });
     assertEquals(keyless.code, 1);
     assertMatch(keyless.stderr, /^error: svc submit needs an agent key: --api-key or SVC_API_KEY/);
-    assertEquals(o.origin.seen.length, 0, "nothing was sent");
+    assertEquals(beyondProbe(o.origin.seen).length, 0, "nothing but the node probe was sent");
   });
 });
 

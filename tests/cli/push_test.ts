@@ -123,7 +123,7 @@ Deno.test("svc push: usage errors exit 2, a missing key or file and a node exit 
     const keyless = await runCli(["push", "cities", "--file", file, "--base-url", url], { SVC_API_KEY: "" });
     assertEquals([keyless.code, keyless.stderr], [
       1,
-      "error: svc push needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)\n",
+      "error: svc push needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node started with a token takes that token as the key)\n",
     ]);
     const node = await runCli(["push", "cities", "--file", file, "--base-url", url, "--api-key", "any"]);
     assertEquals([node.code, node.stdout], [1, ""]);

@@ -85,7 +85,7 @@ Deno.test("svc query fails with error: and exit 1, or exit 2 on usage", async ()
   }
 });
 
-Deno.test("svc query --remote asks a running node; it needs a key, as the origin would", async () => {
+Deno.test("svc query --remote asks a running node: keyless when it has no token, else with its token as the key", async () => {
   const dir = await tempDir();
   try {
     await citiesStore(dir.path);
@@ -104,12 +104,11 @@ Deno.test("svc query --remote asks a running node; it needs a key, as the origin
       ]);
       assertEquals(remote.code, 0, remote.stderr);
       assertEquals(JSON.parse(remote.stdout).rows, [[599]]);
-      const keyless = await runCli(["query", "cities", "SELECT 1", "--remote", "--base-url", node.url]);
-      assertEquals(keyless.code, 1);
-      assertEquals(
-        keyless.stderr,
-        "error: svc query needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)\n",
+      const keyless = await runCli(
+        ["query", "cities", "SELECT count(*) AS n FROM records", "--remote", "--base-url", node.url, "--json"],
+        { SVC_API_KEY: "" },
       );
+      assertEquals([keyless.code, JSON.parse(keyless.stdout || "{}").rows], [0, [[600]]], keyless.stderr);
       const refused = await runCli([
         "query",
         "cities",
@@ -125,6 +124,36 @@ Deno.test("svc query --remote asks a running node; it needs a key, as the origin
     } finally {
       node.child.kill("SIGTERM");
       await node.status;
+    }
+    // A node with a token says it is a node only to who sends the token: without a key, refused before sending;
+    // with another key, its 401 says to pass its token as the key.
+    const tokened = await startServe(["--store", dir.path, "--quiet", "--token", "node-secret"]);
+    try {
+      const ask = (...extra: string[]) =>
+        runCli(["query", "cities", "SELECT 1", "--remote", "--base-url", tokened.url, ...extra], { SVC_API_KEY: "" });
+      const keyless = await ask();
+      assertEquals(
+        [keyless.code, keyless.stderr],
+        [
+          1,
+          "error: svc query needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; " +
+          "a node started with a token takes that token as the key)\n",
+        ],
+      );
+      const wrong = await ask("--api-key", "not-the-token");
+      assertEquals(
+        [wrong.code, wrong.stderr],
+        [
+          1,
+          "error: this node needs its token: Authorization: Bearer <token> (HTTP 401): " +
+          "pass the node's token as the key, with --api-key TOKEN or SVC_API_KEY\n",
+        ],
+      );
+      const right = await ask("--api-key", "node-secret", "--json");
+      assertEquals([right.code, JSON.parse(right.stdout || "{}").rows], [0, [[1]]], right.stderr);
+    } finally {
+      tokened.child.kill("SIGTERM");
+      await tokened.status;
     }
   } finally {
     await dir.cleanup();

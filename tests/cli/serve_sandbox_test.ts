@@ -152,6 +152,29 @@ Deno.test("serve -A: SQL runs under the narrowed node, and cannot read /etc/pass
   }
 });
 
+Deno.test("serve -A: SQL errors show the home folder as ~ under the sandbox, as they do without it", async () => {
+  const home = Deno.env.get("HOME") ?? "";
+  assert(home.startsWith("/") && home.length > 1, `the test needs HOME, not ${JSON.stringify(home)}`);
+  const dir = await tempDir();
+  const store = join(dir.path, "store");
+  await citiesStore(store);
+  try {
+    for (const args of [[], ["--no-sandbox"]]) {
+      const node = await startServe(["--store", store, ...args], { SVC_TRUST_FILE: join(dir.path, "trust.json") });
+      try {
+        const asked = await query(node.url, `SELECT * FROM read_csv('${home}/svc-no-such-file.csv')`);
+        assertEquals(asked.status, 400, asked.text);
+        assert(asked.text.includes("~/svc-no-such-file.csv"), `${args.join(" ") || "sandbox"}: ${asked.text}`);
+        assert(!asked.text.includes(`${home}/`), asked.text);
+      } finally {
+        assertEquals(await stopped(node), 0);
+      }
+    }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
 Deno.test("serve -A: signals and exit codes are the node's own: SIGTERM exits 0, SIGINT 130", async () => {
   const dir = await tempDir();
   try {

@@ -137,3 +137,51 @@ Deno.test("svc serve on a busy port names the port and how to take another, and 
     await dir.cleanup();
   }
 });
+
+Deno.test("svc serve --json: once serving, one JSON line on stdout says where and how; the log stays on stderr", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}cli.ts`, "serve", "--store", dir.path, "--port", "0", "--read-only", "--json"],
+      env: { SVC_NODE_TOKEN: "node-token-1234" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    while (!out.includes("\n")) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      out += value;
+    }
+    const said = JSON.parse(out.split("\n")[0]);
+    const url = said.url as string;
+    assertMatch(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assertEquals(
+      { ...said, url: "URL", mcp: said.mcp === `${url}/mcp`, sandbox: Array.isArray(said.sandbox) },
+      {
+        url: "URL",
+        mcp: true,
+        store: dir.path,
+        auth: "token",
+        readOnly: true,
+        follow: [],
+        from: null,
+        interval: null,
+        sandbox: true,
+      },
+    );
+    const health = await (await fetch(`${url}/healthz`, { headers: { authorization: "Bearer node-token-1234" } }))
+      .json();
+    assertEquals([health.node, health.readOnly], [true, true]);
+    child.kill("SIGTERM");
+    assertEquals((await child.status).code, 0);
+    await lines.cancel();
+    assertMatch(await stderr, /^svc node serving .* on http:\/\/127\.0\.0\.1:\d+ \(token required, read-only\)$/m);
+  } finally {
+    await dir.cleanup();
+  }
+});

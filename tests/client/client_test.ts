@@ -33,23 +33,67 @@ Deno.test("Client: every node route by base URL alone", async () => {
   });
 });
 
-Deno.test("Client: a key is still required where the origin needs one, even though a node without a token ignores it", async () => {
+Deno.test("Client: keyless calls go to a node without a token (found once per client by /healthz); elsewhere they are refused before sending", async () => {
   await withNode({}, async ({ url }) => {
     const keyless = new Client({ baseUrl: url });
     assertEquals((await keyless.projects()).length, 2, "listing needs no key");
-    assertEquals((await keyless.data("cities", { limit: 2 })).count, 2, "pages are public (origin 0.28.0)");
-    await (await keyless.export("cities", { version: 1 })).body.cancel();
+    assertEquals((await keyless.query("cities", "SELECT count(*) AS n FROM records")).rows, [[600]]);
+    const manifest = await keyless.manifest("cities", 1);
+    assert(manifest.parts.every((p) => p.url?.startsWith(`${url}/parts/cities/`)));
+    await keyless.create({
+      slug: "notes",
+      title: "Agent notes",
+      readme: "Notes an agent keeps while it works.",
+      schemaDef: { fields: [{ name: "text", type: "string" }] },
+    });
+    const merged = await keyless.contribute("notes", [{ text: "hi" }]);
+    assertEquals([merged.status, (await keyless.contribution("notes", merged.id)).mergedVersion], ["merged", 1]);
+    assertEquals(await keyless.isNode(), true);
+  });
+  // A node with a token tells a keyless client only {"ok": true}: no node, so no key is refused before sending.
+  await withNode({ token: "node-secret" }, async ({ url }) => {
+    const keyless = new Client({ baseUrl: url });
     for (
       const [name, call] of [
         ["query", () => keyless.query("cities", "SELECT 1")],
         ["manifest", () => keyless.manifest("cities")],
+        ["create", () => keyless.create({ slug: "notes" })],
+        ["contribute", () => keyless.contribute("notes", [{ text: "hi" }])],
       ] as const
     ) {
       const e = await assertRejects(call);
       assert(e instanceof KeyRequiredError && e instanceof AuthError && e.status === null, e.message);
       assertEquals((e as KeyRequiredError).call, name);
     }
+    // A wrong key reaches the node, whose 401 says what the key must be.
+    const wrong = await assertRejects(() => new Client({ baseUrl: url, apiKey: "not-it" }).manifest("cities"));
+    assert(wrong instanceof AuthError && wrong.status === 401 && wrong.fromNode === true);
+    assertEquals(
+      wrong.message,
+      "this node needs its token: Authorization: Bearer <token> — pass the node's token as the key (apiKey, or SVC_API_KEY)",
+    );
   });
+  const { startOrigin } = await import("../support/origin.ts");
+  const origin = await startOrigin();
+  try {
+    const keyless = new Client({ baseUrl: origin.url });
+    assert(await assertRejects(() => keyless.manifest("cities")) instanceof KeyRequiredError);
+    assert(await assertRejects(() => keyless.query("cities", "SELECT 1")) instanceof KeyRequiredError);
+    assertEquals(origin.seen.map((s) => `${s.method} ${s.path}`), ["GET /healthz"], "asked once, nothing else sent");
+    // An origin's 401 is not a node's: no word of a node token.
+    origin.fault("/projects/cities/manifest", { status: 401, body: '{"error":"an agent key is required"}' });
+    const refused = await assertRejects(() => new Client({ baseUrl: origin.url, apiKey: "k" }).manifest("cities"));
+    assert(refused instanceof AuthError && refused.fromNode === undefined);
+    assertEquals(refused.message, "an agent key is required");
+  } finally {
+    await origin.close();
+  }
+  // A base URL that does not answer the probe is not refused for want of a key: the call says what failed.
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const gone = `http://127.0.0.1:${closed.addr.port}`;
+  closed.close();
+  const unreachable = await assertRejects(() => new Client({ baseUrl: gone, retries: 0 }).manifest("cities"));
+  assert(!(unreachable instanceof KeyRequiredError) && unreachable.message.startsWith(`cannot reach ${gone}`));
 });
 
 Deno.test("Client: configuration from options or the SVC_ environment; the pay URL default", () => {

@@ -28,6 +28,14 @@ Deno.test("plan: nothing given serves /data/svc-data on every address at SVC_NOD
   assertEquals(plan.pin, null);
 });
 
+Deno.test("plan: the node, which reads only SVC_* variables, is told its home folder (its SQL errors show it as ~)", () => {
+  const at = (HOME?: string) =>
+    serve(planContainer([], { SVC_NODE_TOKEN: TOKEN, ...(HOME ? { HOME } : {}) }, layout, noFiles)).node.env;
+  assertEquals(at("/home/svc").SVC_HOME_FOLDER, "/home/svc");
+  assertEquals(at("/").SVC_HOME_FOLDER, undefined, "a home of / masks nothing");
+  assertEquals(at().SVC_HOME_FOLDER, undefined);
+});
+
 Deno.test("plan: options first are serve's; `serve` itself may be named", () => {
   const a = serve(planContainer(["--read-only", "--quiet"], { SVC_NODE_TOKEN: TOKEN }, layout, noFiles));
   assertEquals(svcArgs(a.node.argv).slice(-2), ["--read-only", "--quiet"]);

@@ -42,8 +42,10 @@ export async function runCli(
   }
   const out = await child.output();
   const dec = new TextDecoder();
-  // Deno's own launcher says so when another deno process is filling node_modules at the same moment.
-  const stderr = dec.decode(out.stderr).replace(/^Blocking waiting for file lock on [^\n]*\n/gm, "");
+  // Deno's own launcher says so (coloured or not) when another deno process holds node_modules at the same moment.
+  // deno-lint-ignore no-control-regex
+  const waited = /^(?:\x1b\[[0-9;]*m)*Blocking(?:\x1b\[[0-9;]*m)* waiting for file lock on [^\n]*\n/gm;
+  const stderr = dec.decode(out.stderr).replace(waited, "");
   return { code: out.code, stdout: dec.decode(out.stdout), stderr };
 }
 

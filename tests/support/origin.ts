@@ -49,6 +49,15 @@ export interface Seen {
   cut?: boolean;
 }
 
+/**
+ * What `seen` holds beyond the node probe (`GET /healthz`), which a client
+ * without a key sends once before a call that needs one (origin-wire 1.3):
+ * what "nothing was sent" means for such a call.
+ */
+export function beyondProbe(seen: readonly Seen[]): Seen[] {
+  return seen.filter((s) => !(s.method === "GET" && s.path === "/healthz"));
+}
+
 /** A running test origin. */
 export interface TestOrigin {
   /** Base URL. */

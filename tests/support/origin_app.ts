@@ -7,7 +7,10 @@
  * `/.well-known/svc-keys`, with rotation (the old key endorses the new and the
  * chain travels in every signature), retirement and revocation; contributions
  * are screened asynchronously (answered `pending`, merged a little later);
- * multipart uploads (push) go through `origin_uploads.ts`.
+ * multipart uploads (push) go through `origin_uploads.ts`. A manifest honours
+ * `have=` as the origin does (the listed parts, at most 100, come without
+ * URLs), and every manifest answered is recorded with how many of its parts
+ * carried a URL: the parts the origin counts as egress.
  *
  * @module
  */
@@ -41,6 +44,20 @@ interface HeldKey {
   status: "current" | "retired" | "revoked";
 }
 
+/** A manifest the origin answered, and what it counts as egress for it. */
+export interface IssuedManifest {
+  /** Project slug. */
+  slug: string;
+  /** The version answered. */
+  version: number;
+  /** Parts the manifest lists. */
+  parts: number;
+  /** Parts listed with a URL: counted as egress (those named in `have` are not). */
+  withUrl: number;
+  /** How many digests `have` named. */
+  have: number;
+}
+
 /** The origin layer: a handler plus the controls a test uses. */
 export interface OriginApp {
   /** Answers one request. */
@@ -55,6 +72,8 @@ export interface OriginApp {
   uploads: UploadStore;
   /** The route areas beyond datasets (`origin_areas.ts`), by name, with their controls. */
   areas: Record<string, Area>;
+  /** Every manifest answered, in order, with the parts it counted as egress. */
+  manifests: IssuedManifest[];
   /** Releases the inner node. */
   close(): Promise<void>;
 }
@@ -77,6 +96,7 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
   const agentKeys = new Set(options.agentKeys ?? ["agent-key"]);
   const held: HeldKey[] = options.seed ? [{ key: await signingKey(options.seed), status: "current" }] : [];
   const endorsements: ChainLink[] = [];
+  const manifests: IssuedManifest[] = [];
   const pending = new Map<string, Record<string, unknown>>();
   const replays = new Map<string, string>();
   const screenMs = options.screenMs ?? 150;
@@ -192,6 +212,14 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     if (!res.ok) return res;
     if (/^\/projects\/[^/]+\/manifest$/.test(path)) {
       const manifest = await res.json();
+      const parts: { url?: string }[] = manifest.parts ?? [];
+      manifests.push({
+        slug: manifest.project,
+        version: manifest.version,
+        parts: parts.length,
+        withUrl: parts.filter((p) => typeof p.url === "string").length,
+        have: (url.searchParams.get("have") ?? "").split(",").filter((sha) => sha !== "").length,
+      });
       const key = current();
       return answer(200, key ? await signManifest(manifest, options.origin, key, chainTo(key.kid)) : manifest);
     }
@@ -209,6 +237,7 @@ export async function originApp(options: OriginAppOptions): Promise<OriginApp> {
     current,
     uploads,
     areas,
+    manifests,
     async rotate(seed) {
       const old = current();
       const next = await signingKey(seed);

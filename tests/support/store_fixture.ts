@@ -8,7 +8,7 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -104,6 +104,37 @@ export class StoreWriter {
     await mkdir(join(this.root, slug, `v${n}`), { recursive: true });
     await writeFile(join(this.root, slug, `v${n}`, "manifest.json"), JSON.stringify(manifest, null, 2));
     return { manifest, partPaths: parts.map((p) => p.path) };
+  }
+
+  /**
+   * Writes version `to` of `slug` as version `from` and the parts of `more`
+   * after its own (the same part files, content-addressed: a version that
+   * adds records shares every part of the one before). Returns the new
+   * parts' digests.
+   */
+  async extend(slug: string, from: number, to: number, more: PartSpec[]): Promise<string[]> {
+    const before = JSON.parse(await readFile(join(this.root, slug, `v${from}`, "manifest.json"), "utf8"));
+    const added = [];
+    for (const p of more) added.push(await this.part(slug, p));
+    const parts = [...before.parts, ...added.map(({ sha256, bytes, records }) => ({ sha256, bytes, records }))];
+    const { signature: _s, ...kept } = before;
+    const manifest = {
+      ...kept,
+      version: to,
+      parent: from,
+      parts,
+      totals: {
+        records: parts.reduce((a: number, p: { records: number }) => a + p.records, 0),
+        bytes: parts.reduce((a: number, p: { bytes: number }) => a + p.bytes, 0),
+        parts: parts.length,
+        contributions: (before.totals?.contributions ?? 0) + 1,
+      },
+    };
+    const dir = join(this.root, slug, `.v${to}.tmp`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
+    await rename(dir, join(this.root, slug, `v${to}`));
+    return added.map((p) => p.sha256);
   }
 
   /** Releases the writer's DuckDB. */
