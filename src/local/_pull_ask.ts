@@ -16,9 +16,9 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { MAX_HAVE } from "../client/mod.ts";
-import { openStore, projectDir, publishManifest, type StoredVersion } from "../store/mod.ts";
+import { openStore, projectDir, publishManifest, type StoredVersion, withProjectLock } from "../store/mod.ts";
 import type { ProjectDetail } from "../wire/mod.ts";
-import { checkVersion } from "./version_trust.ts";
+import { checkVersion, takeVersion } from "./version_trust.ts";
 import type { PullOptions, PullResult } from "./types.ts";
 
 /**
@@ -85,6 +85,16 @@ export async function heldWhole(slug: string, version: number, options: PullOpti
       }, options.trust)).status;
     } catch {
       return null;
+    }
+    const origin = stored.manifest.origin;
+    if (signature === "verified" && origin?.kind === "copy" && !origin.verified) {
+      // Its signature verifies now (keys were pinned since it was taken): the held copy says so from now on.
+      const verified = { ...stored.manifest, origin: { ...origin, verified: true } };
+      await withProjectLock(
+        options.store,
+        slug,
+        () => takeVersion(options.store, verified, { verified: true, required: false }),
+      );
     }
   }
   return {

@@ -163,19 +163,11 @@ function nodeGate(parts: GateParts): MemoryGate {
 }
 
 /**
- * Builds a node over `options.store`.
- *
- * @example
- * ```ts
- * import { createNode } from "./node.ts";
- *
- * const node = await createNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", token: null });
- * const res = await node.handler(new Request("http://127.0.0.1:8686/projects"));
- * console.log(res.status, await res.json()); // 200 []
- * await node.close();
- * ```
+ * The node's store, made when missing, tidied (and upgraded) as the node
+ * starts, with the node's log; and the SQL workers' folders a stopped node
+ * left behind swept.
  */
-export async function createNode(options: NodeOptions): Promise<SvcNode> {
+async function openNodeStore(options: NodeOptions) {
   const root = resolve(options.store);
   // Made only when missing: a narrowed read-only node may not write even an existing folder's entry.
   if (!(await stat(root).catch(() => null))) await mkdir(root, { recursive: true });
@@ -191,6 +183,24 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   });
   const swept = await sweepStaleWorkerFolders();
   if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
+  return { root, realRoot, logs, store };
+}
+
+/**
+ * Builds a node over `options.store`.
+ *
+ * @example
+ * ```ts
+ * import { createNode } from "./node.ts";
+ *
+ * const node = await createNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", token: null });
+ * const res = await node.handler(new Request("http://127.0.0.1:8686/projects"));
+ * console.log(res.status, await res.json()); // 200 []
+ * await node.close();
+ * ```
+ */
+export async function createNode(options: NodeOptions): Promise<SvcNode> {
+  const { root, realRoot, logs, store } = await openNodeStore(options);
   const plan = options.memory ?? nodeMemoryPlan(null, process.env, { pageCache: options.pageCache ?? null });
   for (const line of plan.outside) logs.warn(line);
   const engine = await openReadEngine(root, { memoryLimit: plan.readEngine, connections: plan.readConnections });

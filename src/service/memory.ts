@@ -12,7 +12,6 @@ import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
 import type { MemoryHealth, MemoryPlan } from "../wire/mod.ts";
 import type { PageReader, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPoolStats } from "../sql/mod.ts";
-import type { MemoryGate } from "./memory_gate.ts";
 
 /** What the node's memory is judged by: its plan and its SQL pool (a part of `NodeState`, which holds the gate). */
 export interface MemoryView {
@@ -50,7 +49,11 @@ const STEADY_PAGE_CACHE = 0.125;
  * ```
  */
 export function memoryHealth(
-  ctx: MemoryView & { memoryGate: Pick<MemoryGate, "baseline" | "overAtRest">; pages: Pick<PageReader, "cachedBytes"> },
+  ctx: MemoryView & {
+    /** The memory gate: what the node holds at rest (`MemoryGate`). */
+    memoryGate: { baseline(): number; overAtRest(): boolean };
+    pages: Pick<PageReader, "cachedBytes">;
+  },
 ): MemoryHealth {
   const usage = process.memoryUsage();
   return {

@@ -15,6 +15,7 @@ import process from "node:process";
 import { NodeError } from "../errors/mod.ts";
 import { collectGarbage } from "../runtime/mod.ts";
 import type { MemoryView } from "./memory.ts";
+import { restWatch } from "./_rest_watch.ts";
 
 /** How the node holds its budget under load. */
 export interface MemoryGate {
@@ -75,8 +76,6 @@ const COLLECT_WAITING_MS = 250;
  * none ran with a small young generation, and the gate refused thousands.
  */
 const COLLECT_HEAP_SHARE = 0.08;
-/** Past its baseline at rest, a node over its budget then admits requests up to this share of the budget more. */
-const HEADROOM_OVER_REST = 0.05;
 /** How often waiting requests look again. */
 const WAIT_TICK_MS = 20;
 /** How long a look at what the node holds stands. */
@@ -97,6 +96,25 @@ interface Waiter {
   since: number;
   resolve(): void;
   reject(e: unknown): void;
+}
+
+/** A place in `queue` from `since`, left when `signal` aborts (rejected with its reason). */
+function inLine(queue: Waiter[], since: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const left = () => {
+      const at = queue.indexOf(waiter);
+      if (at >= 0) queue.splice(at, 1);
+      reject(signal!.reason);
+    };
+    const settled = () => signal?.removeEventListener("abort", left);
+    const waiter: Waiter = {
+      since,
+      resolve: () => (settled(), resolve()),
+      reject: (e) => (settled(), reject(e)),
+    };
+    signal?.addEventListener("abort", left, { once: true });
+    queue.push(waiter);
+  });
 }
 
 /**
@@ -131,33 +149,18 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   let collectedAt = -Infinity;
   let held = 0;
   let refused = 0;
-  let baseline = 0;
-  let overAtRest = false;
   const mib = (n: number) => Math.round(n / (1024 * 1024));
-  const waitAt = () => ctx.memory.budget * WAIT_AT;
-  const full = () => held > Math.max(waitAt(), overAtRest ? baseline + ctx.memory.budget * HEADROOM_OVER_REST : 0);
+  const rest = restWatch({
+    budget: ctx.memory.budget,
+    waitAt: ctx.memory.budget * WAIT_AT,
+    measure,
+    shed: options.shed,
+    warn: options.warn,
+  });
+  const full = () => held > rest.limit();
   /** At rest: no request at work but those waiting at the gate (and the caller, `calling`, when it is in `admit`). */
   const atRest = (calling: number) =>
     options.activity !== undefined && options.activity.inFlight - queue.length - calling <= 0;
-  const noteRest = () => {
-    if (held > waitAt() && !overAtRest) {
-      options.shed?.();
-      held = measure();
-    }
-    baseline = held;
-    const over = held > waitAt();
-    if (over !== overAtRest) {
-      options.warn?.(
-        over
-          ? `the node holds ${mib(held)} MiB at rest, over its budget of ${
-            mib(ctx.memory.budget)
-          } MiB: it serves on, ` +
-            "measuring requests against what it holds at rest (see /healthz memory.held for what holds it)"
-          : `the node is back under its memory budget at rest (${mib(held)} of ${mib(ctx.memory.budget)} MiB)`,
-      );
-    }
-    overAtRest = over;
-  };
   const look = (calling = 0) => {
     const now = clock();
     if (now - lookedAt < LOOK_EVERY_MS) return;
@@ -172,7 +175,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
       collectGarbage();
       held = measure();
     }
-    if (atRest(calling)) noteRest();
+    if (atRest(calling)) held = rest.note(held);
   };
   const refusal = () => {
     refused++;
@@ -202,27 +205,14 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
       if (queue.length === 0 && !full()) return Promise.resolve();
       if (queue.length >= WAITING_MOST) return Promise.reject(refusal());
       if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<void>((resolve, reject) => {
-        const left = () => {
-          const at = queue.indexOf(waiter);
-          if (at >= 0) queue.splice(at, 1);
-          reject(signal!.reason);
-        };
-        const settled = () => signal?.removeEventListener("abort", left);
-        const waiter: Waiter = {
-          since: clock(),
-          resolve: () => (settled(), resolve()),
-          reject: (e) => (settled(), reject(e)),
-        };
-        signal?.addEventListener("abort", left, { once: true });
-        queue.push(waiter);
-        ticking ??= setInterval(tick, WAIT_TICK_MS);
-      });
+      const waiting = inLine(queue, clock(), signal);
+      ticking ??= setInterval(tick, WAIT_TICK_MS);
+      return waiting;
     },
     held: () => (look(), held),
     refused: () => refused,
     waiting: () => queue.length,
-    baseline: () => baseline,
-    overAtRest: () => overAtRest,
+    baseline: () => rest.baseline(),
+    overAtRest: () => rest.over(),
   };
 }

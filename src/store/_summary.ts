@@ -108,9 +108,13 @@ async function fromJournal(
       end = read.end;
     }
   }
-  // A crash between a commit and its journal line leaves the next version's folder unlisted: look for it.
+  // A crash between a commit and its journal line leaves the next version's folder unlisted: look for it. And a newest
+  // version whose folder went (taken away by hand, a source rolled back) is no longer held.
   for (let n = (held.newest ?? 0) + 1; fileStampOf(manifestFile(root, slug, n)) !== null; n++) {
     held = withChanges(held, [n], []);
+  }
+  while (held.newest !== null && fileStampOf(manifestFile(root, slug, held.newest)) === null) {
+    held = withChanges(held, [], [held.newest]);
   }
   const incomplete = previous?.incomplete ?? new Map<number, string>();
   for (const n of incomplete.keys()) if (!held.has(n)) incomplete.delete(n);
