@@ -27,6 +27,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   summary_scale: async () => (await import("./summary_scale.ts")).benchmark,
   healthz: async () => (await import("./healthz.ts")).benchmark,
   delta_sharing: async () => (await import("./delta_sharing.ts")).benchmark,
+  spark_sharing: async () => (await import("./spark_sharing.ts")).benchmark,
   metrics: async () => (await import("./metrics.ts")).benchmark,
   explore: async () => (await import("./explore.ts")).benchmark,
   startup: async () => (await import("./startup.ts")).benchmark,

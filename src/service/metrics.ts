@@ -36,6 +36,8 @@ export interface NodeMetrics {
   query(outcome: SqlOutcome, seconds: number): void;
   /** Counts a contribution's final answer (replays of an Idempotency-Key are not counted again). */
   contribution(view: ContributionView): void;
+  /** Counts the files a Delta Sharing `query` listed, and those its predicates let the node leave out. */
+  sharingFiles(listed: number, skipped: number): void;
   /** The counted families, in a stable order. */
   families(): Family[];
 }
@@ -70,6 +72,10 @@ export function nodeMetrics(): NodeMetrics {
   const contributions = counter(
     "svc_contributions_total",
     "Contributions decided, by outcome (merged, rejected) and the gate that decided (none when merged).",
+  );
+  const sharingFiles = counter(
+    "svc_delta_sharing_files_total",
+    "Files of Delta Sharing queries: listed, or skipped because their statistics rule out every row the predicates ask for.",
   );
   // The series a request touches, found with one lookup of a plain key (this runs on every request).
   const answers = new Map<string, { count: CounterSeries; time: HistogramSeries }>();
@@ -108,6 +114,10 @@ export function nodeMetrics(): NodeMetrics {
         gate,
       });
     },
-    families: () => [requests, latency, bytes, queries, queryTime, contributions].map((m) => m.family()),
+    sharingFiles(listed, skipped) {
+      if (listed > 0) sharingFiles.inc({ outcome: "listed" }, listed);
+      if (skipped > 0) sharingFiles.inc({ outcome: "skipped" }, skipped);
+    },
+    families: () => [requests, latency, bytes, queries, queryTime, contributions, sharingFiles].map((m) => m.family()),
   };
 }

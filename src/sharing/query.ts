@@ -123,6 +123,8 @@ export interface FileLines {
   nextPageToken: string | null;
   /** When the first of the URLs given expires (ms since the epoch), or null when none was given. */
   minUrlExpiration: number | null;
+  /** Files of this answer's range left out because their statistics rule out every row the predicates ask for. */
+  skipped: number;
 }
 
 /**
@@ -239,6 +241,7 @@ export async function fileLines(
   let records = 0;
   let minExpiry: number | null = null;
   let maxExpiry = 0;
+  let skipped = 0;
   const limitReached = () => query.limitHint !== null && records >= query.limitHint && lines.length > 0;
   const allStats = ctx.footers.statsOf(version.parts.slice(offset), meta.columns);
   const allFacts = ctx.footers.factsOf(version.parts.slice(offset), meta.columns);
@@ -247,8 +250,11 @@ export async function fileLines(
     if ((query.maxFiles !== null && lines.length >= query.maxFiles) || limitReached()) break;
     const part = version.parts[index];
     const facts = await allFacts[index - offset];
-    if (!query.predicates.every((p) => mayMatch(p, facts))) continue;
     const stats = await allStats[index - offset];
+    if (!query.predicates.every((p) => mayMatch(p, facts))) {
+      skipped++;
+      continue;
+    }
     const link = fileUrl(ctx, version.slug, part.sha256);
     lines.push(fileLine({ format, wrapper: "file", withVersion: query.withVersion }, part, link, stats, version));
     given.push(part.path);
@@ -258,5 +264,10 @@ export async function fileLines(
   }
   if (given.length > 0) promiseParts(given, maxExpiry);
   const more = index < version.parts.length && !limitReached();
-  return { lines, nextPageToken: more ? pageToken(ctx.pageKey, key, index) : null, minUrlExpiration: minExpiry };
+  return {
+    lines,
+    nextPageToken: more ? pageToken(ctx.pageKey, key, index) : null,
+    minUrlExpiration: minExpiry,
+    skipped,
+  };
 }

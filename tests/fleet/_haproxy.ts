@@ -1,7 +1,8 @@
 /**
- * HAProxy for the balancer test (tests/fleet/haproxy_test.ts): its
- * configuration in front of the readers, checked on `/readyz`, and its
- * statistics page read as rows.
+ * HAProxy for the fleet tests (tests/fleet/haproxy_test.ts, and the Delta
+ * Sharing readers through it): its configuration in front of the readers,
+ * checked on `/readyz`, its statistics page read as rows, and its log read as
+ * requests.
  *
  * @module
  */
@@ -28,8 +29,8 @@ defaults
 
 frontend fleet
   bind 127.0.0.1:${front}
-  # One short line a request: method, retries ("+" when sent to another reader), status.
-  log-format "req %HM %rc %ST"
+  # One short line a request: method, retries ("+" when sent to another reader), status, the reader that answered, path.
+  log-format "req %HM %rc %ST %s %HP"
   default_backend readers
 
 backend readers
@@ -48,6 +49,32 @@ listen stats
   stats uri /stats
   stats refresh 0
 `;
+}
+
+/** One request in HAProxy's log. */
+export interface LoggedRequest {
+  /** `GET`, `POST`, ... */
+  method: string;
+  /** How many times HAProxy sent it again (`+` before it: to another reader). */
+  retries: string;
+  /** The status answered. */
+  status: number;
+  /** The reader that answered (`r1`, ...; `<NOSRV>` when none did). */
+  reader: string;
+  /** The path asked for, without its query string. */
+  path: string;
+}
+
+/** The requests HAProxy logged in `output` (its stdout and stderr, as `Daemon.output()` keeps them), in order. */
+export function loggedRequests(output: string): LoggedRequest[] {
+  const lines = output.matchAll(/^req (\S+) (\+?\d+) (-?\d+) (\S+) (\S+)$/gm);
+  return [...lines].map(([, method, retries, status, reader, path]) => ({
+    method,
+    retries,
+    status: Number(status),
+    reader,
+    path,
+  }));
 }
 
 /** HAProxy's statistics as rows (`pxname`, `svname`, `status`, `wretr`, `wredis`, `stot`, ...). */

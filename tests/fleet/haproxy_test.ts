@@ -37,7 +37,7 @@ import {
   stopNode,
   until,
 } from "./_fleet.ts";
-import { backendRetries, haproxyConfig, haproxyStats, serverStatus } from "./_haproxy.ts";
+import { backendRetries, haproxyConfig, haproxyStats, loggedRequests, serverStatus } from "./_haproxy.ts";
 import { type Answer, answerOf, everyRead, generator, nextRead } from "./_reads.ts";
 
 const SEED = "5a".repeat(32);
@@ -236,8 +236,8 @@ Deno.test({
     const backend = rows.find((r) => r.pxname === "readers" && r.svname === "BACKEND")!;
     const servers = rows.filter((r) => r.pxname === "readers" && /^r\d$/.test(r.svname));
     const retried: Record<string, number> = {};
-    for (const [, method, tries] of balancer.output().matchAll(/^req (\S+) (\+?\d+) \d+$/gm)) {
-      if (tries !== "0") retried[method] = (retried[method] ?? 0) + 1;
+    for (const { method, retries } of loggedRequests(balancer.output())) {
+      if (retries !== "0") retried[method] = (retried[method] ?? 0) + 1;
     }
     const total = counts.page + counts.sql + counts.export;
     console.log(

@@ -61,6 +61,7 @@ const FAMILIES = [
   "svc_store_projects",
   "svc_store_versions",
   "svc_contributions_total",
+  "svc_delta_sharing_files_total",
   "process_resident_memory_bytes",
   "process_open_fds",
   "process_max_fds",

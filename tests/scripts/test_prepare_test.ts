@@ -17,5 +17,7 @@ Deno.test("the test task's preflight says how long the suite takes, and fails at
   assertMatch(missing.stderr, /^test: the whole suite takes about \d+-\d+ minutes on 2 cores/);
   assertMatch(missing.stderr, /\nerror: SVC_CHROMIUM names \/nowhere\/chromium, which does not exist\n$/);
   const ready = await prepare({ SVC_CHROMIUM: Deno.execPath() });
-  assertEquals([ready.code, ready.stderr.split("\n").length], [0, 2], ready.stderr);
+  // scripts/readers/prepare.sh may add its own line: where the Spark connector cannot be had, it says so every time.
+  const own = ready.stderr.split("\n").filter((line) => !line.startsWith("readers: "));
+  assertEquals([ready.code, own.length], [0, 2], ready.stderr);
 });

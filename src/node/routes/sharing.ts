@@ -227,20 +227,24 @@ async function postTableQuery(ctx: NodeContext, req: Request, name: string): Pro
     query,
     format,
   );
+  ctx.metrics?.sharingFiles(files.lines.length, files.skipped);
   const lines: unknown[] = [
     protocolLine(format),
     metadataLine(project, meta, format, query.withVersion),
     ...files.lines,
   ];
-  if (endStream || files.nextPageToken !== null) {
+  const headers = formatHeaders(format, version.version);
+  // A paged query (maxFiles) always ends with one, as paging clients expect; others when they ask for it.
+  if (endStream || query.maxFiles !== null || files.nextPageToken !== null) {
     lines.push({
       endStreamAction: {
         ...(files.nextPageToken !== null ? { nextPageToken: files.nextPageToken } : {}),
         ...(files.minUrlExpiration !== null ? { minUrlExpirationTimestamp: files.minUrlExpiration } : {}),
       },
     });
+    if (endStream) headers["delta-sharing-capabilities"] += ";includeendstreamaction=true";
   }
-  return ndjson(lines, formatHeaders(format, version.version));
+  return ndjson(lines, headers);
 }
 
 function versionQueryParam(url: URL, name: string): number | null {
@@ -264,6 +268,7 @@ async function changesAnswer(
   const meta = await tableMetadata(ctx.sharing, last);
   const read = { ...ctx.sharing, store: ctx.store, token: ctx.token, now: ctx.now, origin: publicOrigin(req) };
   const lines = await changeLines(read, meta, versions, format);
+  ctx.metrics?.sharingFiles(lines.length, 0);
   const metaLine = metadataLine(project, meta, format, true, { enableChangeDataFeed: "true" });
   return ndjson([protocolLine(format), metaLine, ...lines], formatHeaders(format, versions[0].version));
 }
