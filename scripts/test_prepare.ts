@@ -6,19 +6,15 @@
  * (`SVC_CHROMIUM`, else Debian's or Ubuntu's package), and the programs
  * the fleet and deployment tests run (HAProxy, Prometheus and promtool,
  * kubectl), installed here with apt-get when this runs as root and they are
-<<<<<<< HEAD
- * missing, and the S3-compatible server of the object-store tests (Versity's
+ * missing; the S3-compatible server of the object-store tests (Versity's
  * S3 gateway, built once by scripts/objectstore/prepare.sh into a cache
- * folder). Prints how long the suite takes first.
-=======
- * missing; and the Delta Sharing readers the pandas tests drive
+ * folder); and the Delta Sharing readers the pandas tests drive
  * (tests/sharing/pandas_test.ts against a node,
  * tests/fleet/sharing_readers_test.ts through the fleet's HAProxy):
  * `scripts/readers/prepare.sh`, PyPI, a few minutes the first time; it
  * tries the Spark connector from Maven Central too and says when it cannot
  * be had, which the suite does not need; when the pandas part fails, only
  * the tests that drive it fail. Prints how long the suite takes first.
->>>>>>> issue-48
  *
  * ```sh
  * deno run -A scripts/test_prepare.ts
@@ -106,7 +102,6 @@ async function main(): Promise<number> {
       problems.push(`${program} is needed by the fleet and deployment tests: \`apt-get install -y ${pkg}\` as root`);
     }
   }
-<<<<<<< HEAD
   if (!existsSync(versitygwPath())) {
     say("test: building Versity's S3 gateway for the object-store tests (scripts/objectstore/prepare.sh, once)");
     const script = new URL("./objectstore/prepare.sh", import.meta.url).pathname;
@@ -114,7 +109,7 @@ async function main(): Promise<number> {
     if (!built.success || !existsSync(versitygwPath())) {
       problems.push("the object-store tests' S3 server could not be built: see scripts/objectstore/prepare.sh above");
     }
-=======
+  }
   const readers = await new Deno.Command("bash", {
     args: [new URL("./readers/prepare.sh", import.meta.url).pathname],
     stdout: "null",
@@ -127,7 +122,6 @@ async function main(): Promise<number> {
       "test: the Delta Sharing readers could not be installed (see above): tests/sharing/pandas_test.ts and " +
         "tests/fleet/sharing_readers_test.ts will fail",
     );
->>>>>>> issue-48
   }
   for (const problem of problems) say(`error: ${problem}`);
   return problems.length === 0 ? 0 : 1;
