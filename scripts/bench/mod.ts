@@ -32,6 +32,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   explore: async () => (await import("./explore.ts")).benchmark,
   startup: async () => (await import("./startup.ts")).benchmark,
   memory: async () => (await import("./memory.ts")).benchmark,
+  longlife: async () => (await import("./longlife.ts")).benchmark,
 };
 
 /**

@@ -20,6 +20,7 @@ import { openReadEngine } from "../../src/parquet/mod.ts";
 import { schemaHash, writePart } from "../../src/writes/mod.ts";
 import { writeFileAtomic } from "../../src/store/atomic.ts";
 import { commitVersion } from "../../src/store/commit_version.ts";
+import { copyOf } from "../../src/store/version.ts";
 import { projectDir, projectFile } from "../../src/store/layout.ts";
 import { MANIFEST_FORMAT } from "../../src/store/manifest.ts";
 import type { SchemaDef } from "../../src/wire/types.ts";
@@ -114,7 +115,7 @@ async function build(out: string): Promise<void> {
     };
     await writeFileAtomic(projectFile(root, SLUG), JSON.stringify(meta, null, 2) + "\n");
     const parts = [{ sha256: part.sha256, bytes: part.bytes, records: part.records }];
-    await commitVersion(root, SLUG, 1, {
+    const version = copyOf({
       format: MANIFEST_FORMAT,
       project: SLUG,
       version: 1,
@@ -123,7 +124,9 @@ async function build(out: string): Promise<void> {
       schema: { hash: schemaHash(schema), fields: schema.fields, allowExtra: schema.allowExtra },
       parts,
       totals: { records: part.records, bytes: part.bytes, parts: 1, contributions: 1 },
-    });
+    }, { verified: false, taken: {} });
+    if ("reason" in version) throw new Error(version.reason);
+    await commitVersion(root, version);
     const header = await saveBundle(root, SLUG, 1, out, { savedAt: new Date(CREATED_AT) });
     console.error(`${out}: ${SLUG} v1, ${header.records} records, ${header.bytes} bytes of Parquet`);
   } finally {

@@ -12,12 +12,12 @@ import { recordIdentity, type StoredRecord } from "./identity.ts";
 
 const BIG_DIGITS = /\d{16}/;
 
-/** The identities of the records in a set of parts. */
+/** The identities of the records of a version. */
 export interface KnownRecords {
   /** Record identities. */
   identities: Set<string>;
-  /** Digests of the parts whose records are all in `identities`. */
-  parts: Set<string>;
+  /** The version whose records they are, every one of them (null: none yet, or not known). */
+  version: number | null;
 }
 
 /**
@@ -30,21 +30,20 @@ export interface KnownRecords {
  * ```
  */
 export function knownRecords(): KnownRecords {
-  return { identities: new Set(), parts: new Set() };
+  return { identities: new Set(), version: null };
 }
 
 /**
  * Adds the records of one part, given as JSON lines (as exports and data
- * pages write them), and marks the part covered.
+ * pages write them).
  */
-export async function learnPart(known: KnownRecords, sha256: string, lines: AsyncIterable<string>): Promise<void> {
+export async function learnPart(known: KnownRecords, lines: AsyncIterable<string>): Promise<void> {
   for await (const line of lines) {
     if (line === "") continue;
     // JSON.parse is several times faster; only a long digit run can hold an integer it would round.
     const record = BIG_DIGITS.test(line) ? parseExactJson(line) : JSON.parse(line);
     known.identities.add(recordIdentity(record as StoredRecord));
   }
-  known.parts.add(sha256);
 }
 
 /** What the duplicate gate kept of a batch. */

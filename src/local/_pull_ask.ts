@@ -16,9 +16,9 @@
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { MAX_HAVE } from "../client/mod.ts";
-import { openStore, projectDir, publishManifest, type StoredVersion } from "../store/mod.ts";
+import { openStore, projectDir, publishManifest, type StoredVersion, withProjectLock } from "../store/mod.ts";
 import type { ProjectDetail } from "../wire/mod.ts";
-import { checkVersion } from "./version_trust.ts";
+import { checkVersion, takeVersion } from "./version_trust.ts";
 import type { PullOptions, PullResult } from "./types.ts";
 
 /**
@@ -72,7 +72,7 @@ export async function heldParts(root: string, slug: string, first: readonly stri
 export async function heldWhole(slug: string, version: number, options: PullOptions): Promise<PullResult | null> {
   const stored: StoredVersion | null = await openStore(options.store).version(slug, version);
   if (!stored) return null;
-  const raw = stored.manifest.raw as { signature?: { origin?: unknown }; totals?: { records?: unknown } };
+  const { signature: signed, totals } = stored.manifest;
   let signature: PullResult["signature"] = null;
   if (options.trust) {
     try {
@@ -80,22 +80,31 @@ export async function heldWhole(slug: string, version: number, options: PullOpti
         root: options.store,
         slug,
         asked: options.version ?? null,
-        manifest: publishManifest(stored.manifest, slug, version, null) as Record<string, unknown>,
+        manifest: await publishManifest(stored, { partUrl: null, sources: true }) as Record<string, unknown>,
         parts: stored.parts.map((p) => p.sha256),
       }, options.trust)).status;
     } catch {
       return null;
     }
+    const origin = stored.manifest.origin;
+    if (signature === "verified" && origin?.kind === "copy" && !origin.verified) {
+      // Its signature verifies now (keys were pinned since it was taken): the held copy says so from now on.
+      const verified = { ...stored.manifest, origin: { ...origin, verified: true } };
+      await withProjectLock(
+        options.store,
+        slug,
+        () => takeVersion(options.store, verified, { verified: true, required: false }),
+      );
+    }
   }
-  const records = raw.totals?.records;
   return {
     slug,
     version,
-    records: typeof records === "number" ? records : stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
+    records: totals.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
     parts: stored.parts.length,
     downloaded: 0,
     bytes: 0,
-    signedBy: typeof raw.signature?.origin === "string" ? raw.signature.origin : null,
+    signedBy: typeof signed?.origin === "string" ? signed.origin : null,
     signature,
   };
 }

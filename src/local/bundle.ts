@@ -13,13 +13,15 @@ import { createReadStream } from "node:fs";
 import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
+  copyOf,
   openStore,
-  parseStoredManifest,
+  parseVersion,
   projectDir,
   projectFile,
   publishManifest,
   readProjectMeta,
   syncDir,
+  type Version,
   withProjectLock,
   writeFileAtomic,
 } from "../store/mod.ts";
@@ -87,10 +89,10 @@ export async function saveBundle(
   if (!stored) refuse(`${slug}${version === null ? "" : ` v${version}`} is not whole in ${root}`);
   const meta = (await readProjectMeta(root, slug)) ?? { slug };
   const manifestBytes = new TextEncoder().encode(
-    stringifyExactJson(publishManifest(stored.manifest, slug, stored.version, null), 2) + "\n",
+    stringifyExactJson(await publishManifest(stored, { partUrl: null, sources: true }), 2) + "\n",
   );
   const unique = [...new Map(stored.parts.map((p) => [p.sha256, p])).values()];
-  const totals = stored.manifest.raw.totals as { records?: number } | undefined;
+  const origin = stored.manifest.origin;
   const str = (v: unknown, fallback: string) => (typeof v === "string" ? v : fallback);
   const header: BundleHeader = {
     format: BUNDLE_FORMAT,
@@ -100,14 +102,14 @@ export async function saveBundle(
     license: str(meta.license, "unknown"),
     access: str(meta.access, "public"),
     visibility: str(meta.visibility, "public"),
-    records: totals?.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
+    records: stored.manifest.totals.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
     parts: stored.parts.length,
     bytes: stored.parts.reduce((a, p) => a + p.bytes, 0),
     manifestSha256: createHash("sha256").update(manifestBytes).digest("hex"),
     savedAt: savedAt.toISOString(),
     // A node's own (local) project has no source in its manifests: the version was made here.
-    source: typeof stored.manifest.raw.source === "string"
-      ? stored.manifest.raw.source
+    source: origin?.kind === "copy" && typeof origin.taken.source === "string"
+      ? origin.taken.source
       : meta.local === true
       ? "local"
       : null,
@@ -271,8 +273,12 @@ export async function loadBundle(
     }
     if (typeof header.project !== "string" || !isSlug(header.project)) refuse("the bundle names no valid project");
     if (!Number.isSafeInteger(header.version) || header.version < 1) refuse("the bundle names no valid version");
-    const manifest = parseStoredManifest(manifestText, header.project, header.version);
-    if ("reason" in manifest) refuse(`the bundle's manifest does not match its header: ${manifest.reason}`);
+    const checked = parseVersion(manifestText, header.project, header.version);
+    if ("reason" in checked) refuse(`the bundle's manifest does not match its header: ${checked.reason}`);
+    const raw = parseDocumentJson(manifestText) as Record<string, unknown>;
+    const copy = copyOf(raw, { verified: false, taken: {} });
+    if ("reason" in copy || copy.layout.kind !== "listed") refuse("the bundle's manifest does not list its parts");
+    const manifest = copy.layout;
     if (createHash("sha256").update(json.get("manifest.json")!).digest("hex") !== header.manifestSha256) {
       refuse("the bundle's manifest does not match the SHA-256 its header gives");
     }
@@ -289,7 +295,6 @@ export async function loadBundle(
     }
     const slug = header.project;
     await refuseLocal(root, slug);
-    const raw = parseDocumentJson(manifestText) as Record<string, unknown>;
     const named = (raw.signature as { origin?: unknown } | undefined)?.origin;
     const verdict = options.trust
       ? await checkVersion({
@@ -316,15 +321,12 @@ export async function loadBundle(
         projectFile(root, slug),
         JSON.stringify({ ...projectKeys(meta), slug, local: false }, null, 2) + "\n",
       );
-      const onDisk = {
-        ...manifest.raw,
-        format: "parquet",
-        ...(signature === "verified" ? { verified: true } : {}),
-        loaded: true,
-        loadedAt: new Date().toISOString(),
-        loadedFrom: file,
+      const taken = { loaded: true, loadedAt: new Date().toISOString(), loadedFrom: file };
+      const onDisk: Version = {
+        ...copy,
+        origin: { kind: "copy", published: copy.origin.published, verified: signature === "verified", taken },
       };
-      await takeVersion(root, slug, header.version, onDisk, {
+      await takeVersion(root, onDisk, {
         verified: signature === "verified",
         required: options.trust?.required === true,
       });

@@ -15,12 +15,13 @@ import { createHash, randomUUID } from "node:crypto";
 import { type FileHandle, lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import {
-  parseStoredManifest,
+  copyOf,
+  type CopyOrigin,
+  type ListedPart,
   partFile,
   projectDir,
   projectFile,
   readProjectMeta,
-  type StoredPart,
   syncDir,
   withProjectLock,
   writeFileAtomic,
@@ -29,7 +30,7 @@ import type { ProjectDetail } from "../wire/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { heldParts, heldWhole, listedParts } from "./_pull_ask.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { isSlug, type Manifest, stringifyExactJson } from "../wire/mod.ts";
+import { isSlug, type Manifest } from "../wire/mod.ts";
 import {
   backoffMs,
   BundleError,
@@ -250,8 +251,12 @@ async function take(
     );
   }
   refuseBelow(client, slug, manifest.version, options);
-  const stored = parseStoredManifest(stringifyExactJson(rest), slug, manifest.version);
-  if ("reason" in stored) throw new BundleError(`the manifest is not usable: ${stored.reason}`, 0, "manifest", null);
+  const copy = copyOf(rest, { verified: false, taken: {} });
+  if ("reason" in copy || copy.layout.kind !== "listed") {
+    const reason = "reason" in copy ? copy.reason : "its parts are not listed";
+    throw new BundleError(`the manifest is not usable: ${reason}`, 0, "manifest", null);
+  }
+  const stored = copy.layout;
   const verdict = options.trust
     ? await checkVersion({
       root,
@@ -278,18 +283,10 @@ async function take(
     await fetchParts(unique, urls, dir, options, total);
     await syncDir(dir);
     const verified = verdict?.status === "verified";
-    const { urlExpiresAt: _e, ...kept } = rest as Record<string, unknown>;
-    const onDisk = {
-      ...kept,
-      parts: stored.parts.map(({ entry: { url: _url, ...part } }) => part),
-      format: "parquet",
-      ...(verified ? { verified: true } : {}),
-      pulledAt: new Date().toISOString(),
-      downloaded: unique.length,
-      source: client.baseUrl,
-    };
+    const taken = { pulledAt: new Date().toISOString(), downloaded: unique.length, source: client.baseUrl };
+    const onDisk = { ...copy, origin: { ...copy.origin, verified, taken } };
     await writeProjectFile(root, slug, detail);
-    await takeVersion(root, slug, manifest.version, onDisk, { verified, required: options.trust?.required === true });
+    await takeVersion(root, onDisk, { verified, required: options.trust?.required === true });
     const totals = manifest.totals as { records?: number } | undefined;
     return {
       slug,
@@ -314,7 +311,7 @@ async function askAgainFor(
   client: Client,
   slug: string,
   manifest: Manifest,
-  missing: readonly StoredPart[],
+  missing: readonly ListedPart[],
   have: readonly string[],
   urls: Map<string, string | undefined>,
 ): Promise<void> {
@@ -340,7 +337,7 @@ async function askAgainFor(
  * the store after the project's lock is released.
  */
 async function fetchParts(
-  parts: StoredPart[],
+  parts: ListedPart[],
   urls: Map<string, string | undefined>,
   dir: string,
   options: PullOptions,

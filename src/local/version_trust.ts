@@ -13,7 +13,15 @@
  * @module
  */
 import { readFile } from "node:fs/promises";
-import { commitVersion, manifestFile, openStore, writeFileAtomic } from "../store/mod.ts";
+import {
+  commitVersion,
+  manifestFile,
+  openStore,
+  parseVersion,
+  type Version,
+  versionDocument,
+  writeFileAtomic,
+} from "../store/mod.ts";
 import { readTrustFile, type Verdict, verifyManifest, writeTrustFile } from "../trust/mod.ts";
 import { stringifyExactJson } from "../wire/mod.ts";
 import { BundleError, SignatureError } from "../client/mod.ts";
@@ -83,35 +91,33 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
 }
 
 /**
- * Commits `onDisk` as version `version` of `slug`, or, when the store holds
- * that version already (with the same parts, checked before): gives the
- * held copy the signature that now verified, or, under `required`, refuses
- * a held copy that was taken unsigned. Call it under the project's lock.
+ * Commits the copy `version`, or, when the store holds that version already
+ * (with the same parts, checked before): gives the held copy the signature
+ * that now verified, or, under `required`, refuses a held copy that was taken
+ * unsigned. Call it under the project's lock.
  */
 export async function takeVersion(
   root: string,
-  slug: string,
-  version: number,
-  onDisk: Record<string, unknown>,
+  version: Version,
   trust: { verified: boolean; required: boolean },
 ): Promise<void> {
-  let held: Record<string, unknown> | null = null;
+  const { project: slug, version: n } = version;
+  let text: string | null = null;
   try {
-    held = JSON.parse(await readFile(manifestFile(root, slug, version), "utf8"));
+    text = await readFile(manifestFile(root, slug, n), "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
-  if (!held) return await commitVersion(root, slug, version, onDisk);
-  if (held.verified === true) return;
-  if (trust.verified) {
+  if (text === null) return await commitVersion(root, version);
+  const held = parseVersion(text, slug, n);
+  if (!("reason" in held) && held.origin?.kind === "copy" && held.origin.verified) return;
+  if (trust.verified && version.origin?.kind === "copy") {
     // Same parts, now covered by a signature that verified: the held copy takes it.
-    await writeFileAtomic(
-      manifestFile(root, slug, version),
-      stringifyExactJson({ ...onDisk, verified: true }, 2) + "\n",
-    );
+    const verified: Version = { ...version, origin: { ...version.origin, verified: true } };
+    await writeFileAtomic(manifestFile(root, slug, n), stringifyExactJson(versionDocument(verified), 2) + "\n");
   } else if (trust.required) {
     refuse(
-      `${slug} v${version} is held as an unsigned copy, which a verified pull does not take`,
+      `${slug} v${n} is held as an unsigned copy, which a verified pull does not take`,
       "signature",
       "unsigned",
     );

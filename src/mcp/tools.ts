@@ -13,6 +13,7 @@ import {
   contributeRecords,
   contributionStatus,
   createProject,
+  manifestText,
   MAX_RECORDS,
   type NodeState,
   projectDetail,
@@ -162,7 +163,12 @@ function readTools(ctx: NodeState, base: string): NodeTool[] {
         annotations: READ,
       },
       { slug, version },
-      async (args) => text(await versionManifest(ctx, args.slug, { version: args.version ?? null, origin: base })),
+      async (args) => {
+        const wanted = { version: args.version ?? null, origin: base };
+        let manifest = "";
+        for await (const piece of manifestText(await versionManifest(ctx, args.slug, wanted))) manifest += piece;
+        return manifest;
+      },
     ),
     tool(
       {

@@ -1,14 +1,15 @@
 /**
  * What a node does to its store when it starts: sweeps what crashes left
- * (temporary files, staging folders), finishes the bookkeeping of a local
- * project's last merge, and prunes old versions when `--keep-versions` is
- * set. A read-only node writes nothing unless told to prune; trouble is
+ * (temporary files, staging folders), upgrades the store's layout in place
+ * when an older release made it (see `upgradeProject`), finishes the
+ * bookkeeping of a local project's last merges, and prunes old versions when
+ * `--keep-versions` is set. A read-only node writes nothing unless told to prune; trouble is
  * reported, never fatal (the store may sit on a read-only mount).
  *
  * @module
  */
-import { pruneReported, type Store, sweepProject, withProjectLock } from "../store/mod.ts";
-import { recoverProject } from "../writes/mod.ts";
+import { pruneReported, type Store, sweepProject, upgradeProject, withProjectLock } from "../store/mod.ts";
+import { RECOVER_AT_START, recoverProject } from "../writes/mod.ts";
 
 /** How the node's store is kept. */
 export interface Upkeep {
@@ -31,7 +32,16 @@ export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
       if (!upkeep.readOnly) {
         await withProjectLock(store.root, slug, async () => {
           await sweepProject(store.root, slug);
-          if ((await store.meta(slug))?.local === true) await recoverProject(store.root, store, slug, Date.now());
+          const upgraded = await upgradeProject(store.root, slug, upkeep.report);
+          if (upgraded.stacked > 0) {
+            upkeep.report(
+              `upgraded ${slug}: ${upgraded.stacked} version(s) moved to the part stack and provenance log ` +
+                "(each version now writes only its own facts)",
+            );
+          }
+          if ((await store.meta(slug))?.local === true) {
+            await recoverProject(store.root, store, slug, Date.now(), RECOVER_AT_START);
+          }
         });
       }
       if (upkeep.keepVersions !== null) await pruneReported(store.root, slug, upkeep.keepVersions, upkeep.report);

@@ -10,14 +10,16 @@ import { openReadEngine, pageCache, type PageReader, pageReader, type ReadEngine
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
 import { DEFAULT_SHARE_NAME, footerReader, pageKeyFor, recipientBook } from "../sharing/mod.ts";
-import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
+import { createSqlPool, type SqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore, reportRefusedLinks } from "../store/mod.ts";
 import type { FollowView, NodeContext, SharingSetup } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import {
   idleTrim,
   type LogSink,
+  type MemoryGate,
   memoryGate,
+  type NodeLog,
   nodeLog,
   nodeMetrics,
   PARQUET_AT_ONCE,
@@ -26,7 +28,8 @@ import {
   turns,
 } from "../service/mod.ts";
 import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
-import { createWriteCache } from "../writes/mod.ts";
+import { createWriteCache, type WriteCache } from "../writes/mod.ts";
+import { collectGarbage } from "../runtime/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
 import { createQuickHandler } from "./quick.ts";
@@ -62,6 +65,8 @@ export interface NodeOptions {
   allowedHosts?: string[];
   /** Where request log lines go; null for none. */
   log?: LogSink;
+  /** Where warnings and errors go (default: standard error). */
+  warnings?: (line: string) => void;
   /** The clock (tests move it). */
   now?: () => number;
   /** SQL pool settings beyond the spec's defaults (time limit, waiting, memory). */
@@ -123,6 +128,65 @@ export interface SvcNode {
 }
 
 /**
+ * DuckDB's memory for writing contributions' parts: a batch of at most 512 KiB
+ * and the small parts it folds (each under 1 MiB).
+ */
+const WRITER_MEMORY = 64 * 1024 * 1024;
+
+/** What {@linkcode nodeGate} watches and sheds. */
+interface GateParts {
+  plan: MemoryPlan;
+  sql: SqlPool;
+  activity: { inFlight: number };
+  pages: PageReader;
+  engine: ReadEngine;
+  writes: WriteCache;
+  logs: NodeLog;
+}
+
+/**
+ * The node's memory gate. Found over its budget at rest, the node sheds what
+ * it can give back: the page cache, the duplicate gate's identities (read
+ * again from disk by the next write), garbage, DuckDB's free memory.
+ */
+function nodeGate(parts: GateParts): MemoryGate {
+  return memoryGate({ memory: parts.plan, sql: parts.sql }, {
+    activity: parts.activity,
+    warn: (message) => parts.logs.warn(message),
+    shed: () => {
+      parts.pages.trimCache(0);
+      parts.writes.recordsByProject.clear();
+      collectGarbage();
+      parts.engine.returnFreeMemory().catch(() => {});
+    },
+  });
+}
+
+/**
+ * The node's store, made when missing, tidied (and upgraded) as the node
+ * starts, with the node's log; and the SQL workers' folders a stopped node
+ * left behind swept.
+ */
+async function openNodeStore(options: NodeOptions) {
+  const root = resolve(options.store);
+  // Made only when missing: a narrowed read-only node may not write even an existing folder's entry.
+  if (!(await stat(root).catch(() => null))) await mkdir(root, { recursive: true });
+  const realRoot = await realpath(root);
+  const logs = nodeLog(options.log ?? null, options.warnings);
+  reportRefusedLinks((line) => logs.warn(line));
+  const store = openStore(root);
+  await tidyStore(store, {
+    keepVersions: options.keepVersions ?? null,
+    readOnly: options.readOnly ?? false,
+    report: (line) => logs.info(line),
+    warn: (message) => logs.warn(message),
+  });
+  const swept = await sweepStaleWorkerFolders();
+  if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
+  return { root, realRoot, logs, store };
+}
+
+/**
  * Builds a node over `options.store`.
  *
  * @example
@@ -136,24 +200,11 @@ export interface SvcNode {
  * ```
  */
 export async function createNode(options: NodeOptions): Promise<SvcNode> {
-  const root = resolve(options.store);
-  // Made only when missing: a narrowed read-only node may not write even an existing folder's entry.
-  if (!(await stat(root).catch(() => null))) await mkdir(root, { recursive: true });
-  const realRoot = await realpath(root);
-  const logs = nodeLog(options.log ?? null);
-  reportRefusedLinks((line) => logs.warn(line));
-  const store = openStore(root);
-  await tidyStore(store, {
-    keepVersions: options.keepVersions ?? null,
-    readOnly: options.readOnly ?? false,
-    report: (line) => logs.info(line),
-    warn: (message) => logs.warn(message),
-  });
-  const swept = await sweepStaleWorkerFolders();
-  if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
+  const { root, realRoot, logs, store } = await openNodeStore(options);
   const plan = options.memory ?? nodeMemoryPlan(null, process.env, { pageCache: options.pageCache ?? null });
   for (const line of plan.outside) logs.warn(line);
   const engine = await openReadEngine(root, { memoryLimit: plan.readEngine, connections: plan.readConnections });
+  const writer = await openReadEngine(root, { memoryLimit: WRITER_MEMORY, connections: 1, caches: false });
   const pages = nodePages(engine, plan);
   const sql = createSqlPool({
     duckdbMemory: plan.sqlWorker,
@@ -164,6 +215,8 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     storeRoot: realRoot,
     warn: (message) => logs.warn(message),
   });
+  const activity = { inFlight: 0, lastEnded: (options.now ?? Date.now)() };
+  const writes = createWriteCache();
   const state: Omit<NodeContext, "mcp" | "sharing"> = {
     store,
     exports: createExportCache(root, {
@@ -171,6 +224,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       readOnly: options.readOnly ?? false,
     }),
     engine,
+    writer,
     pages,
     sql,
     storeRealPath: realRoot,
@@ -184,21 +238,23 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     now: options.now ?? Date.now,
     follow: options.follow ?? null,
     log: logs,
-    writes: createWriteCache(),
+    writes,
     readyMaxLagMs: options.readyMaxLagMs ?? null,
     lifecycle: { stopping: false },
     metrics: options.metrics === false ? null : nodeMetrics(),
     memory: plan,
     exportTurns: turns(plan.exportsAtOnce, EXPORT_WAIT_MS, "exports being made"),
     parquetTurns: turns(PARQUET_AT_ONCE, PARQUET_WAIT_MS, "Parquet downloads being written", 2),
-    activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
-    memoryGate: memoryGate({ memory: plan, sql }),
+    activity,
+    memoryGate: nodeGate({ plan, sql, activity, pages, engine, writes, logs }),
   };
   const context: NodeContext = Object.assign(state, {
     mcp: mcpEndpoint(state),
     sharing: sharingSetup(engine, root, options),
   });
   const trim = idleTrim(state);
+  // A first look at rest: a node whose baseline is over its budget says so now, and serves on.
+  state.memoryGate.held();
   return {
     handler: createHandler(context),
     quick: createQuickHandler(context),
@@ -211,6 +267,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       await sql.close();
       await pages.settle();
       await engine.close();
+      await writer.close();
     },
   };
 }

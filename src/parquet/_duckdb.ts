@@ -61,6 +61,7 @@ async function lockedInstance(
   root: string,
   temp: string,
   memoryLimit: number,
+  caches: boolean,
 ): Promise<{ db: DuckDBInstance; setup: DuckDBConnection }> {
   const realRoot = await realpath(root).catch(() => root);
   const db = await DuckDBInstance.create(":memory:", {
@@ -74,7 +75,8 @@ async function lockedInstance(
   await setup.run(`SET temp_directory = ${sqlString(temp)}`);
   await setup.run(`SET max_temp_directory_size = '1GB'`);
   // GLOBAL: a plain SET (session scope for this option) left the cache off on every other connection.
-  await setup.run(`SET GLOBAL parquet_metadata_cache = true`);
+  await setup.run(`SET GLOBAL parquet_metadata_cache = ${caches}`);
+  await setup.run(`SET GLOBAL enable_external_file_cache = ${caches}`);
   await setup.run(`SET allowed_directories = [${sqlString(realRoot + sep)}, ${sqlString(root + sep)}]`);
   await setup.run(`SET enable_external_access = false`);
   await setup.run(`SET lock_configuration = true`);
@@ -111,6 +113,13 @@ export interface ReadEngineOptions {
   connections?: number;
   /** DuckDB's `memory_limit` in bytes (default 512 MiB): past it DuckDB spills to its temp folder or says it is out of memory. */
   memoryLimit?: number;
+  /**
+   * Keep what was read of files (Parquet metadata, file blocks) for the next
+   * read of them (default true). An engine that reads each file once (a
+   * writer folding parts) keeps nothing: its caches would hold an entry per
+   * file it ever read.
+   */
+  caches?: boolean;
 }
 
 /**
@@ -120,7 +129,12 @@ export interface ReadEngineOptions {
 export async function openReadEngine(root: string, options: ReadEngineOptions = {}): Promise<ReadEngine> {
   const size = options.connections ?? 4;
   const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
-  const { db, setup } = await lockedInstance(root, temp, options.memoryLimit ?? 512 * 1024 * 1024);
+  const { db, setup } = await lockedInstance(
+    root,
+    temp,
+    options.memoryLimit ?? 512 * 1024 * 1024,
+    options.caches ?? true,
+  );
   const state: EngineState = {
     db,
     temp,

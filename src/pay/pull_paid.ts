@@ -30,17 +30,16 @@ async function held(slug: string, options: PullPaidOptions): Promise<PullPaidRes
   if (options.version === undefined) return null;
   const stored = await openStore(options.store).version(slug, options.version);
   if (!stored) return null;
-  const raw = stored.manifest.raw as { verified?: unknown; signature?: { origin?: string }; totals?: unknown };
-  const signedBy = raw.signature?.origin ?? null;
-  const verified = raw.verified === true;
+  const { signature, origin, totals } = stored.manifest;
+  const signedBy = typeof signature?.origin === "string" ? signature.origin : null;
+  const verified = origin?.kind === "copy" && origin.verified;
   if (options.trust?.required && !verified) {
     throw new SignatureError(`${slug} v${options.version} is held unverified; it is not bought again`, 0, "signature");
   }
-  const totals = raw.totals as { records?: number } | undefined;
   return {
     slug,
     version: stored.version,
-    records: totals?.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
+    records: totals.records ?? stored.parts.reduce((a, p) => a + (p.records ?? 0), 0),
     parts: stored.parts.length,
     downloaded: 0,
     bytes: 0,

@@ -22,6 +22,8 @@ import { NodeError } from "../errors/mod.ts";
 import { type PartSource, readContribution, type StoredVersion } from "../store/mod.ts";
 import type { NodeState } from "./state.ts";
 import { withVersion } from "./versions.ts";
+import { addedFromLog } from "./diff_log.ts";
+import type { AddedRecords, DiffFragment } from "./_diff_shapes.ts";
 
 /** Records in a diff when `limit` is absent. */
 export const DEFAULT_DIFF = 100;
@@ -38,27 +40,7 @@ export interface DiffRequest {
   limit: number;
 }
 
-/** One contribution a diff adds, as the origin lists it. */
-export interface DiffFragment {
-  /** The version it was merged in. */
-  version: number;
-  /** The contribution's id (null when the part did not say). */
-  contributionId: string | null;
-  /** Who sent it (the source's `agentId`), null when unknown. */
-  agent: string | null;
-  /** Its records in version `to`. */
-  accepted: number;
-  /** When it was merged, ISO 8601, null when the node cannot tell. */
-  mergedAt: string | null;
-}
-
-/** What a range of versions added to a version, read from its parts' provenance. */
-export interface AddedRecords {
-  /** The contributions, ordered by version then id, without `mergedAt`. */
-  fragments: Omit<DiffFragment, "mergedAt">[];
-  /** Where their records are: offsets over the whole version (part after part) and lengths, in order, adjacent ones joined. */
-  ranges: { offset: number; records: number }[];
-}
+export type { AddedRecords, DiffFragment } from "./_diff_shapes.ts";
 
 /** A run of a version's rows and what made them (null: unknown). */
 interface Span {
@@ -200,9 +182,7 @@ export function addedRecords(
 
 /** A manifest's time of making, if it says one. */
 function manifestTime(version: StoredVersion | null): string | null {
-  const raw = version?.manifest.raw;
-  const at = raw?.createdAt ?? raw?.publishedAt;
-  return typeof at === "string" ? at : null;
+  return version?.manifest.createdAt ?? null;
 }
 
 /**
@@ -213,8 +193,9 @@ function manifestTime(version: StoredVersion | null): string | null {
 async function mergedAt(
   state: Pick<NodeState, "store">,
   version: StoredVersion,
-  fragment: Omit<DiffFragment, "mergedAt">,
+  fragment: AddedRecords["fragments"][number],
 ): Promise<string | null> {
+  if (fragment.mergedAt !== undefined && fragment.mergedAt !== null) return fragment.mergedAt;
   if (fragment.contributionId !== null) {
     const view = await readContribution(state.store.root, version.slug, fragment.contributionId).catch(() => null);
     if (view?.status === "merged" && view.mergedVersion === fragment.version) return view.createdAt;
@@ -229,7 +210,7 @@ const TIMES_AT_ONCE = 16;
 async function withTimes(
   state: Pick<NodeState, "store">,
   version: StoredVersion,
-  fragments: Omit<DiffFragment, "mergedAt">[],
+  fragments: AddedRecords["fragments"],
 ): Promise<DiffFragment[]> {
   const out: DiffFragment[] = [];
   for (let i = 0; i < fragments.length; i += TIMES_AT_ONCE) {
@@ -281,9 +262,13 @@ export async function versionDiff(
     throw new NodeError("bad-request", `a diff's limit must be >= 0 and <= ${MAX_DIFF}`);
   }
   return await withVersion(state, slug, to, async (version) => {
-    const rows = await state.pages.partRecords(version);
-    const parts = version.parts.map((p, i) => ({ entry: p.entry, rows: rows[i] }));
-    const added = addedRecords(parts, from, to);
+    const layout = version.manifest.layout;
+    let added: AddedRecords;
+    if (layout.kind === "stack") added = await addedFromLog(version, from, to);
+    else {
+      const rows = await state.pages.partRecords(version);
+      added = addedRecords(layout.parts.map((p, i) => ({ entry: p.entry, rows: rows[i] })), from, to);
+    }
     const [fragments, records] = await Promise.all([
       withTimes(state, version, added.fragments),
       rangeRecords(state, version, added.ranges, limit),

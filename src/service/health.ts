@@ -46,7 +46,7 @@ export async function healthOf(ctx: NodeState, full: boolean): Promise<Health | 
   const incomplete: IncompleteVersion[] = [];
   const projects = await ctx.store.projects();
   for (const project of projects) {
-    versions += project.versions.length;
+    versions += project.versions.count;
     incomplete.push(...project.incomplete);
     if (project.meta?.local === true) localProjects.push(project.slug);
   }

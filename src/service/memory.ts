@@ -48,8 +48,21 @@ const STEADY_PAGE_CACHE = 0.125;
  * const { budget, resident } = memoryHealth(state);
  * ```
  */
-export function memoryHealth(ctx: MemoryView): MemoryHealth {
-  return { ...ctx.memory, resident: { node: process.memoryUsage.rss(), sqlWorkers: ctx.sql.stats().resident } };
+export function memoryHealth(
+  ctx: MemoryView & {
+    /** The memory gate: what the node holds at rest (`MemoryGate`). */
+    memoryGate: { baseline(): number; overAtRest(): boolean };
+    pages: Pick<PageReader, "cachedBytes">;
+  },
+): MemoryHealth {
+  const usage = process.memoryUsage();
+  return {
+    ...ctx.memory,
+    resident: { node: usage.rss, sqlWorkers: ctx.sql.stats().resident },
+    held: { jsHeap: usage.heapUsed, external: usage.external, pageCache: ctx.pages.cachedBytes() },
+    atRest: ctx.memoryGate.baseline(),
+    overBudgetAtRest: ctx.memoryGate.overAtRest(),
+  };
 }
 
 /** The idle trim of one node. */

@@ -2,7 +2,12 @@
  * The memory gate: how a node holds its budget under load. Costly requests
  * (pages, SQL, exports, downloads, MCP) pass it; at the budget they wait
  * their turn while garbage is collected, and only a request that waited too
- * long, or finds too many waiting, is refused with 503.
+ * long, or finds too many waiting, is refused with 503. What the node holds
+ * with no request at work (its baseline: the store's summaries, the duplicate
+ * gate's identities, the runtime) is not what waiting can give back: a node
+ * found over its budget at rest sheds what it can, says what holds the
+ * memory, and from then on measures requests against that baseline instead
+ * of refusing every one for good.
  *
  * @module
  */
@@ -10,6 +15,7 @@ import process from "node:process";
 import { NodeError } from "../errors/mod.ts";
 import { collectGarbage } from "../runtime/mod.ts";
 import type { MemoryView } from "./memory.ts";
+import { restWatch } from "./_rest_watch.ts";
 
 /** How the node holds its budget under load. */
 export interface MemoryGate {
@@ -28,6 +34,10 @@ export interface MemoryGate {
   refused(): number;
   /** Requests waiting at the budget now. */
   waiting(): number;
+  /** What the node held the latest time it was seen with no request at work (0 before). */
+  baseline(): number;
+  /** Whether that baseline is over the point where requests wait (the node runs over its budget at rest). */
+  overAtRest(): boolean;
 }
 
 /** Options of {@linkcode memoryGate}, for tests. */
@@ -38,6 +48,12 @@ export interface MemoryGateOptions {
   measure?: () => number;
   /** How long a request waits at the budget before it is refused (default {@linkcode WAIT_MOST_MS}). */
   waitMostMs?: number;
+  /** Requests at work now (costly or not, waiting at the gate included); without it no baseline is kept. */
+  activity?: { readonly inFlight: number };
+  /** Gives back what the node can (caches, garbage) when it is found over its budget at rest. */
+  shed?: () => void;
+  /** Told, once each way, when the node is found over its budget at rest and when it is back under. */
+  warn?: (message: string) => void;
 }
 
 /** How long a request waits at the budget before it is refused with 503. */
@@ -82,6 +98,25 @@ interface Waiter {
   reject(e: unknown): void;
 }
 
+/** A place in `queue` from `since`, left when `signal` aborts (rejected with its reason). */
+function inLine(queue: Waiter[], since: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const left = () => {
+      const at = queue.indexOf(waiter);
+      if (at >= 0) queue.splice(at, 1);
+      reject(signal!.reason);
+    };
+    const settled = () => signal?.removeEventListener("abort", left);
+    const waiter: Waiter = {
+      since,
+      resolve: () => (settled(), resolve()),
+      reject: (e) => (settled(), reject(e)),
+    };
+    signal?.addEventListener("abort", left, { once: true });
+    queue.push(waiter);
+  });
+}
+
 /**
  * The gate of `ctx`'s costly requests. It looks at what the node holds at
  * most every 100 ms and collects garbage past 88% of the budget (at most
@@ -114,8 +149,19 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   let collectedAt = -Infinity;
   let held = 0;
   let refused = 0;
-  const full = () => held > ctx.memory.budget * WAIT_AT;
-  const look = () => {
+  const mib = (n: number) => Math.round(n / (1024 * 1024));
+  const rest = restWatch({
+    budget: ctx.memory.budget,
+    waitAt: ctx.memory.budget * WAIT_AT,
+    measure,
+    shed: options.shed,
+    warn: options.warn,
+  });
+  const full = () => held > rest.limit();
+  /** At rest: no request at work but those waiting at the gate (and the caller, `calling`, when it is in `admit`). */
+  const atRest = (calling: number) =>
+    options.activity !== undefined && options.activity.inFlight - queue.length - calling <= 0;
+  const look = (calling = 0) => {
     const now = clock();
     if (now - lookedAt < LOOK_EVERY_MS) return;
     lookedAt = now;
@@ -129,10 +175,10 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
       collectGarbage();
       held = measure();
     }
+    if (atRest(calling)) held = rest.note(held);
   };
   const refusal = () => {
     refused++;
-    const mib = (n: number) => Math.round(n / (1024 * 1024));
     return new NodeError(
       "unavailable",
       `the node is at its memory budget (${mib(held)} of ${mib(ctx.memory.budget)} MiB held): try again shortly`,
@@ -155,29 +201,18 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   };
   return {
     admit(signal) {
-      look();
+      look(1);
       if (queue.length === 0 && !full()) return Promise.resolve();
       if (queue.length >= WAITING_MOST) return Promise.reject(refusal());
       if (signal?.aborted) return Promise.reject(signal.reason);
-      return new Promise<void>((resolve, reject) => {
-        const left = () => {
-          const at = queue.indexOf(waiter);
-          if (at >= 0) queue.splice(at, 1);
-          reject(signal!.reason);
-        };
-        const settled = () => signal?.removeEventListener("abort", left);
-        const waiter: Waiter = {
-          since: clock(),
-          resolve: () => (settled(), resolve()),
-          reject: (e) => (settled(), reject(e)),
-        };
-        signal?.addEventListener("abort", left, { once: true });
-        queue.push(waiter);
-        ticking ??= setInterval(tick, WAIT_TICK_MS);
-      });
+      const waiting = inLine(queue, clock(), signal);
+      ticking ??= setInterval(tick, WAIT_TICK_MS);
+      return waiting;
     },
     held: () => (look(), held),
     refused: () => refused,
     waiting: () => queue.length,
+    baseline: () => rest.baseline(),
+    overAtRest: () => rest.over(),
   };
 }

@@ -118,7 +118,7 @@ function followFamilies(state: NodeState): Family[] {
 
 async function storeFamilies(state: NodeState): Promise<Family[]> {
   const projects = await state.store.projects();
-  const versions = projects.reduce((n, p) => n + p.versions.length, 0);
+  const versions = projects.reduce((n, p) => n + p.versions.count, 0);
   const incomplete = projects.reduce((n, p) => n + p.incomplete.length, 0);
   return [
     gauge("svc_store_projects", "Projects in the store.", [[{}, projects.length]]),

@@ -13,7 +13,7 @@ export { type MemoryGate, memoryGate, type MemoryGateOptions, WAIT_MOST_MS, WAIT
 export { type NodeMetrics, nodeMetrics, type SqlOutcome } from "./metrics.ts";
 export { metricsText } from "./metrics_scrape.ts";
 export { readinessOf } from "./readiness.ts";
-export { type ManifestRequest, versionManifest } from "./manifest.ts";
+export { type ManifestRequest, manifestText, type VersionManifest, versionManifest } from "./manifest.ts";
 export { DEFAULT_PAGE, MAX_PAGE, type PageRequest, readPage } from "./pages.ts";
 export {
   type DownloadBody,

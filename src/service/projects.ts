@@ -23,21 +23,16 @@ function num(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
-function totals(version: StoredVersion | null): Record<string, unknown> {
-  const t = version?.manifest.raw.totals;
-  return t && typeof t === "object" ? t as Record<string, unknown> : {};
-}
-
 async function versionRecords(state: ProjectsState, version: StoredVersion | null): Promise<number> {
   if (!version) return 0;
-  const declared = totals(version).records;
-  if (typeof declared === "number") return declared;
+  const declared = version.manifest.totals.records;
+  if (declared !== null) return declared;
   return (await state.pages.partRecords(version)).reduce((a, b) => a + b, 0);
 }
 
 function schemaOf(project: ProjectState, latest: StoredVersion | null): SchemaDef | null {
   const meta = project.meta ?? {};
-  for (const candidate of [meta.schemaDef, meta.schema, latest?.manifest.raw.schema]) {
+  for (const candidate of [meta.schemaDef, meta.schema, latest?.manifest.schema]) {
     if (candidate && typeof candidate === "object" && Array.isArray((candidate as SchemaDef).fields)) {
       const s = candidate as SchemaDef & { hash?: unknown };
       return { fields: s.fields, allowExtra: s.allowExtra === true };
@@ -47,12 +42,12 @@ function schemaOf(project: ProjectState, latest: StoredVersion | null): SchemaDe
 }
 
 function latestKnown(project: ProjectState): number {
-  return Math.max(num(project.meta?.latestVersion, 0), project.versions[0] ?? 0);
+  return Math.max(num(project.meta?.latestVersion, 0), project.versions.newest ?? 0);
 }
 
 async function latestVersion(state: ProjectsState, project: ProjectState): Promise<StoredVersion | null> {
-  const n = project.versions[0];
-  return n === undefined ? null : await state.store.version(project.slug, n);
+  const n = project.versions.newest;
+  return n === null ? null : await state.store.version(project.slug, n);
 }
 
 /**
@@ -70,10 +65,10 @@ export async function projectEntry(state: ProjectsState, project: ProjectState):
     visibility: str(meta.visibility, "public"),
     createdAt: str(meta.createdAt, "") || null,
     stars: num(meta.stars, 0),
-    contributions: num(totals(latest).contributions, num(meta.contributions, 0)),
+    contributions: latest?.manifest.totals.contributions ?? num(meta.contributions, 0),
     records: await versionRecords(state, latest),
     latestVersion: latestKnown(project),
-    localVersions: project.versions.length,
+    localVersions: project.versions.count,
     local: meta.local === true,
   };
 }
@@ -96,11 +91,12 @@ export async function projectDetail(state: ProjectsState, slug: string): Promise
   const meta = project.meta ?? {};
   const latest = await latestVersion(state, project);
   const versions: VersionSummary[] = [];
-  for (const n of project.versions.slice(0, DETAIL_VERSIONS)) {
+  for (const n of project.versions.newestFirst(DETAIL_VERSIONS)) {
     const v = n === latest?.version ? latest : await state.store.version(slug, n);
     if (!v) continue;
-    const manifest = publishManifest(v.manifest, slug, n, null);
-    versions.push({ version: n, manifest, createdAt: str(v.manifest.raw.createdAt, v.mtime.toISOString()) });
+    // A local version's parts leave their sources to its manifest: ten of them could each list every contribution.
+    const manifest = await publishManifest(v, { partUrl: null, sources: false });
+    versions.push({ version: n, manifest, createdAt: v.manifest.createdAt ?? v.mtime.toISOString() });
   }
   const detail: ProjectDetail = {
     id: typeof meta.id === "string" ? meta.id : null,
@@ -118,7 +114,7 @@ export async function projectDetail(state: ProjectsState, slug: string): Promise
     createdAt: str(meta.createdAt, "") || null,
     stars: num(meta.stars, 0),
     latestVersion: latestKnown(project),
-    localVersions: project.versions,
+    localVersions: project.versions.newestFirst(),
     contributors: Array.isArray(meta.contributors) ? meta.contributors : [],
     versions,
   };

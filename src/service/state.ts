@@ -65,8 +65,10 @@ export interface NodeState {
   store: Store;
   /** Finished exports kept for the next download. */
   exports: ExportCache;
-  /** The node's own DuckDB for pages, exports and writing parts. */
+  /** The node's own DuckDB for pages, exports and statistics. */
   engine: ReadEngine;
+  /** The DuckDB that writes contributions' parts, keeping no caches (see `WriteTarget.writer`). */
+  writer: ReadEngine;
   /** Pages of records by row range. */
   pages: PageReader;
   /** The worker pool that runs user SQL. */

@@ -36,9 +36,9 @@ export async function requireVersion(
   const version = wanted === null ? await state.store.latest(slug) : await state.store.version(slug, wanted);
   if (version) return version;
   const local = (await requireProject(state, slug)).versions;
-  if (local.length === 0) throw new NodeError("not-found", NO_VERSION_YET);
-  const held = `${local.length} version${local.length === 1 ? "" : "s"} held`;
-  throw new NodeError("not-found", `version ${wanted} is not on this node (newest ${local[0]}, ${held})`);
+  if (local.count === 0) throw new NodeError("not-found", NO_VERSION_YET);
+  const held = `${local.count} version${local.count === 1 ? "" : "s"} held`;
+  throw new NodeError("not-found", `version ${wanted} is not on this node (newest ${local.newest}, ${held})`);
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   type SchemaDef,
   stableStringify,
 } from "../wire/mod.ts";
-import { contribute, type ContributionOutcome, createLocalProject, type MergeSource } from "../writes/mod.ts";
+import { contribute, type ContributionOutcome, createLocalProject } from "../writes/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
 
@@ -174,6 +174,6 @@ export async function contributionStatus(
 
 /** The answer of the merge that made the newest version, when it is `id` (its own file may not be written yet). */
 async function lastMerge(state: Pick<NodeState, "store">, slug: string, id: string): Promise<ContributionView | null> {
-  const source = (await state.store.latest(slug))?.manifest.raw.source as MergeSource | undefined;
-  return source?.contribution?.id === id ? source.contribution : null;
+  const origin = (await state.store.latest(slug))?.manifest.origin;
+  return origin?.kind === "merge" && origin.contribution.id === id ? origin.contribution : null;
 }

@@ -14,7 +14,7 @@ import type { ProjectState, Store, StoredVersion } from "../store/mod.ts";
 import { promiseParts, readChange } from "../store/mod.ts";
 import { SharingError } from "./errors.ts";
 import { fileLine, fileUrl, type ResponseFormat, type TableMetadata, type TableReadContext } from "./query.ts";
-import { heldVersions, parseTimestamp, versionTime } from "./tables.ts";
+import { firstHeldWhere, parseTimestamp } from "./tables.ts";
 
 /** One file of one version's change. */
 export interface ChangeFile {
@@ -50,17 +50,13 @@ export async function versionsInRange(
   project: ProjectState,
   range: ChangeRange,
 ): Promise<StoredVersion[]> {
-  const held = [...project.versions].sort((a, b) => a - b);
-  const newest = held[held.length - 1];
-  // Only a timestamp needs the versions' times, and so every version's manifest.
-  const timed = range.startingTimestamp !== null || range.endingTimestamp !== null
-    ? await heldVersions(store, project)
-    : [];
+  const held = project.versions;
+  const newest = held.newest ?? 0;
   let from: number;
   if (range.startingVersion !== null) from = range.startingVersion;
   else if (range.startingTimestamp !== null) {
     const ms = parseTimestamp(range.startingTimestamp, "startingTimestamp");
-    const first = timed.find((v) => versionTime(v) >= ms);
+    const first = (await firstHeldWhere(store, project, (t) => t >= ms)).version;
     if (!first) throw bad(`no version was made at or after ${range.startingTimestamp}`);
     from = first.version;
   } else throw bad("give startingVersion or startingTimestamp");
@@ -68,13 +64,15 @@ export async function versionsInRange(
   if (range.endingVersion !== null) to = Math.min(range.endingVersion, newest);
   else if (range.endingTimestamp !== null) {
     const ms = parseTimestamp(range.endingTimestamp, "endingTimestamp");
-    const before = timed.filter((v) => versionTime(v) <= ms);
-    if (before.length === 0) throw bad(`no version was made at or before ${range.endingTimestamp}`);
-    to = before[before.length - 1].version;
+    const { index } = await firstHeldWhere(store, project, (t) => t > ms);
+    if (index === 0) throw bad(`no version was made at or before ${range.endingTimestamp}`);
+    to = held.at(index - 1)!;
   }
   if (from > newest) throw bad(`startingVersion ${from} is past the table's newest, ${newest}`);
   if (from > to) throw bad(`the range starts at version ${from}, after its end, ${to}`);
-  if (from < held[0]) throw bad(`version ${from} is no longer held (pruned): the oldest version held is ${held[0]}`);
+  if (from < (held.oldest ?? 0)) {
+    throw bad(`version ${from} is no longer held (pruned): the oldest version held is ${held.oldest}`);
+  }
   const versions: StoredVersion[] = [];
   for (let n = from; n <= to; n++) {
     const version = await store.version(project.slug, n);
@@ -90,11 +88,11 @@ export async function changeFiles(
   version: StoredVersion,
   previous: StoredVersion | null,
 ): Promise<ChangeFile[]> {
-  const change = await readChange(store.root, version.slug, version.version);
+  const change = version.manifest.change ?? await readChange(store.root, version.slug, version.version);
   if (change) {
     return [{ version, part: { ...change, path: store.partPath(version.slug, change.sha256) } }];
   }
-  const parent = version.manifest.raw.parent;
+  const parent = version.manifest.parent;
   if (version.version === 1 || parent === null) return version.parts.map((part) => ({ version, part }));
   if (previous) {
     const mine = new Set(version.parts.map((p) => p.sha256));

@@ -64,7 +64,7 @@ export {
 export { type SparkField, sparkSchemaString, type SparkType, sparkType } from "./spark_schema.ts";
 export {
   DEFAULT_SHARE_NAME,
-  heldVersions,
+  firstHeldWhere,
   parseTimestamp,
   requireSchema,
   requireShare,

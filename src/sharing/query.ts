@@ -167,7 +167,9 @@ export interface FileLineForm {
  * @example
  * ```ts
  * import { fileLine } from "./query.ts";
- * const version = { slug: "notes", version: 1, manifest: { raw: {}, parts: [] }, parts: [], mtime: new Date(0) };
+ * import { parseVersion, type Version } from "../store/mod.ts";
+ * const manifest = parseVersion('{"parts": []}', "notes", 1) as Version;
+ * const version = { root: "svc-data", slug: "notes", version: 1, manifest, parts: [], mtime: new Date(0) };
  * const stats = { numRecords: 1, minValues: {}, maxValues: {}, nullCount: {} };
  * const form = { format: "parquet", wrapper: "file", withVersion: false } as const;
  * fileLine(form, { sha256: "ab", bytes: 10 }, { url: "http://x/ab", expires: 1 }, stats, version);

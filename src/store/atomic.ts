@@ -21,6 +21,18 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/** How {@linkcode writeFileAtomic} writes. */
+export interface AtomicOptions {
+  /**
+   * Where the temporary file is made (default: beside the target; it must be
+   * on the same file system). The sweep after a crash looks for temporaries
+   * only in the folders it knows.
+   */
+  tempDir?: string;
+  /** False for a file that can be made again (a cache, an index): no fsync, readers still never see a torn one. */
+  durable?: boolean;
+}
+
 /**
  * Writes `data` to `path` atomically: readers see the old file or the whole
  * new one, never a part. The folder is made when missing, unless
@@ -31,11 +43,15 @@ export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
   into: "made" | "existing" = "made",
+  options: AtomicOptions = {},
 ): Promise<boolean> {
   const dir = dirname(path);
-  if (into === "made") await mkdir(dir, { recursive: true });
+  if (into === "made") {
+    await mkdir(dir, { recursive: true });
+    if (options.tempDir) await mkdir(options.tempDir, { recursive: true });
+  }
   const gone = (e: unknown) => into === "existing" && (e as NodeJS.ErrnoException)?.code === "ENOENT";
-  const temp = join(dir, `.${basename(path)}.tmp-${randomUUID()}`);
+  const temp = join(options.tempDir ?? dir, `.${basename(path)}.tmp-${randomUUID()}`);
   let handle;
   try {
     handle = await open(temp, "wx");
@@ -45,7 +61,7 @@ export async function writeFileAtomic(
   }
   try {
     await handle.writeFile(data);
-    await handle.sync();
+    if (options.durable !== false) await handle.sync();
   } catch (e) {
     await handle.close();
     await unlink(temp).catch(() => {});
@@ -59,6 +75,6 @@ export async function writeFileAtomic(
     if (gone(e)) return false;
     throw e;
   }
-  await syncDir(dir);
+  if (options.durable !== false) await syncDir(dir);
   return true;
 }

@@ -70,7 +70,12 @@ export async function readContribution(root: string, slug: string, id: string): 
 export async function writeContribution(root: string, slug: string, view: ContributionView): Promise<void> {
   const file = contributionFile(root, slug, view.id);
   if (refusedLink(root, file)) throw new Error(`store: ${slug}'s contributions are reached through a symbolic link`);
-  await writeFileAtomic(file, JSON.stringify(view, null, 2) + "\n");
+  // The temporary goes in index/, where the sweep after a crash looks (contributions/ may hold many thousands).
+  // A merged answer is also in its version's manifest, so it is not fsynced; a rejected one is.
+  await writeFileAtomic(file, JSON.stringify(view, null, 2) + "\n", "made", {
+    tempDir: join(projectDir(root, slug), "index"),
+    durable: view.status !== "merged",
+  });
 }
 
 /**

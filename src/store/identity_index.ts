@@ -2,8 +2,10 @@
  * The duplicate gate's identities kept on disk, so a node restart does not
  * re-read every record: `<slug>/index/identities.bin` (16 bytes a record,
  * appended after each merge) and `identities.json` (how many are valid, and
- * which parts they cover). A crash between the two leaves extra bytes that
- * the next reader cuts off; parts not covered are re-read from Parquet.
+ * the version whose records they are). A crash between the two leaves extra
+ * bytes that the next reader cuts off; records of later versions are read
+ * from their changes. Neither file is fsynced: both can be made again from
+ * the parts.
  *
  * @module
  */
@@ -13,12 +15,12 @@ import { join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
 import { projectDir } from "./layout.ts";
 
-/** Identities (base64 of 16 bytes) and the parts they cover. */
+/** Identities (base64 of 16 bytes) and the version they cover. */
 export interface IdentityIndex {
   /** Record identities. */
   identities: Set<string>;
-  /** Digests of the parts covered. */
-  parts: Set<string>;
+  /** The version whose records they are, every one (null: not known). */
+  version: number | null;
 }
 
 const ID_BYTES = 16;
@@ -41,22 +43,25 @@ function files(root: string, slug: string) {
 export async function readIdentityIndex(root: string, slug: string): Promise<IdentityIndex | null> {
   const { bin, meta } = files(root, slug);
   try {
-    const { count, parts } = JSON.parse(await readFile(meta, "utf8")) as { count: number; parts: string[] };
+    const kept = JSON.parse(await readFile(meta, "utf8")) as { count: number; version?: unknown };
+    const count = kept.count;
     const bytes = await readFile(bin);
-    if (bytes.length < count * ID_BYTES) return null;
+    if (!Number.isSafeInteger(count) || bytes.length < count * ID_BYTES) return null;
     if (bytes.length > count * ID_BYTES) await truncate(bin, count * ID_BYTES);
     const identities = new Set<string>();
     for (let i = 0; i < count; i++) {
       identities.add(Buffer.from(bytes.subarray(i * ID_BYTES, (i + 1) * ID_BYTES)).toString("base64"));
     }
-    return { identities, parts: new Set(parts) };
+    // An index written by an older release names the parts it covers, not a version: its coverage is not known.
+    const version = Number.isSafeInteger(kept.version) ? kept.version as number : null;
+    return { identities, version };
   } catch {
     return null;
   }
 }
 
 function metaText(index: IdentityIndex, count: number): string {
-  return JSON.stringify({ count, parts: [...index.parts] }) + "\n";
+  return JSON.stringify({ count, version: index.version }) + "\n";
 }
 
 /**
@@ -70,14 +75,14 @@ export async function writeIdentityIndex(root: string, slug: string, index: Iden
     bytes.set(Buffer.from(id, "base64"), at);
     at += ID_BYTES;
   }
-  await writeFileAtomic(bin, bytes);
-  await writeFileAtomic(meta, metaText(index, index.identities.size));
+  await writeFileAtomic(bin, bytes, "made", { durable: false });
+  await writeFileAtomic(meta, metaText(index, index.identities.size), "made", { durable: false });
 }
 
 /**
- * Appends `added` identities (already in `index`) and records the covered
- * parts of `index`; writes the whole index when the file on disk does not
- * hold exactly the others.
+ * Appends `added` identities (already in `index`) and records the version
+ * `index` covers; writes the whole index when the file on disk does not hold
+ * exactly the others.
  */
 export async function appendIdentities(
   root: string,
@@ -91,9 +96,8 @@ export async function appendIdentities(
   const handle = await open(bin, "a");
   try {
     await handle.write(Buffer.concat(added.map((id) => Buffer.from(id, "base64"))));
-    await handle.sync();
   } finally {
     await handle.close();
   }
-  await writeFileAtomic(meta, metaText(index, index.identities.size));
+  await writeFileAtomic(meta, metaText(index, index.identities.size), "made", { durable: false });
 }

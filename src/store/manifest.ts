@@ -1,136 +1,184 @@
 /**
- * Version manifests: the stored form on disk and the published form a client
- * reads. Every key other than local bookkeeping passes through untouched, the
- * origin's `signature` above all.
+ * The published form of a version, as `GET /projects/{slug}/manifest`, a
+ * bundle and the project detail give it: the wire's manifest
+ * (`svc-dataset-manifest/1`), parts with `sources` and, when asked, URLs.
+ * A copy passes through every key the origin published; a local version's
+ * parts take their `sources` from the project's provenance log, a page of
+ * lines at a time, so a manifest over a hundred thousand contributions is
+ * streamed, not held.
  *
  * @module
  */
-import { isSha256, type Manifest, type ManifestPart, parseDocumentJson } from "../wire/mod.ts";
+import { type ExactJson, type Manifest, type ManifestPart, stringifyExactJson } from "../wire/mod.ts";
+import { type PartSource, provenanceLog } from "./provenance.ts";
+import { MANIFEST_FORMAT, type Version, type VersionPart } from "./version.ts";
 
-/** The `format` of a published manifest. */
-export const MANIFEST_FORMAT = "svc-dataset-manifest/1";
+export { BOOKKEEPING_KEYS, MANIFEST_FORMAT } from "./version.ts";
 
-/** Keys a pull or load adds on disk and the published manifest leaves out. */
-export const BOOKKEEPING_KEYS: readonly string[] = [
-  "count",
-  "file",
-  "downloaded",
-  "pulledAt",
-  "loaded",
-  "loadedAt",
-  "loadedFrom",
-  "source",
-  "verified",
-];
-
-/** A part as a stored manifest lists it, checked. */
-export interface StoredPart {
-  /** Lowercase SHA-256 hex. */
-  sha256: string;
-  /** Exact size in bytes. */
-  bytes: number;
-  /** Records in the part, when the manifest says. */
-  records: number | null;
-  /** The part entry as stored, for publishing. */
-  entry: Record<string, unknown>;
+/** A part of a stored version, with where it sits. */
+export interface PlacedPart extends VersionPart {
+  /** Its path on disk. */
+  path: string;
+  /** Records in the parts before it, when the layout knows (the part stack does). */
+  start: number | null;
 }
 
-/** A stored manifest that parsed and whose part list is well formed. */
-export interface StoredManifest {
-  /** The manifest object as stored. */
-  raw: Record<string, unknown>;
-  /** The parts, in record order. */
-  parts: StoredPart[];
+/** What publishing reads of a stored version. */
+export interface PublishedVersion {
+  /** The store's root folder. */
+  root: string;
+  /** Project slug. */
+  slug: string;
+  /** The version as stored. */
+  manifest: Version;
+  /** Its parts in record order. */
+  parts: readonly PlacedPart[];
 }
 
-/**
- * Checks the text of `v<N>/manifest.json` for version `version` of `slug`.
- * Returns the manifest, or a reason for people why the version cannot be
- * served.
- *
- * @example
- * ```ts
- * import { parseStoredManifest } from "./manifest.ts";
- * const r = parseStoredManifest('{"project":"cities","version":1,"parts":[]}', "cities", 1);
- * if ("reason" in r) console.log(r.reason);
- * ```
- */
-export function parseStoredManifest(
-  text: string,
-  slug: string,
-  version: number,
-): StoredManifest | { reason: string } {
-  let raw: unknown;
-  try {
-    raw = parseDocumentJson(text);
-  } catch {
-    return { reason: "manifest.json is not valid JSON" };
-  }
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
-    return { reason: "manifest.json is not a JSON object" };
-  }
-  const m = raw as Record<string, unknown>;
-  if (m.version !== undefined && m.version !== version) {
-    return { reason: `manifest.json names version ${JSON.stringify(m.version)}, not ${version}` };
-  }
-  if (m.project !== undefined && m.project !== slug) {
-    return { reason: `manifest.json names project ${JSON.stringify(m.project)}, not ${slug}` };
-  }
-  if (!Array.isArray(m.parts)) return { reason: "manifest.json has no parts list" };
-  const parts: StoredPart[] = [];
-  for (const [i, p] of m.parts.entries()) {
-    if (!p || typeof p !== "object" || Array.isArray(p)) return { reason: `part ${i} is not an object` };
-    const entry = p as Record<string, unknown>;
-    if (typeof entry.sha256 !== "string" || !isSha256(entry.sha256)) {
-      return { reason: `part ${i} has no valid sha256` };
+/** How to publish. */
+export interface PublishOptions {
+  /** Each part's URL (none when it answers null), or null for none at all (project detail, bundles). */
+  partUrl: ((sha256: string) => string | null) | null;
+  /** Whether a local version's parts carry their `sources` (read from the provenance log). */
+  sources: boolean;
+  /** Keys written last, replacing any of the same name (`urlExpiresAt`). */
+  trailing?: Record<string, unknown>;
+}
+
+function head(stored: PublishedVersion): Record<string, unknown> {
+  const v = stored.manifest;
+  if (v.origin?.kind === "copy") {
+    const published = v.origin.published;
+    const format = typeof published.format === "string" && published.format.startsWith("svc-dataset-manifest/")
+      ? published.format
+      : MANIFEST_FORMAT;
+    const out: Record<string, unknown> = { format, project: stored.slug, version: v.version };
+    for (const [key, value] of Object.entries(published)) {
+      if (key !== "format" && key !== "project" && key !== "version") out[key] = value;
     }
-    if (!isCount(entry.bytes)) return { reason: `part ${i} has no valid byte size` };
-    const records = entry.records ?? entry.count;
-    if (records !== undefined && !isCount(records)) return { reason: `part ${i} has an invalid record count` };
-    parts.push({ sha256: entry.sha256, bytes: entry.bytes, records: (records as number | undefined) ?? null, entry });
+    out.parts = [];
+    return out;
   }
-  return { raw: m, parts };
+  const totals = {
+    records: v.totals.records,
+    bytes: v.totals.bytes,
+    parts: v.totals.parts,
+    contributions: v.totals.contributions,
+  };
+  return {
+    format: MANIFEST_FORMAT,
+    project: stored.slug,
+    version: v.version,
+    parent: v.parent,
+    createdAt: v.createdAt,
+    ...(v.schema ? { schema: v.schema } : {}),
+    parts: [],
+    totals,
+  };
 }
 
-function isCount(v: unknown): v is number {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+/** `top` with the trailing keys of `options` moved to its end. */
+function withTrailing(top: Record<string, unknown>, options: PublishOptions): Record<string, unknown> {
+  for (const key of Object.keys(options.trailing ?? {})) delete top[key];
+  return { ...top, ...options.trailing };
 }
 
-/**
- * The published form of a stored manifest: bookkeeping keys dropped, `format`
- * restored, `project` and `version` filled in, and each part given the URL
- * `partUrl` returns (or none when `partUrl` is null, as in project detail).
- *
- * @example
- * ```ts
- * import { parseStoredManifest, publishManifest } from "./manifest.ts";
- * const m = parseStoredManifest('{"parts":[]}', "cities", 1);
- * if (!("reason" in m)) publishManifest(m, "cities", 1, null);
- * ```
- */
-export function publishManifest(
-  stored: StoredManifest,
-  slug: string,
-  version: number,
-  partUrl: ((sha256: string) => string) | null,
-): Manifest {
-  const storedFormat = stored.raw.format;
-  const format = typeof storedFormat === "string" && storedFormat.startsWith("svc-dataset-manifest/")
-    ? storedFormat
-    : MANIFEST_FORMAT;
-  const out: Record<string, unknown> = { format, project: slug, version };
-  for (const [key, value] of Object.entries(stored.raw)) {
-    if (key === "format" || key === "project" || key === "version") continue;
-    if (BOOKKEEPING_KEYS.includes(key)) continue;
-    out[key] = value;
-  }
-  out.parts = stored.parts.map((p) => {
-    const part: ManifestPart = { sha256: p.sha256, bytes: p.bytes };
-    for (const [key, value] of Object.entries(p.entry)) {
+/** The entry of part `i` without sources from the log (a listed part's own keys pass through). */
+function partEntry(stored: PublishedVersion, i: number, partUrl: PublishOptions["partUrl"]): ManifestPart {
+  const p = stored.parts[i];
+  const part: ManifestPart = { sha256: p.sha256, bytes: p.bytes };
+  const layout = stored.manifest.layout;
+  if (layout.kind === "listed") {
+    for (const [key, value] of Object.entries(layout.parts[i].entry)) {
       if (key !== "url" && key !== "sha256" && key !== "bytes") part[key] = value;
     }
-    if (partUrl) part.url = partUrl(p.sha256);
-    return part;
-  });
-  return out as Manifest;
+  } else if (p.records !== null) part.records = p.records;
+  const url = partUrl?.(p.sha256) ?? null;
+  if (url !== null) part.url = url;
+  return part;
+}
+
+/** Whether part sources come from the project's provenance log. */
+function fromLog(stored: PublishedVersion, options: PublishOptions): boolean {
+  return options.sources && stored.manifest.layout.kind === "stack";
+}
+
+function logSources(stored: PublishedVersion, i: number): AsyncGenerator<PartSource[]> {
+  const layout = stored.manifest.layout as Extract<Version["layout"], { kind: "stack" }>;
+  const part = stored.parts[i];
+  return provenanceLog(stored.root, stored.slug).sources(
+    part.start ?? 0,
+    part.records ?? 0,
+    layout.provenance.entry + 1,
+  );
+}
+
+/**
+ * The published manifest of `stored`, whole (see {@linkcode manifestChunks}
+ * for a large local one).
+ *
+ * @example
+ * ```ts ignore
+ * import { publishManifest } from "./manifest.ts";
+ * declare const stored: Parameters<typeof publishManifest>[0];
+ * (await publishManifest(stored, { partUrl: null, sources: true })).parts.length;
+ * ```
+ */
+export async function publishManifest(stored: PublishedVersion, options: PublishOptions): Promise<Manifest> {
+  const out = withTrailing(head(stored), options) as Manifest;
+  for (let i = 0; i < stored.parts.length; i++) {
+    const part = partEntry(stored, i, options.partUrl);
+    if (fromLog(stored, options)) {
+      const sources: PartSource[] = [];
+      for await (const batch of logSources(stored, i)) sources.push(...batch);
+      part.sources = sources;
+    }
+    out.parts.push(part);
+  }
+  return out;
+}
+
+/**
+ * The published manifest of `stored` as JSON text, in pieces: the parts'
+ * sources a few thousand at a time, so that a local version over a hundred
+ * thousand contributions costs the server a page of them in memory.
+ *
+ * @example
+ * ```ts ignore
+ * import { manifestChunks } from "./manifest.ts";
+ * declare const stored: Parameters<typeof manifestChunks>[0];
+ * let text = "";
+ * for await (const piece of manifestChunks(stored, { partUrl: null, sources: true })) text += piece;
+ * ```
+ */
+export async function* manifestChunks(stored: PublishedVersion, options: PublishOptions): AsyncGenerator<string> {
+  const top = withTrailing(head(stored), options);
+  const keys = Object.keys(top);
+  yield "{";
+  for (const [k, key] of keys.entries()) {
+    yield `${k > 0 ? "," : ""}${JSON.stringify(key)}:`;
+    if (key !== "parts") {
+      yield stringifyExactJson(top[key] as ExactJson);
+      continue;
+    }
+    yield "[";
+    for (let i = 0; i < stored.parts.length; i++) {
+      const part = partEntry(stored, i, options.partUrl);
+      const text = stringifyExactJson(part as ExactJson);
+      if (!fromLog(stored, options)) {
+        yield `${i > 0 ? "," : ""}${text}`;
+        continue;
+      }
+      yield `${i > 0 ? "," : ""}${text.slice(0, -1)}${text.length > 2 ? "," : ""}"sources":[`;
+      let first = true;
+      for await (const batch of logSources(stored, i)) {
+        if (batch.length === 0) continue;
+        yield `${first ? "" : ","}${batch.map((s) => JSON.stringify(s)).join(",")}`;
+        first = false;
+      }
+      yield "]}";
+    }
+    yield "]";
+  }
+  yield "}";
 }

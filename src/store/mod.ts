@@ -1,5 +1,6 @@
 /**
- * The on-disk store: layout, `project.json`, manifests, and the versions
+ * The on-disk store: layout, `project.json`, versions (one typed model, one
+ * writer), the part stack and provenance of local projects, and the versions
  * readers may see.
  *
  * @module
@@ -18,6 +19,11 @@ export * from "./project_file.ts";
 export * from "./retention.ts";
 export * from "./statistics_file.ts";
 export * from "./store.ts";
+export * from "./version.ts";
+export * from "./held_versions.ts";
+export { type PartNode, partNodeOf, type PartStack, partStack } from "./part_stack.ts";
+export { journalFile, readJournal } from "./journal.ts";
+export { upgradeProject, type UpgradeResult } from "./upgrade.ts";
 export { openRegularFile } from "./regular_file.ts";
 export {
   linkBelow,

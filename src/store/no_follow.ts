@@ -12,7 +12,7 @@
  */
 import { constants, type Dirent, lstatSync, readdirSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { manifestFile, partFile, projectDir } from "./layout.ts";
 
 let report: ((line: string) => void) | null = null;
@@ -100,7 +100,9 @@ export function refusedLink(root: string, path: string): boolean {
  * ```
  */
 export function versionLink(root: string, slug: string, version: number): { reason: string } | null {
-  for (const path of [manifestFile(root, slug, version), partFile(root, slug, "0".repeat(64))]) {
+  // The part stack and provenance logs a local version is read from are in index/.
+  const logs = join(projectDir(root, slug), "index", "parts.log");
+  for (const path of [manifestFile(root, slug, version), partFile(root, slug, "0".repeat(64)), logs]) {
     const link = linkBelow(root, path);
     if (link !== null) {
       refused(root, link);
@@ -120,7 +122,8 @@ export function versionLink(root: string, slug: string, version: number): { reas
  * ```
  */
 export function projectLinked(root: string, slug: string): boolean {
-  return refusedLink(root, projectDir(root, slug));
+  // The journal of versions, which says what the project holds, is in index/.
+  return refusedLink(root, join(projectDir(root, slug), "index", "versions.log"));
 }
 
 /**

@@ -10,7 +10,9 @@ import { randomUUID } from "node:crypto";
 import { lstat, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { projectDir, versionOfDirName } from "./layout.ts";
-import { parseStoredManifest } from "./manifest.ts";
+import { parseVersion } from "./version.ts";
+import { partStack } from "./part_stack.ts";
+import { appendJournal } from "./journal.ts";
 import { withProjectLock } from "./lock.ts";
 import { readChange } from "./changes.ts";
 
@@ -116,6 +118,34 @@ async function names(dir: string): Promise<string[]> {
 }
 
 /**
+ * Removes what a killed writer leaves in `slug`'s `index/` folder (where
+ * writes make their temporary files), sparing statistics that may be being
+ * written now: cheap enough for every write, whatever the project's size.
+ * Call under the project's lock.
+ *
+ * @example
+ * ```ts
+ * import { sweepIndex } from "./retention.ts";
+ * await sweepIndex("svc-data", "notes");
+ * ```
+ */
+export async function sweepIndex(root: string, slug: string, now = Date.now()): Promise<number> {
+  const index = join(projectDir(root, slug), "index");
+  let removed = 0;
+  for (const name of await names(index)) {
+    if (!/^\..+\.tmp-/.test(name)) continue;
+    const path = join(index, name);
+    if (/^\.statistics\.json\.tmp-/.test(name)) {
+      const info = await lstat(path).catch(() => null);
+      if (!info || now - info.mtimeMs <= EXPORT_TEMP_AGE_MS) continue;
+    }
+    await rm(path, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
+/**
  * Removes what a crash can leave in `slug`'s folder: temporary files of
  * atomic writes (`.<name>.tmp-*`), part temporaries, staging and pruned
  * version folders, and abandoned export and statistics temporaries. Call under the
@@ -135,10 +165,12 @@ export async function sweepProject(root: string, slug: string, now = Date.now())
     removed++;
   };
   for (const name of await names(dir)) {
-    if (/^\.v\d+\.(tmp|pruned)-/.test(name) || /^\..+\.tmp-/.test(name)) await drop(join(dir, name));
+    if (/^\.v\d+\.(tmp|pruned)/.test(name) || /^\..+\.tmp-/.test(name)) await drop(join(dir, name));
   }
   for (const sub of ["index", "contributions"]) {
-    for (const name of await names(join(dir, sub))) if (/^\..+\.tmp-/.test(name)) await drop(join(dir, sub, name));
+    for (const name of await names(join(dir, sub))) {
+      if (/^\..+\.tmp-/.test(name) && !/^\.statistics\.json\.tmp-/.test(name)) await drop(join(dir, sub, name));
+    }
   }
   for (const name of await names(join(dir, "parts"))) {
     if (name.startsWith(".tmp-")) await drop(join(dir, "parts", name));
@@ -150,23 +182,26 @@ export async function sweepProject(root: string, slug: string, now = Date.now())
   for (const name of await names(join(dir, "exports"))) {
     if (name.includes(".tmp-")) await stale(join(dir, "exports", name));
   }
-  // Statistics are written beside a version outside the lock: only old temporaries are abandoned.
-  for (const version of (await names(dir)).filter((n) => /^v\d+$/.test(n))) {
-    for (const name of await names(join(dir, version))) {
-      if (/^\.statistics\.json\.tmp-/.test(name)) await stale(join(dir, version, name));
-    }
+  // Statistics are written outside the lock (their temporaries in index/, above): only old ones are abandoned.
+  for (const name of await names(join(dir, "index"))) {
+    if (/^\.statistics\.json\.tmp-/.test(name)) await stale(join(dir, "index", name));
   }
   return removed;
 }
 
-/** The part digests a version folder's manifest lists, or null when it does not parse. */
+/** The part digests a version folder's manifest lists (its change included), or null when it does not parse. */
 async function listedParts(root: string, slug: string, version: number): Promise<string[] | null> {
   const text = await readFile(join(projectDir(root, slug), `v${version}`, "manifest.json"), "utf8").catch(() => null);
   if (text === null) return null;
-  const parsed = parseStoredManifest(text, slug, version);
+  const parsed = parseVersion(text, slug, version);
   if ("reason" in parsed) return null;
-  const change = await readChange(root, slug, version);
-  return [...parsed.parts.map((p) => p.sha256), ...(change ? [change.sha256] : [])];
+  const layout = parsed.layout;
+  const parts = layout.kind === "listed"
+    ? layout.parts
+    : await partStack(root, slug).parts(layout.top).catch(() => null);
+  if (parts === null) return null;
+  const change = parsed.change ?? await readChange(root, slug, version);
+  return [...parts.map((p) => p.sha256), ...(change ? [change.sha256] : [])];
 }
 
 /**
@@ -192,6 +227,8 @@ export async function pruneLocked(root: string, slug: string, keep: number): Pro
     if (parts === null) return { versions: [], parts: 0, busy: 0 };
     for (const sha of parts) listed.add(sha);
   }
+  // The journal first: a crash after it leaves folders no reader counts, which the next sweep removes.
+  await appendJournal(root, slug, gone.map((n) => `-${n}`), true);
   for (const n of gone) {
     // Out of sight in one step, then deleted: a crash halfway leaves a folder the next sweep removes.
     const away = join(dir, `.v${n}.pruned-${randomUUID()}`);

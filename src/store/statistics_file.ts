@@ -1,7 +1,8 @@
 /**
  * A version's column statistics, kept beside its manifest once computed:
- * `v<N>/statistics.json`, written atomically (a temporary file beside it,
- * fsynced, renamed into place, the folder fsynced). It lives in the
+ * `v<N>/statistics.json`, written atomically (a temporary file in the
+ * project's `index/` folder, fsynced, renamed into place, the folder
+ * fsynced). It lives in the
  * version's folder, so it goes when retention prunes the version. The file
  * holds `{"tag": ..., "statistics": <the answer>}`: the tag names what the
  * answer was computed from (the format and the parts), and a file of another
@@ -9,9 +10,10 @@
  *
  * @module
  */
+import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "./atomic.ts";
-import { manifestFile } from "./layout.ts";
+import { manifestFile, projectDir } from "./layout.ts";
 import { openRegularFile } from "./regular_file.ts";
 
 /** The name of a version's statistics file in its folder. */
@@ -76,5 +78,11 @@ export async function writeStatistics(
   tag: string,
   statistics: string,
 ): Promise<boolean> {
-  return await writeFileAtomic(statisticsFile(root, slug, version), `${head(tag)}${statistics}}\n`, "existing");
+  // The temporary is made in the project's index folder, which the sweep after a crash looks in (it does not look
+  // in every version's folder: a project may have a hundred thousand).
+  const tempDir = join(projectDir(root, slug), "index");
+  await mkdir(tempDir, { recursive: true });
+  return await writeFileAtomic(statisticsFile(root, slug, version), `${head(tag)}${statistics}}\n`, "existing", {
+    tempDir,
+  });
 }

@@ -314,12 +314,24 @@ export interface MemoryPlan {
  * @example
  * ```ts
  * import type { MemoryHealth } from "./types.ts";
- * const seen: Pick<MemoryHealth, "resident"> = { resident: { node: 120_000_000, sqlWorkers: 0 } };
+ * const seen: Pick<MemoryHealth, "resident" | "overBudgetAtRest"> = {
+ *   resident: { node: 120_000_000, sqlWorkers: 0 },
+ *   overBudgetAtRest: false,
+ * };
  * ```
  */
 export interface MemoryHealth extends MemoryPlan {
   /** Resident bytes now: the node process, and its running SQL workers together. */
   resident: { node: number; sqlWorkers: number };
+  /**
+   * What holds the node's memory now, in bytes: the JavaScript heap in use,
+   * memory outside it (buffers), the page cache's blocks.
+   */
+  held: { jsHeap: number; external: number; pageCache: number };
+  /** What the node held the latest time it had no request at work (0 before it was seen so). */
+  atRest: number;
+  /** Whether that is over the point where requests wait: the node then serves on, measuring against it. */
+  overBudgetAtRest: boolean;
 }
 
 /**

@@ -22,12 +22,14 @@ import {
   appendIdentities,
   type ContributionView,
   IDEMPOTENCY_WINDOW_MS,
+  type PlacedPart,
   pruneLocked,
   readContribution,
   readIdempotency,
   readIdentityIndex,
   rememberIdempotency,
   type StoredVersion,
+  sweepIndex,
   withProjectLock,
   writeContribution,
   writeIdentityIndex,
@@ -57,17 +59,31 @@ export interface ContributionOutcome {
   replayed: boolean;
 }
 
-async function* partLines(ctx: WriteTarget, version: StoredVersion, index: number): AsyncGenerator<string> {
+async function* partLines(ctx: WriteTarget, version: StoredVersion, part: PlacedPart): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  for await (const bytes of jsonLines(ctx.engine, { ...version, parts: [version.parts[index]] })) {
+  for await (const bytes of jsonLines(ctx.writer, { ...version, parts: [part] })) {
     yield* decoder.decode(bytes).split("\n");
   }
 }
 
+/** The changes of versions `from + 1` to `latest`, or null when one of them is not known. */
+async function changesSince(ctx: WriteTarget, latest: StoredVersion, from: number): Promise<PlacedPart[] | null> {
+  const out: PlacedPart[] = [];
+  for (let n = from + 1; n <= latest.version; n++) {
+    const change = n === latest.version
+      ? latest.manifest.change
+      : (await ctx.store.version(latest.slug, n))?.manifest.change;
+    if (!change) return null;
+    out.push({ ...change, path: ctx.store.partPath(latest.slug, change.sha256), start: null });
+  }
+  return out;
+}
+
 /**
  * The identities of `slug`'s records, brought up to `latest`: from memory,
- * else from the kept index, and any part neither covers read from Parquet
- * (then the index is kept again).
+ * else from the kept index, then the records of the versions since read from
+ * their changes (every part read again when a change is not known), and the
+ * index kept again.
  */
 async function knownFor(ctx: WriteTarget, slug: string, latest: StoredVersion | null): Promise<KnownRecords> {
   const perNode = ctx.writes.recordsByProject;
@@ -76,13 +92,14 @@ async function knownFor(ctx: WriteTarget, slug: string, latest: StoredVersion | 
     set = (await readIdentityIndex(ctx.store.root, slug)) ?? knownRecords();
     perNode.set(slug, set);
   }
-  let learned = false;
-  for (const [i, part] of (latest?.parts ?? []).entries()) {
-    if (set.parts.has(part.sha256)) continue;
-    await learnPart(set, part.sha256, partLines(ctx, latest!, i));
-    learned = true;
-  }
-  if (learned) await writeIdentityIndex(ctx.store.root, slug, set);
+  if (!latest || set.version === latest.version) return set;
+  const since = set.version !== null && set.version < latest.version
+    ? await changesSince(ctx, latest, set.version)
+    : null;
+  if (!since) set.identities.clear();
+  for (const part of since ?? latest.parts) await learnPart(set, partLines(ctx, latest, part));
+  set.version = latest.version;
+  await writeIdentityIndex(ctx.store.root, slug, set);
   return set;
 }
 
@@ -115,6 +132,7 @@ export function contribute(
   return withProjectLock(ctx.store.root, slug, async () => {
     const now = ctx.now();
     // Finishing what an earlier write left undone is worth trying, not worth failing this one for.
+    await sweepIndex(ctx.store.root, slug, now).catch(() => 0);
     await recoverProject(ctx.store.root, ctx.store, slug, now).catch((e) =>
       ctx.log.warn(`${slug}: the bookkeeping of an earlier merge is still not written: ${e.message}`)
     );
@@ -154,7 +172,7 @@ export function contribute(
       view.verdict = { ok: true, droppedDuplicates: batch!.dropped, parts: 1 };
       const merged = await mergeVersion({
         root: ctx.store.root,
-        engine: ctx.engine,
+        engine: ctx.writer,
         slug,
         latest,
         schema,
@@ -163,7 +181,7 @@ export function contribute(
       });
       view.mergedVersion = merged.version;
       for (const id of batch!.identities) set!.identities.add(id);
-      set!.parts.add(merged.partSha256);
+      set!.version = merged.version;
     }
     // The answer is decided here. What follows is bookkeeping: when it fails (a full disk), the answer
     // stands, and the next write finishes it from the version's manifest (`recoverProject`).

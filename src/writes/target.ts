@@ -33,8 +33,13 @@ export function createWriteCache(): WriteCache {
 export interface WriteTarget {
   /** The store. */
   store: Store;
-  /** The node's DuckDB, which writes parts. */
-  engine: ReadEngine;
+  /**
+   * The DuckDB that writes parts (and reads them to learn their records): one
+   * of its own, keeping no caches, so that the parts a merge folds, each read
+   * once, do not fill the read engine's caches with an entry per part ever
+   * written.
+   */
+  writer: ReadEngine;
   /** Versions kept per project, or null to keep all. */
   keepVersions: number | null;
   /** The clock, in milliseconds since the epoch. */

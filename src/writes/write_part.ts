@@ -10,7 +10,7 @@ import type { DuckDBAppender } from "@duckdb/node-api";
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, rename, stat, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
 import { EXTRA_COLUMN, type ReadEngine, sqlIdent, sqlString } from "../parquet/mod.ts";
 
@@ -69,11 +69,15 @@ export async function writePart(
   foldRecords: number,
 ): Promise<WrittenPart> {
   await mkdir(partsDir, { recursive: true });
+  // The temporary is made in the project's index folder, where the sweep after a crash looks; the parts folder,
+  // which may hold many thousands of files, is never listed for it.
+  const temps = join(dirname(partsDir), "index");
+  await mkdir(temps, { recursive: true });
   const table = `batch_${randomUUID().replaceAll("-", "")}`;
   const names = new Set(schema.fields.map((f) => f.name));
   const columns = schema.fields.map((f) => `${sqlIdent(f.name)} ${SQL_TYPES[f.type]}`);
   if (schema.allowExtra) columns.push(`${sqlIdent(EXTRA_COLUMN)} VARCHAR`);
-  const temp = join(partsDir, `.tmp-${randomUUID()}.parquet`);
+  const temp = join(temps, `.part.tmp-${randomUUID()}.parquet`);
   const session = await engine.session();
   try {
     return await session.run(async (connection) => {

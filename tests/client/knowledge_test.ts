@@ -106,7 +106,8 @@ Deno.test("status, then wait: reads until published (or rejected), WaitTimeout n
 
     const reads = sent(`/knowledge/${id}`).length;
     const waiting = client().knowledge.wait(id, { timeout: 30, interval: 0.01 });
-    await new Promise((r) => setTimeout(r, 60));
+    // Published only once the wait has read the status at least once (however slow the machine).
+    while (sent(`/knowledge/${id}`).length <= reads) await new Promise((r) => setTimeout(r, 5));
     units.advance(id, "published");
     const done = await waiting;
     assertEquals(done.status, "published");

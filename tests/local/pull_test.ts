@@ -316,7 +316,8 @@ Deno.test("svc pull --out DIR --version N takes that version's parts into DIR, a
     );
     const asked = origin.seen.filter((s) => s.path.startsWith("/projects/cities/manifest"));
     assertEquals(asked.map((s) => new URL(s.path, origin.url).searchParams.get("version")), ["1"]);
-    assertEquals((await readdir(join(out, "cities"))).sort(), ["parts", "project.json", "v1"]);
+    assertEquals((await readdir(join(out, "cities"))).sort(), ["index", "parts", "project.json", "v1"]);
+    assertEquals(await readdir(join(out, "cities", "index")), ["versions.log"], "the journal of versions");
     const again = await runCli(["pull", "cities@1", "--version", "1", "--store", out, ...base]);
     assertEquals(again.code, 0, again.stderr);
     assertMatch(again.stdout, /^cities v1: 250 record\(s\) in 2 part\(s\) → .* \(up to date\) · unsigned\n$/);

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import { upgradeProject, withProjectLock } from "../../src/store/mod.ts";
 import { join } from "node:path";
 import { assertEquals, type Json } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
@@ -188,12 +189,22 @@ Deno.test("diff: where parts carry no provenance the node says so (409) instead 
       "version 2's parts carry no provenance for 100 of its records (part 3), " +
       "so this node cannot tell what was added after version 1: ask the origin",
     ]);
-    // An old part that lost its sources, then two batches that stay in a part of their own (50 > 2 x 6).
+    // A version an older release made, whose part says nothing of its sources (as the store's upgrade finds it),
+    // then two batches that stay in a part of their own (50 > 2 x 6).
     await contributeAll(url, [batch(0, 50)]);
-    const file = join(store, "notes", "v1", "manifest.json");
-    const manifest = JSON.parse(await readFile(file, "utf8"));
-    delete manifest.parts[0].sources;
-    await writeFile(file, JSON.stringify(manifest));
+    const project = join(store, "notes");
+    const file = join(project, "v1", "manifest.json");
+    const stacked = JSON.parse(await readFile(file, "utf8"));
+    const older = {
+      ...stacked,
+      format: "svc-dataset-manifest/1",
+      parts: [{ sha256: stacked.stack.sha256, bytes: stacked.stack.bytes, records: stacked.stack.records }],
+      source: stacked.contribution,
+    };
+    for (const key of ["stack", "provenance", "change", "contribution"]) delete older[key];
+    await writeFile(file, JSON.stringify(older));
+    for (const log of ["parts.log", "provenance.log", "versions.log"]) await rm(join(project, "index", log));
+    await withProjectLock(store, "notes", () => upgradeProject(store, "notes"));
     for (const records of [batch(50, 3), batch(53, 3)]) {
       assertEquals((await call(url, "/projects/notes/contribute", { records })).status, 201);
     }

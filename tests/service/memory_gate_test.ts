@@ -64,11 +64,13 @@ Deno.test("memory gate: past the most that may wait, the next is refused at once
 });
 
 Deno.test("memory gate: a request whose client leaves while it waits leaves the line, not refused", async () => {
-  const { gate } = gateAt(500, 400);
+  // The clock stands still: nobody waits out the gate meanwhile, however loaded the machine.
+  let now = 0;
+  let held = 500 * MIB;
+  const gate = memoryGate({ memory, sql }, { measure: () => held, clock: () => now, waitMostMs: 400 });
   const client = new AbortController();
   const waiting = settled(gate.admit(client.signal));
   const stays = settled(gate.admit());
-  await sleep(50);
   assertEquals(gate.waiting(), 2);
   client.abort(new Error("the client left"));
   assertEquals(String(await waiting), "Error: the client left");
@@ -77,5 +79,55 @@ Deno.test("memory gate: a request whose client leaves while it waits leaves the 
   gone.abort(new Error("gone before"));
   assertEquals(String(await settled(gate.admit(gone.signal))), "Error: gone before");
   assertEquals(gate.waiting(), 1);
+  now = 500;
   assert((await stays) instanceof NodeError, "the one left waits its time out");
+  held = 0;
+});
+
+Deno.test("memory gate: found over its budget at rest, the node sheds, says so once, and serves on", async () => {
+  let held = 500 * MIB;
+  let shed = 0;
+  let now = 0; // moved by hand: a look stands 100 ms, and nobody waits out the gate however loaded the machine
+  const warnings: string[] = [];
+  const activity = { inFlight: 1 }; // the request asking
+  const gate = memoryGate({ memory, sql }, {
+    measure: () => held,
+    clock: () => now,
+    activity,
+    shed: () => shed++,
+    warn: (m) => warnings.push(m),
+  });
+  assertEquals(await settled(gate.admit()), "in", "nothing else at work: what is held is the node at rest");
+  assertEquals([shed, gate.overAtRest(), gate.baseline()], [1, true, 500 * MIB]);
+  assertEquals(warnings.length, 1);
+  assert(/holds 500 MiB at rest, over its budget of 512 MiB: it serves on/.test(warnings[0]), warnings[0]);
+  // Requests at work hold more: past the baseline's headroom a newcomer waits, until the node is at rest again.
+  now += 200;
+  held = 540 * MIB;
+  activity.inFlight = 2;
+  const order: string[] = [];
+  const next = gate.admit().then(() => order.push("in"));
+  await sleep(100); // ticks run, and find the node still busy
+  now += 200;
+  await sleep(100);
+  assertEquals([order, gate.waiting()], [[], 1], "540 MiB is past 500 + 5% of the budget with another at work");
+  activity.inFlight = 1; // that other request ended: the one waiting is all that is at work
+  now += 200;
+  await next;
+  assertEquals([order, gate.refused(), shed], [["in"], 0, 1], "no second shed while it stays over");
+  // Back under the budget at rest: said once, and the budget is the measure again.
+  now += 200;
+  held = 200 * MIB;
+  assertEquals(await settled(gate.admit()), "in");
+  assertEquals([gate.overAtRest(), warnings.length], [false, 2]);
+  assert(/back under its memory budget at rest \(200 of 512 MiB\)/.test(warnings[1]), warnings[1]);
+});
+
+Deno.test("memory gate: without knowing what is at work, a node at its budget still refuses after waiting", async () => {
+  let now = 0;
+  const gate = memoryGate({ memory, sql }, { measure: () => 500 * MIB, clock: () => now, waitMostMs: 100 });
+  const waiting = settled(gate.admit());
+  now = 200;
+  assert((await waiting) instanceof NodeError);
+  assertEquals([gate.overAtRest(), gate.baseline()], [false, 0]);
 });

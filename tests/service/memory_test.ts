@@ -69,7 +69,14 @@ Deno.test("page cache trim keeps the most recently used groups within the size a
 });
 
 Deno.test("memory health: the plan, the node's resident bytes now, and the workers' as they last said", () => {
-  const health = memoryHealth({ memory: plan, sql: { stats: () => ({ resident: 123, workers: 1 }) } } as never);
+  const health = memoryHealth({
+    memory: plan,
+    sql: { stats: () => ({ resident: 123, workers: 1 }) },
+    memoryGate: { baseline: () => 200 * 1024 ** 2, overAtRest: () => false },
+    pages: { cachedBytes: () => 4096 },
+  });
   assertEquals([health.budget, health.source, health.resident.sqlWorkers], [plan.budget, "flag", 123]);
   assert(health.resident.node > 10 * 1024 ** 2, String(health.resident.node));
+  assertEquals([health.atRest, health.overBudgetAtRest, health.held.pageCache], [200 * 1024 ** 2, false, 4096]);
+  assert(health.held.jsHeap > 0, "the heap in use");
 });

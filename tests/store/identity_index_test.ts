@@ -1,4 +1,4 @@
-import { assert, assertEquals, type Json } from "../support/assert.ts";
+import { assertEquals, type Json } from "../support/assert.ts";
 import { appendFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { serveNode } from "../../server.ts";
@@ -34,7 +34,7 @@ Deno.test("the duplicate gate's identities are kept on disk and survive a restar
     const index = await readIdentityIndex(dir.path, "notes");
     assertEquals(index?.identities.size, 6);
     const latest = await openStore(dir.path).latest("notes");
-    assert(latest!.parts.every((p) => index!.parts.has(p.sha256)), "the index covers the latest version");
+    assertEquals(index?.version, latest!.version, "the index covers the latest version");
 
     const bin = join(dir.path, "notes", "index", "identities.bin");
     await appendFile(bin, new Uint8Array(7)); // a crash in the middle of an append

@@ -26,8 +26,8 @@ async function listedParts(url: string, slug: string, versions: number[], store?
     const m: Json = await (await fetch(`${url}/projects/${slug}/manifest?version=${v}`)).json();
     for (const p of m.parts) listed.add(`${p.sha256}.parquet`);
     if (store === undefined) continue;
-    const change = await readFile(join(store, slug, `v${v}`, "changes.json"), "utf8").catch(() => null);
-    if (change !== null) listed.add(`${JSON.parse(change).sha256}.parquet`);
+    const manifest = JSON.parse(await readFile(join(store, slug, `v${v}`, "manifest.json"), "utf8"));
+    if (manifest.change) listed.add(`${manifest.change.sha256}.parquet`);
   }
   return listed;
 }
@@ -104,8 +104,16 @@ Deno.test("temporary files a killed writer leaves are swept by the next write an
     assertEquals((await post(url, "/projects", NOTES)).status, 201);
     assertEquals((await post(url, "/projects/notes/contribute", batch(0), { "idempotency-key": "k1" })).status, 201);
     const dir = join(store, "notes");
-    const litter = async () => {
+    // Where a writer makes its temporaries: index/ (parts, answers, the index files) and the next version's staging.
+    const written = async () => {
       await writeFile(join(dir, "index", `.idempotency.json.tmp-${crypto.randomUUID()}`), "{");
+      await writeFile(join(dir, "index", `.part.tmp-${crypto.randomUUID()}.parquet`), "PAR1");
+      await writeFile(join(dir, "index", `.${crypto.randomUUID()}.json.tmp-${crypto.randomUUID()}`), "{");
+      await mkdir(join(dir, ".v2.tmp"));
+      await writeFile(join(dir, ".v2.tmp", "manifest.json"), "{");
+    };
+    // What older releases, a killed pull or a killed prune leave: swept when the node starts.
+    const older = async () => {
       await writeFile(join(dir, "contributions", `.x.json.tmp-${crypto.randomUUID()}`), "{");
       await writeFile(join(dir, `.project.json.tmp-${crypto.randomUUID()}`), "{");
       await writeFile(join(dir, "parts", `.tmp-${crypto.randomUUID()}.parquet`), "PAR1");
@@ -115,25 +123,24 @@ Deno.test("temporary files a killed writer leaves are swept by the next write an
     const temps = async () => {
       const found: string[] = [];
       for (const sub of ["", "index", "contributions", "parts"]) {
-        found.push(...(await readdir(join(dir, sub))).filter((n) => /\.(tmp|pruned)-/.test(n)));
+        found.push(...(await readdir(join(dir, sub))).filter((n) => /\.(tmp|pruned)(-|$)/.test(n)));
       }
-      return found;
+      return found.sort();
     };
-    await litter();
-    assertEquals((await temps()).length, 6);
+    await written();
+    assertEquals((await temps()).length, 4);
     assertEquals((await post(url, "/projects/notes/contribute", batch(1))).status, 201);
     assertEquals(await temps(), [], "swept by the next write");
-    await litter();
-    const oldStatistics = join(dir, "v1", `.statistics.json.tmp-${crypto.randomUUID()}`);
-    const newStatistics = join(dir, "v1", `.statistics.json.tmp-${crypto.randomUUID()}`);
+    await written();
+    await older();
+    const oldStatistics = join(dir, "index", `.statistics.json.tmp-${crypto.randomUUID()}`);
+    const newStatistics = join(dir, "index", `.statistics.json.tmp-${crypto.randomUUID()}`);
     await writeFile(oldStatistics, "{");
     await utimes(oldStatistics, new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000));
     await writeFile(newStatistics, "{");
     const again = await serveNode({ store, host: "127.0.0.1", port: 0, token: null, log: null });
     await again.shutdown();
-    assertEquals(await temps(), [], "swept at start");
-    const left = (await readdir(join(dir, "v1"))).filter((n) => n.includes(".tmp-"));
-    assertEquals(left, [basename(newStatistics)], "an old statistics temporary is swept, one being written is not");
+    assertEquals(await temps(), [basename(newStatistics)], "swept at start, but a statistics file being written");
   });
 });
 

@@ -20,7 +20,7 @@ Deno.test("a whole store lists its projects and versions newest first", async ()
     const store = openStore(root);
     assertEquals(await store.slugs(), ["bare", "cities"]);
     const cities = await store.project("cities");
-    assertEquals(cities?.versions, [2, 1]);
+    assertEquals(cities?.versions.newestFirst(), [2, 1]);
     assertEquals(cities?.incomplete, []);
     assertEquals(cities?.meta?.title, "World cities");
     assertEquals((await store.project("bare"))?.meta, null);
@@ -58,7 +58,7 @@ Deno.test("a version with a missing, short, long or symlinked part does not exis
       await damage(fixture.v2.partPaths[1]);
       const store = openStore(root);
       const cities = await store.project("cities");
-      assertEquals(cities?.versions, [1], name);
+      assertEquals(cities?.versions.newestFirst(), [1], name);
       assertEquals(cities?.incomplete.length, 1);
       assertEquals(cities?.incomplete[0].version, 2);
       assertMatch(cities!.incomplete[0].reason, reason, name);
@@ -82,7 +82,7 @@ Deno.test("a manifest that is not JSON, names another version or project, or lis
       await mkdir(join(root, "cities", "v3"));
       await writeFile(join(root, "cities", "v3", "manifest.json"), text);
       const cities = await openStore(root).project("cities");
-      assertEquals(cities?.versions, [2, 1]);
+      assertEquals(cities?.versions.newestFirst(), [2, 1]);
       assertMatch(cities!.incomplete[0].reason, reason, text);
     });
   }
@@ -92,7 +92,7 @@ Deno.test("an empty version directory (a pull in progress) is reported, not serv
   await fixtureStore(async (root) => {
     await mkdir(join(root, "cities", "v3"));
     const cities = await openStore(root).project("cities");
-    assertEquals(cities?.versions, [2, 1]);
+    assertEquals(cities?.versions.newestFirst(), [2, 1]);
     assertEquals(cities?.incomplete, [{ project: "cities", version: 3, reason: "manifest.json is missing" }]);
   });
 });

@@ -45,6 +45,8 @@ export interface TestNodeOptions {
   limits?: ServeNodeOptions["limits"];
   /** The memory budget and its shares. */
   memory?: NodeOptions["memory"];
+  /** Where the node's warnings and errors go (default: standard error). */
+  logLines?: (line: string) => void;
 }
 
 /** Runs `fn` against a fresh node over the `cities` fixture store, then stops it and removes the store. */
@@ -67,6 +69,7 @@ export async function withNode(options: TestNodeOptions, fn: (node: TestNode) =>
       limits: options.limits,
       memory: options.memory,
       log: (line) => log.push(line),
+      warnings: options.logLines,
     });
     const port = Number(new URL(serving.url).port);
     try {

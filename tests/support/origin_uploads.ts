@@ -264,7 +264,7 @@ export function uploadStore(options: UploadStoreOptions): UploadStore {
       engine ??= openReadEngine(root);
       const ctx: WriteTarget = {
         store,
-        engine: await engine,
+        writer: await engine,
         now: Date.now,
         keepVersions: null,
         follow: null,

@@ -138,8 +138,17 @@ Deno.test("attack suite: each hostile manifest or part is refused, the trust fil
         const beforeStore = await snapshot(store);
         const beforeTrust = await readFile(trustFile, "utf8");
         origin.fault("/projects/cities/manifest", { body: JSON.stringify(await make()) });
-        const asked = version === 1 ? { version: 1 } : {};
-        const e = await assertRejects(() => pull(client, "cities", { store, trust, ...asked }), pattern);
+        if (version === 1) {
+          // A pinned version held whole is not asked for again (origin-wire 2.6): other parts cannot come for it.
+          const manifests = () => origin.seen.filter((s) => s.path.startsWith("/projects/cities/manifest")).length;
+          const before = manifests();
+          const held = await pull(client, "cities", { store, trust, version: 1 });
+          assertEquals([held.downloaded, held.signature, manifests()], [0, "verified", before], name);
+          assertEquals(await snapshot(store), beforeStore, `${name}: the store is unchanged`);
+          await (await fetch(`${origin.url}/projects/cities/manifest`)).body?.cancel(); // the fault, spent
+          continue;
+        }
+        const e = await assertRejects(() => pull(client, "cities", { store, trust }), pattern);
         assert(e.message.length > 0, name);
         if (name.startsWith("parts from another version")) {
           // Parts that matched their digest stay for the next pull to resume from; no version, no stray file.

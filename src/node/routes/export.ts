@@ -22,7 +22,7 @@ import { released } from "./_released.ts";
 export async function getExport(ctx: NodeContext, req: Request, slug: string, url: URL): Promise<Response> {
   const wanted = intParam(url, "version", { min: 1, fallback: null });
   if (wanted === null) {
-    const newest = (await requireProject(ctx, slug)).versions[0];
+    const newest = (await requireProject(ctx, slug)).versions.newest ?? undefined;
     if (newest === undefined) throw new NodeError("not-found", NO_VERSION_YET);
     throw new NodeError("bad-request", `name the version: ?version=${newest} is the newest`);
   }

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { versionManifest } from "../../service/mod.ts";
+import { manifestText, versionManifest } from "../../service/mod.ts";
 import type { NodeContext } from "../context.ts";
-import { json } from "../response.ts";
+import { jsonPieces } from "../response.ts";
 import { NodeError } from "../../errors/mod.ts";
 import { intParam } from "./_params.ts";
 
@@ -34,5 +34,5 @@ function haveParam(url: URL): Set<string> {
 export async function getManifest(ctx: NodeContext, slug: string, url: URL, origin: string): Promise<Response> {
   const version = intParam(url, "version", { min: 1, fallback: null });
   const have = haveParam(url);
-  return json(await versionManifest(ctx, slug, { version, origin, have }));
+  return await jsonPieces(manifestText(await versionManifest(ctx, slug, { version, origin, have })));
 }

@@ -7,7 +7,7 @@ stdout: {N: {"columns": [...], "rows": [[...], ...]}, ...}, rows in the order th
 """
 import delta_sharing
 
-from _answer import answer, args, plain
+from _answer import answer, args, done, plain
 
 
 def rows_of(df):
@@ -28,3 +28,4 @@ def main():
 
 
 main()
+done()

@@ -8,7 +8,7 @@ import os
 
 import pandas
 
-from _answer import answer, args
+from _answer import answer, args, done
 
 
 def summary(value):
@@ -32,9 +32,12 @@ def main():
         names["spark"] = session(given.get("cores", 2))
     exec(compile(given["code"], "docs/delta-sharing.md", "exec"), names)
     out = {name: s for name, value in names.items() if (s := summary(value)) is not None}
-    if "spark" in names:
+    spark = "spark" in names
+    if spark:
         names["spark"].stop()
     answer(out)
+    return spark
 
 
-main()
+if not main():
+    done()
