@@ -16,6 +16,7 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { BIN_SVC, type DenoConfig, npmDependencies, packageJson, packageOf } from "./_npm_package.ts";
+import { PAYMENT_PACKAGES } from "../src/pay/packages.ts";
 
 /** The repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -163,7 +164,8 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm>
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const { written, packages } = await compile(entries, outDir, await buildTools());
-  const dependencies = npmDependencies(packages, config.imports ?? {});
+  // The payment packages load by a specifier built at run time (src/pay/packages.ts): no import names them.
+  const dependencies = { ...npmDependencies(packages, config.imports ?? {}), ...PAYMENT_PACKAGES };
   const files = written.map((p) => relative(outDir, p));
   await writeFile(join(outDir, "package.json"), JSON.stringify(packageJson(config, dependencies), null, 2) + "\n");
   await mkdir(join(outDir, "bin"));
