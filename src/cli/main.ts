@@ -6,7 +6,7 @@
 import process from "node:process";
 import { AuthError, KeyRequiredError, SvcError } from "../client/mod.ts";
 import { VERSION } from "../version.ts";
-import { CliError, fileReason, UsageError } from "../errors/mod.ts";
+import { certificateFailure, CliError, fileReason, UsageError } from "../errors/mod.ts";
 import { endQuietlyWhenStdoutCloses } from "./formats.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
 import { exitOnInterrupt } from "./interrupt.ts";
@@ -310,6 +310,8 @@ export async function main(args: string[]): Promise<number> {
 
 function describe(e: unknown, command: string | undefined): string {
   if (e instanceof CliError) return e.message;
+  const certificate = certificateFailure(e, (globalThis as { Deno?: unknown }).Deno ? "deno" : "node");
+  if (certificate !== null) return certificate;
   if (e instanceof KeyRequiredError) {
     return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; a node without a token takes any)`;
   }

@@ -18,6 +18,7 @@ import {
   KERNEL_LANDLOCK_ENV,
   landlockAbi,
   localNodePaths,
+  NO_DUCKDB_BINDING,
   nodePermissionFlags,
   ownRelaunchCommand,
   runAsLauncher,
@@ -26,6 +27,7 @@ import {
 } from "../runtime/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
+import { certificateFailure, CliError } from "../errors/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
 import {
   CGROUP_MEMORY_ENV,
@@ -108,6 +110,23 @@ function narrowedNode(
 }
 
 /**
+ * Has Deno install the npm packages by loading the DuckDB binding: on a
+ * first start whose install failed before the program ran (Deno goes on and
+ * tries again at the first import), the binding is missing only for that.
+ * A certificate nobody here trusts (a TLS-intercepting proxy) is a
+ * `CliError` naming `DENO_CERT`; any other failure is left to the node's
+ * own start to report.
+ */
+async function installDuckdbBinding(): Promise<void> {
+  try {
+    await import("@duckdb/node-bindings");
+  } catch (e) {
+    const certificate = certificateFailure(e, "deno");
+    if (certificate !== null) throw new CliError(certificate);
+  }
+}
+
+/**
  * Runs `svc args...` as the launcher of a narrowed node when `args` is
  * `serve` under Deno with broad permissions and the sandbox on; resolves
  * with the node's exit code, or null when this process should run the
@@ -133,7 +152,11 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
   if (env[SANDBOX_CHILD]) return null;
   const settings = serveSettingsOf(args, env);
   if (settings === null || !settings.sandbox) return null;
-  const node = narrowedNode(settings, env);
+  let node = narrowedNode(settings, env);
+  if (node === NO_DUCKDB_BINDING) {
+    await installDuckdbBinding();
+    node = narrowedNode(settings, env);
+  }
   if (typeof node === "string") {
     process.stderr.write(`svc: the node cannot be narrowed (${node}); it keeps the permissions it was started with\n`);
     return null;

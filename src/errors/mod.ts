@@ -13,3 +13,4 @@
  */
 export { type ErrorKind, kindOfStatus, NodeError, statusOf } from "./node_error.ts";
 export { CliError, fileError, fileReason, UsageError } from "./command.ts";
+export { certificateAdvice, certificateFailure, untrustedCertificate } from "./certificate.ts";
