@@ -33,6 +33,7 @@ Deno.test("deno.lock holds what the node runs, deno.dev.lock that and the tests'
   for (
     const task of [
       "test",
+      "test:suite",
       "check",
       "bench",
       "build:npm",

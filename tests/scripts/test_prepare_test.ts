@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../support/assert.ts";
 import { ROOT } from "../support/cli_process.ts";
+import { prepareTests, programFolder } from "../../scripts/test_prepare.ts";
 
 async function prepare(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
@@ -18,4 +19,15 @@ Deno.test("the test task's preflight says how long the suite takes, and fails at
   assertMatch(missing.stderr, /\nerror: SVC_CHROMIUM names \/nowhere\/chromium, which does not exist\n$/);
   const ready = await prepare({ SVC_CHROMIUM: Deno.execPath() });
   assertEquals([ready.code, ready.stderr.split("\n").length], [0, 2], ready.stderr);
+});
+
+Deno.test("programs apt put outside PATH (HAProxy in /usr/sbin) are found there, and named for the runs' PATH", async () => {
+  assertEquals(programFolder("sh", "") !== null, true, "a program in the system's folders needs no PATH");
+  assertEquals(programFolder("no-such-program-svc", "/usr/bin"), null);
+  if (programFolder("haproxy", "") !== "/usr/sbin") return; // HAProxy elsewhere here: nothing to show
+  const narrow = await prepare({ SVC_CHROMIUM: Deno.execPath(), PATH: "/usr/local/bin:/usr/bin:/bin" });
+  assertEquals(narrow.code, 0, narrow.stderr);
+  assertMatch(narrow.stderr, /programs the tests run are in \/usr\/sbin, which PATH lacks/);
+  const { pathAdditions, problems } = await prepareTests("/usr/local/bin:/usr/bin:/bin");
+  assertEquals([pathAdditions.includes("/usr/sbin"), problems.filter((p) => /haproxy/.test(p))], [true, []]);
 });
