@@ -27,7 +27,7 @@ import {
 } from "../runtime/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
-import { certificateFailure, CliError } from "../errors/mod.ts";
+import { certificateFailure } from "../errors/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
 import {
   CGROUP_MEMORY_ENV,
@@ -113,23 +113,24 @@ function narrowedNode(
  * Has Deno install the npm packages by loading the DuckDB binding: on a
  * first start whose install failed before the program ran (Deno goes on and
  * tries again at the first import), the binding is missing only for that.
- * A certificate nobody here trusts (a TLS-intercepting proxy) is a
- * `CliError` naming `DENO_CERT`; any other failure is left to the node's
- * own start to report.
+ * Answers why it cannot be installed when a certificate nobody here trusts
+ * (a TLS-intercepting proxy) is the reason, naming `DENO_CERT`; any other
+ * failure is left to the node's own start to report (null).
  */
-async function installDuckdbBinding(): Promise<void> {
+async function installDuckdbBinding(): Promise<string | null> {
   try {
     await import("@duckdb/node-bindings");
+    return null;
   } catch (e) {
-    const certificate = certificateFailure(e, "deno");
-    if (certificate !== null) throw new CliError(certificate);
+    return certificateFailure(e, "deno");
   }
 }
 
 /**
  * Runs `svc args...` as the launcher of a narrowed node when `args` is
  * `serve` under Deno with broad permissions and the sandbox on; resolves
- * with the node's exit code, or null when this process should run the
+ * with the node's exit code (1 when the npm packages cannot be downloaded
+ * for an untrusted certificate, said on stderr), or null when this process should run the
  * command itself (another command, Node, `--no-sandbox`, permissions
  * already narrow, the narrowed node's own run, or settings in error, which
  * the command reports).
@@ -154,7 +155,11 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
   if (settings === null || !settings.sandbox) return null;
   let node = narrowedNode(settings, env);
   if (node === NO_DUCKDB_BINDING) {
-    await installDuckdbBinding();
+    const failure = await installDuckdbBinding();
+    if (failure !== null) {
+      process.stderr.write(`error: ${failure}\n`);
+      return 1;
+    }
     node = narrowedNode(settings, env);
   }
   if (typeof node === "string") {

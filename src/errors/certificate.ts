@@ -66,8 +66,9 @@ export function untrustedCertificate(e: unknown): string | null {
  */
 export function certificateAdvice(runtime: "deno" | "node"): string {
   return runtime === "deno"
-    ? "behind a TLS-intercepting proxy, set DENO_CERT to the proxy's CA certificate (a PEM file) and run again " +
-      "(NODE_EXTRA_CA_CERTS does the same for the npm package under Node)"
+    ? "behind a TLS-intercepting proxy, set DENO_CERT to the proxy's CA certificate (a PEM file) and run again, " +
+      "or DENO_TLS_CA_STORE=mozilla,system when the system trusts it already (NODE_EXTRA_CA_CERTS does the same " +
+      "for the npm package under Node)"
     : "behind a TLS-intercepting proxy, set NODE_EXTRA_CA_CERTS to the proxy's CA certificate (a PEM file) and run " +
       "again (DENO_CERT does the same under Deno)";
 }
