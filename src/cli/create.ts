@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { Client } from "../client/mod.ts";
-import { checkNewProject, isSlug } from "../wire/mod.ts";
+import { checkNewProject, isSlug, notASlug } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
 import { fileError, UsageError } from "../errors/mod.ts";
@@ -133,7 +133,7 @@ export async function createCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc create takes one project slug");
-  if (!isSlug(positionals[0])) throw new UsageError(`${JSON.stringify(positionals[0])} is not a project slug`);
+  if (!isSlug(positionals[0])) throw new UsageError(notASlug(positionals[0]));
   if (!values.title || !values.schema || (values.readme === undefined && values["readme-file"] === undefined)) {
     throw new UsageError("svc create needs --title, --readme TEXT or --readme-file FILE, and --schema");
   }

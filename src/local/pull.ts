@@ -25,7 +25,7 @@ import {
 } from "../store/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { isSlug, type Manifest, stringifyExactJson } from "../wire/mod.ts";
+import { isSlug, notASlug, type Manifest, stringifyExactJson } from "../wire/mod.ts";
 import {
   backoffMs,
   BundleError,
@@ -178,7 +178,7 @@ export async function refuseLocal(root: string, slug: string): Promise<void> {
  * into `options.store`.
  */
 export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
-  if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  if (!isSlug(slug)) throw new ValueError(notASlug(slug));
   const root = options.store;
   await refuseLocal(root, slug);
   const manifest: Manifest = options.manifest ?? await client.manifest(slug, options.version);

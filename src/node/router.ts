@@ -1,12 +1,12 @@
 /**
  * Which handler answers a path, and with which methods. Paths are matched on
  * their raw segments; a segment that is not a valid slug never reaches a
- * handler. The browser interface has `/` and `/ui/...` only; its views live
+ * handler (under `/projects/` it is a 404 saying what a slug may be). The browser interface has `/` and `/ui/...` only; its views live
  * in the URL's fragment, so the API's paths stay JSON.
  *
  * @module
  */
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import type { NodeContext } from "./context.ts";
 import { publicOrigin } from "../http/mod.ts";
 
@@ -112,7 +112,8 @@ export function match(pathname: string): Match | null {
     };
   }
   const slug = s[1];
-  if (!isSlug(slug)) return null;
+  if (slug === "") return null;
+  if (!isSlug(slug)) return { methods: [], public: false, run: refuse("not-found", `not found: ${notASlug(slug)}`) };
   if (s.length === 2) return { methods: READ, public: false, run: (ctx) => getProject(ctx, slug) };
   if (s[2] === "push" || s[2] === "uploads") {
     return { methods: [], public: false, run: refuse("method-not-allowed", PUSH_REFUSED) };

@@ -68,7 +68,7 @@ Deno.test("svc export: clear 404s, usage errors for hostile slugs and versions; 
       const missing = await runCli(["export", "nowhere", ...base], {}, { cwd: dir.path });
       assertEquals([missing.code, missing.stderr], [
         1,
-        `error: project not found on this node (HTTP 404) — asked ${url}\n`,
+        `error: project "nowhere" not found on this node (HTTP 404) — asked ${url}\n`,
       ]);
       const gone = await runCli(["export", "cities@9", ...base], {}, { cwd: dir.path });
       assertEquals([gone.code, gone.stderr], [

@@ -176,7 +176,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertMatch(down.stderr, /error: cannot reach http:\/\/127\.0\.0\.1:9: /);
     const missing = await runCli(["contribute", "nowhere", "--file", join(dir.path, "bad.jsonl"), ...base]);
     assertEquals(missing.code, 1);
-    assertMatch(missing.stderr, /error: .*project not found on this node/);
+    assertMatch(missing.stderr, /error: .*project "\S+" not found on this node/);
     assertEquals((await runCli(["contribute", "notes", ...base])).code, 2);
     const keyless = await runCli([
       "contribute",
