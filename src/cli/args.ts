@@ -35,7 +35,7 @@ export function commandArgs<const O extends OptionsConfig>(
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw usageFrom(e, command);
+    throw usageFrom(e, command, options);
   }
 }
 

@@ -10,7 +10,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { addRecipient, listRecipients, type Recipient, removeRecipient } from "../sharing/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
-import { CliError, UsageError } from "../errors/mod.ts";
+import { CliError, didYouMean, UsageError } from "../errors/mod.ts";
 import { commandArgs } from "./args.ts";
 import { prepareKeyFile } from "./key_file.ts";
 
@@ -125,6 +125,10 @@ export async function shareCommand(args: string[]): Promise<number> {
     return 0;
   }
   const [action = "list", name, ...extra] = positionals;
+  if (!["add", "list", "remove", "profile"].includes(action)) {
+    const hint = didYouMean(action, ["add", "list", "remove", "profile"], (a) => `svc share ${a}`);
+    throw new UsageError(`unknown share action ${JSON.stringify(action)}${hint} (add, list, remove, profile)`);
+  }
   if (extra.length > 0) throw new UsageError(`svc share ${action} takes one name`);
   const store = values.store ?? DEFAULT_STORE;
   await requireStore(store);
@@ -141,9 +145,6 @@ export async function shareCommand(args: string[]): Promise<number> {
     if (!(await removeRecipient(store, name))) throw new CliError(`there is no recipient ${name} in ${store}`);
     process.stdout.write(`removed ${name}: its token no longer works\n`);
     return 0;
-  }
-  if (action !== "add" && action !== "profile") {
-    throw new UsageError(`unknown share action ${JSON.stringify(action)} (add, list, remove, profile)`);
   }
   if (action === "profile" && !values.out) throw new UsageError("svc share profile needs -o FILE");
   let expires = expiryOf(values.expires, now);

@@ -207,7 +207,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   try {
     parsed = parseArgs({ args, allowPositionals: true, strict: true, tokens: true, options: SERVE_OPTIONS });
   } catch (e) {
-    throw usageFrom(e, "serve");
+    throw usageFrom(e, "serve", SERVE_OPTIONS);
   }
   const { values, tokens } = parsed;
   const follow = followOf(values.follow, tokens ?? [], env);
