@@ -165,7 +165,8 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm>
   await mkdir(outDir, { recursive: true });
   const { written, packages } = await compile(entries, outDir, await buildTools());
   // The payment packages load by a specifier built at run time (src/pay/packages.ts): no import names them.
-  const dependencies = { ...npmDependencies(packages, config.imports ?? {}), ...PAYMENT_PACKAGES };
+  const all = { ...npmDependencies(packages, config.imports ?? {}), ...PAYMENT_PACKAGES };
+  const dependencies = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
   const files = written.map((p) => relative(outDir, p));
   await writeFile(join(outDir, "package.json"), JSON.stringify(packageJson(config, dependencies), null, 2) + "\n");
   await mkdir(join(outDir, "bin"));
