@@ -5,7 +5,18 @@
  *
  * @module
  */
-import type { TypedData } from "./wallet.ts";
+
+/** EIP-712 typed data as viem signs it. */
+export interface TypedData {
+  /** The domain (`name`, `version`, `chainId`, `verifyingContract`, ...). */
+  domain: Record<string, unknown>;
+  /** The struct types, without `EIP712Domain`. */
+  types: Record<string, readonly { name: string; type: string }[]>;
+  /** The struct signed. */
+  primaryType: string;
+  /** Its values. */
+  message: Record<string, unknown>;
+}
 
 /** A 0x-prefixed hex string. */
 export type Hex = `0x${string}`;

@@ -6,7 +6,7 @@
  * @module
  */
 import { type Client, SvcError } from "../client/mod.ts";
-import { type CreditPackPurchase, isSlug, notASlug, type Manifest, type PaymentReceipt } from "../wire/mod.ts";
+import { type CreditPackPurchase, isSlug, type Manifest, notASlug, type PaymentReceipt } from "../wire/mod.ts";
 import { type PayOptions, withReceipt, x402Get } from "./purchase.ts";
 
 /** A dataset version bought with x402: the manifest with 15-minute part URLs. */

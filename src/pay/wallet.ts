@@ -8,19 +8,9 @@
  */
 import { PaymentRequiredError } from "../client/mod.ts";
 import { loadPaymentModule } from "./packages.ts";
-import type { ViemAccountsModule } from "./_payment_shapes.ts";
+import type { TypedData, ViemAccountsModule } from "./_payment_shapes.ts";
 
-/** EIP-712 typed data as viem signs it. */
-export interface TypedData {
-  /** The domain (`name`, `version`, `chainId`, `verifyingContract`, ...). */
-  domain: Record<string, unknown>;
-  /** The struct types, without `EIP712Domain`. */
-  types: Record<string, readonly { name: string; type: string }[]>;
-  /** The struct signed. */
-  primaryType: string;
-  /** Its values. */
-  message: Record<string, unknown>;
-}
+export type { TypedData };
 
 /** A wallet: its address and its two kinds of signature. */
 export interface Wallet {
