@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isSlug, type PriceInput, SLUG_RULE, type PriceState, type UnitStatus } from "../wire/mod.ts";
+import { isSlug, type PriceInput, type PriceState, SLUG_RULE, type UnitStatus } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";

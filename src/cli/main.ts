@@ -286,7 +286,9 @@ export async function main(args: string[]): Promise<number> {
       const [topic, ...extra] = rest;
       if (extra.length > 0 || !Object.hasOwn(COMMANDS, topic)) {
         const meant = extra.length === 0 ? closestName(topic, Object.keys(COMMANDS)) : null;
-        if (meant !== null) throw new UsageError(`svc help: no command ${JSON.stringify(topic)}: did you mean ${meant}?`);
+        if (meant !== null) {
+          throw new UsageError(`svc help: no command ${JSON.stringify(topic)}: did you mean ${meant}?`);
+        }
         throw new UsageError(`svc help takes one command: ${Object.keys(COMMANDS).join(", ")}`);
       }
       return await COMMANDS[topic].run(["--help"]);

@@ -227,7 +227,9 @@ export async function requestsCommand(args: string[]): Promise<number> {
   }
   if (!Object.hasOwn(ACTIONS, action)) {
     const hint = didYouMean(action, Object.keys(ACTIONS), (a) => `svc requests ${a}`);
-    throw new UsageError(`unknown requests action ${JSON.stringify(action)}${hint} (${Object.keys(ACTIONS).join(", ")})`);
+    throw new UsageError(
+      `unknown requests action ${JSON.stringify(action)}${hint} (${Object.keys(ACTIONS).join(", ")})`,
+    );
   }
   return await ACTIONS[action](rest);
 }

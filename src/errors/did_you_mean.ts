@@ -15,7 +15,9 @@ function distance(a: string, b: string): number {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
   return d[a.length][b.length];
@@ -61,7 +63,11 @@ export function closestName(typed: string, known: readonly string[]): string | n
  * didYouMean("lmit", ["limit", "offset"], (n) => `--${n}`); // ": did you mean --limit?"
  * ```
  */
-export function didYouMean(typed: string, known: readonly string[], spell: (name: string) => string = (n) => n): string {
+export function didYouMean(
+  typed: string,
+  known: readonly string[],
+  spell: (name: string) => string = (n) => n,
+): string {
   const name = closestName(typed, known);
   return name === null ? "" : `: did you mean ${spell(name)}?`;
 }

@@ -25,7 +25,7 @@ import {
 } from "../store/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { isSlug, notASlug, type Manifest, stringifyExactJson } from "../wire/mod.ts";
+import { isSlug, type Manifest, notASlug, stringifyExactJson } from "../wire/mod.ts";
 import {
   backoffMs,
   BundleError,
