@@ -5,8 +5,10 @@
  * import map or lock file names before a program starts, and these weigh
  * some 90 MB that `svc serve` and every command but a purchase never use.
  * Under Deno they come as `npm:NAME@VERSION` (a checkout's first purchase
- * fetches them, as `deno run` fetches any `npm:` import); under Node, from
- * the npm package's own dependencies, by name.
+ * fetches them, as `deno run` fetches any `npm:` import; `deno publish`
+ * warns that it cannot analyze the import, and such a specifier needs no
+ * import map to resolve); under Node, from the npm package's own
+ * dependencies, by name.
  *
  * @module
  */
