@@ -75,12 +75,21 @@ function compilerOptions(outDir: string, typeRoot: string): Record<string, unkno
   };
 }
 
-/** Bare specifiers a compiled file imports (`import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`). */
-function importedSpecifiers(text: string): string[] {
+/**
+ * Bare specifiers a compiled file imports (`import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`):
+ * statements as tsc writes them, each at the start of its line, and `import(` of a string; never a string that holds
+ * the word, such as `" changes from " + x` or `name: "from", type: "y"`.
+ *
+ * @example
+ * ```ts ignore
+ * importedSpecifiers('import { a } from "x";\nconst t = " from " + (b ? "c" : "d");\nawait import("y");'); // ["x", "y"]
+ * ```
+ */
+export function importedSpecifiers(text: string): string[] {
   const found: string[] = [];
-  // A keyword then a quote: `from "x"`, `import "x"`, `import("x")`; never a string such as `name: "from", type: "y"`.
-  const pattern = /\b(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g;
-  for (const m of text.matchAll(pattern)) found.push(m[1]);
+  const statement = /^\s*(?:import|export)\b(?:[^;"'`]|\n)*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm;
+  for (const m of text.matchAll(statement)) found.push(m[1] ?? m[2]);
+  for (const m of text.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)) found.push(m[1]);
   return found;
 }
 
