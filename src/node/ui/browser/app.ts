@@ -109,6 +109,7 @@ function links(main: HTMLElement): void {
     if (!a || a.hasAttribute("download") || (a.target && a.target !== "_self")) return;
     const raw = a.getAttribute("href") ?? "";
     const old = fromFragment(raw);
+    if (old === null && raw.startsWith("#")) return; // a place in this page: the browser's
     const url = new URL(old ?? raw, location.href);
     if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
     event.preventDefault();
