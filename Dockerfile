@@ -41,14 +41,13 @@ COPY deno.json deno.lock cli.ts mod.ts server.ts ./
 COPY src ./src
 # Everything the node, its SQL workers, the entrypoint and the health check load, fetched now: the
 # container needs no network to start. deno.lock holds what the node runs and nothing of the tests, benchmarks
-# or builds (deno.dev.lock has those). Deno installs DuckDB's musl build beside the glibc one (it does not read
-# npm's libc field yet: denoland/deno#35038) and wants it present when it starts; this image is glibc, so the musl
-# library is emptied in place (70 MB) and never loaded.
+# or builds (deno.dev.lock has those), nor DuckDB's musl build (Deno would install it beside the glibc one, not
+# reading npm's libc field: denoland/deno#35038; scripts/trim_locks.ts) nor the payment packages (a purchase
+# loads them on first use).
 RUN --mount=type=secret,id=ca_bundle,required=false \
     if [ -f /run/secrets/ca_bundle ]; then export DENO_CERT=/run/secrets/ca_bundle; fi; \
     /usr/local/bin/deno install --frozen --entrypoint cli.ts src/sql/worker_main.ts \
       src/container/entrypoint.ts src/container/healthcheck.ts \
- && find /app/.deno/npm/registry.npmjs.org/@duckdb -path '*-musl/*' -name '*.so' -exec truncate -s 0 {} + \
  && chmod -R a+rX /app
 
 FROM ${BASE}

@@ -5,7 +5,8 @@
  * @example
  * ```ts
  * import { serveNode } from "./server.ts";
- * const node = await serveNode({ store: "svc-data", host: "127.0.0.1", port: 8686, token: null });
+ * // Port 0 takes a free port (the command line's default is 8686); the URL says which.
+ * const node = await serveNode({ store: await Deno.makeTempDir(), host: "127.0.0.1", port: 0, token: null });
  * console.log(`serving on ${node.url}`);
  * await node.shutdown();
  * ```

@@ -16,6 +16,7 @@ import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { BIN_SVC, type DenoConfig, npmDependencies, packageJson, packageOf } from "./_npm_package.ts";
+import { PAYMENT_PACKAGES } from "../src/pay/packages.ts";
 
 /** The repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -74,12 +75,21 @@ function compilerOptions(outDir: string, typeRoot: string): Record<string, unkno
   };
 }
 
-/** Bare specifiers a compiled file imports (`import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`). */
-function importedSpecifiers(text: string): string[] {
+/**
+ * Bare specifiers a compiled file imports (`import ... from "x"`, `export ... from "x"`, `import "x"`, `import("x")`):
+ * statements as tsc writes them, each at the start of its line, and `import(` of a string; never a string that holds
+ * the word, such as `" changes from " + x` or `name: "from", type: "y"`.
+ *
+ * @example
+ * ```ts ignore
+ * importedSpecifiers('import { a } from "x";\nconst t = " from " + (b ? "c" : "d");\nawait import("y");'); // ["x", "y"]
+ * ```
+ */
+export function importedSpecifiers(text: string): string[] {
   const found: string[] = [];
-  // A keyword then a quote: `from "x"`, `import "x"`, `import("x")`; never a string such as `name: "from", type: "y"`.
-  const pattern = /\b(?:from\s+|import\s*\(\s*|import\s+)["']([^"']+)["']/g;
-  for (const m of text.matchAll(pattern)) found.push(m[1]);
+  const statement = /^\s*(?:import|export)\b(?:[^;"'`]|\n)*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']/gm;
+  for (const m of text.matchAll(statement)) found.push(m[1] ?? m[2]);
+  for (const m of text.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)) found.push(m[1]);
   return found;
 }
 
@@ -163,7 +173,9 @@ export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm>
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const { written, packages } = await compile(entries, outDir, await buildTools());
-  const dependencies = npmDependencies(packages, config.imports ?? {});
+  // The payment packages load by a specifier built at run time (src/pay/packages.ts): no import names them.
+  const all = { ...npmDependencies(packages, config.imports ?? {}), ...PAYMENT_PACKAGES };
+  const dependencies = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
   const files = written.map((p) => relative(outDir, p));
   await writeFile(join(outDir, "package.json"), JSON.stringify(packageJson(config, dependencies), null, 2) + "\n");
   await mkdir(join(outDir, "bin"));

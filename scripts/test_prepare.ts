@@ -3,18 +3,21 @@
  * machine either gets what the tests need or hears at once what is missing
  * (not after ten minutes of tests): Node.js (the npm package's test and the
  * HTTP framing comparison run it), a Chromium for the browser tests
- * (`SVC_CHROMIUM`, else Debian's or Ubuntu's package), and the programs
- * the fleet and deployment tests run (HAProxy, Prometheus and promtool,
- * kubectl), installed here with apt-get when this runs as root and they are
- * missing; the S3-compatible server of the object-store tests (Versity's
- * S3 gateway, built once by scripts/objectstore/prepare.sh into a cache
- * folder); and the Delta Sharing readers the pandas tests drive
+ * (`SVC_CHROMIUM`, else Debian's or Ubuntu's `chromium`), and the programs
+ * the fleet and deployment tests run (Debian's `haproxy`, `prometheus` with
+ * promtool, and `kubernetes-client` for kubectl), installed here with
+ * apt-get when this runs as root and they are missing. Each program is found
+ * wherever apt put it, PATH or not (HAProxy goes to /usr/sbin, which a
+ * user's PATH may lack); the task's runner (`test_all.ts`) puts such folders
+ * on the runs' PATH. Also the S3-compatible server of the object-store tests
+ * (Versity's S3 gateway, built once by scripts/objectstore/prepare.sh into a
+ * cache folder), and the Delta Sharing readers the pandas tests drive
  * (tests/sharing/pandas_test.ts against a node,
  * tests/fleet/sharing_readers_test.ts through the fleet's HAProxy):
  * `scripts/readers/prepare.sh`, PyPI, a few minutes the first time; it
  * tries the Spark connector from Maven Central too and says when it cannot
  * be had, which the suite does not need; when the pandas part fails, only
- * the tests that drive it fail. Prints how long the suite takes first.
+ * the tests that drive it fail. Prints how long the task takes first.
  *
  * ```sh
  * deno run -A scripts/test_prepare.ts
@@ -73,10 +76,51 @@ const PROGRAMS: readonly [program: string, version: string, pkg: string][] = [
   ["kubectl", "version --client", "kubernetes-client"],
 ];
 
-async function main(): Promise<number> {
-  say(
-    "test: the whole suite takes about 12-15 minutes on 2 cores (files run in parallel, then the examples, then the fleet)",
-  );
+/** Where Debian puts programs besides the folders a user's PATH usually names (HAProxy goes to /usr/sbin). */
+export const SYSTEM_FOLDERS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
+
+/**
+ * The folder holding an executable `program`: the first of `path` (a PATH
+ * value), else of {@linkcode SYSTEM_FOLDERS}; null when none does.
+ *
+ * @example
+ * ```ts
+ * import { programFolder } from "./test_prepare.ts";
+ * programFolder("sh", ""); // "/usr/bin" (or "/bin")
+ * ```
+ */
+export function programFolder(program: string, path: string): string | null {
+  const folders = [...path.split(":").filter((f) => f !== ""), ...SYSTEM_FOLDERS];
+  for (const folder of folders) {
+    try {
+      const info = Deno.statSync(`${folder}/${program}`);
+      if (info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0) return folder;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+/** What {@linkcode prepareTests} found: the problems left, and the folders the runs need added to PATH. */
+export interface Prepared {
+  /** Needs unmet, each a sentence saying what to do. */
+  problems: string[];
+  /** Folders holding a program the tests run that PATH does not name (apt's /usr/sbin when PATH lacks it). */
+  pathAdditions: string[];
+}
+
+/** Whether `program` answers `args` when run from `folder`. */
+function runsFrom(folder: string | null, program: string, args: string): Promise<boolean> {
+  return folder === null ? Promise.resolve(false) : runs(`${folder}/${program}`, args.split(" "));
+}
+
+/**
+ * Checks what the tests need (see the module's documentation), installing
+ * Debian's packages as root where they are missing, and finds each program
+ * wherever apt put it.
+ */
+export async function prepareTests(path = Deno.env.get("PATH") ?? ""): Promise<Prepared> {
   const problems: string[] = [];
   if (!(await runs("node", ["--version"]))) {
     problems.push("Node.js 20 or later is needed (the npm package's test and the HTTP framing comparison use it)");
@@ -88,7 +132,8 @@ async function main(): Promise<number> {
   const missing: string[] = [];
   if (chosen === undefined && !CHROMIUM_PATHS.some((p) => existsSync(p))) missing.push("chromium");
   for (const [program, version, pkg] of PROGRAMS) {
-    if (!(await runs(program, version.split(" "))) && !missing.includes(pkg)) missing.push(pkg);
+    const works = await runsFrom(programFolder(program, path), program, version);
+    if (!works && !missing.includes(pkg)) missing.push(pkg);
   }
   if (missing.length > 0) await installDebian(missing);
   if (chosen === undefined && !CHROMIUM_PATHS.some((p) => existsSync(p))) {
@@ -97,9 +142,14 @@ async function main(): Promise<number> {
         "`apt-get install -y chromium` as root, or set SVC_CHROMIUM to a Chromium or Chrome binary",
     );
   }
+  const named = path.split(":");
+  const pathAdditions: string[] = [];
   for (const [program, version, pkg] of PROGRAMS) {
-    if (!(await runs(program, version.split(" ")))) {
+    const folder = programFolder(program, path);
+    if (!(await runsFrom(folder, program, version))) {
       problems.push(`${program} is needed by the fleet and deployment tests: \`apt-get install -y ${pkg}\` as root`);
+    } else if (!named.includes(folder!) && !pathAdditions.includes(folder!)) {
+      pathAdditions.push(folder!);
     }
   }
   if (!existsSync(versitygwPath())) {
@@ -123,6 +173,18 @@ async function main(): Promise<number> {
         "tests/fleet/sharing_readers_test.ts will fail",
     );
   }
+  return { problems, pathAdditions };
+}
+
+/** How long the whole task took on 2 cores, measured (see README.md). */
+export const SUITE_MINUTES = "9-11";
+
+async function main(): Promise<number> {
+  say(
+    `test: the whole suite takes about ${SUITE_MINUTES} minutes on 2 cores (files run in parallel, then the examples, then the fleet)`,
+  );
+  const { problems, pathAdditions } = await prepareTests();
+  for (const folder of pathAdditions) say(`test: programs the tests run are in ${folder}, which PATH lacks: add it`);
   for (const problem of problems) say(`error: ${problem}`);
   return problems.length === 0 ? 0 : 1;
 }

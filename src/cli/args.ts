@@ -6,7 +6,7 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import { UsageError } from "../errors/mod.ts";
 import { usageFrom } from "../settings/mod.ts";
 
@@ -35,7 +35,7 @@ export function commandArgs<const O extends OptionsConfig>(
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (e) {
-    throw usageFrom(e, command);
+    throw usageFrom(e, command, options);
   }
 }
 
@@ -50,7 +50,7 @@ export function commandArgs<const O extends OptionsConfig>(
  */
 export function projectAt(text: string): { slug: string; version: number | null } {
   const [slug, at] = text.split("@", 2);
-  if (!isSlug(slug)) throw new UsageError(`${JSON.stringify(slug)} is not a project slug`);
+  if (!isSlug(slug)) throw new UsageError(notASlug(slug));
   if (at !== undefined && !/^[1-9]\d*$/.test(at)) throw new UsageError(`${JSON.stringify(at)} is not a version number`);
   return { slug, version: at === undefined ? null : Number(at) };
 }

@@ -15,7 +15,7 @@ import { verifyRequired } from "../settings/mod.ts";
 import { UsageError } from "../errors/mod.ts";
 import { plural, progressOnReport } from "./progress.ts";
 import { trustFilePath } from "../trust/mod.ts";
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import { writeOut } from "./formats.ts";
 import { loadPushLine, pushProgress, sourceFrom, workersFrom } from "./promote.ts";
 import { pullWithWallet } from "./pull_pay.ts";
@@ -158,7 +158,7 @@ export async function loadCommand(args: string[]): Promise<number> {
   const origin = values.origin ?? "";
   const trust = { trustFile: trustFilePath(process.env), origin: origin.replace(/\/+$/, ""), required };
   if (values.push !== undefined) {
-    if (!isSlug(values.push)) throw new UsageError("--push takes a project slug");
+    if (!isSlug(values.push)) throw new UsageError(`--push: ${notASlug(values.push)}`);
     if (values.check) throw new UsageError("--check and --push do not go together");
     const push = pushProgress(values.push, !values["no-progress"]);
     const pushed = await pushBundle(new Client({ ...endpointFrom(values, process.env) }), positionals[0], values.push, {

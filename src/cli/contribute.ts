@@ -17,8 +17,8 @@ import { constants, createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { callJson, Client, type Endpoint } from "../client/mod.ts";
-import { isSlug, parseExactJson, stableStringify } from "../wire/mod.ts";
+import { callJson, Client, type Endpoint, KeyRequiredError } from "../client/mod.ts";
+import { isSlug, notASlug, parseExactJson, stableStringify } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
 import { CliError, fileError, UsageError } from "../errors/mod.ts";
@@ -176,9 +176,8 @@ export async function contributeCommand(args: string[]): Promise<number> {
     process.stdout.write(CONTRIBUTE_HELP);
     return 0;
   }
-  if (positionals.length !== 1 || !isSlug(positionals[0])) {
-    throw new UsageError("svc contribute takes one project slug");
-  }
+  if (positionals.length !== 1) throw new UsageError("svc contribute takes one project slug");
+  if (!isSlug(positionals[0])) throw new UsageError(notASlug(positionals[0]));
   if (!values.file) throw new UsageError("svc contribute needs --file FILE (or - for stdin)");
   const slug = positionals[0];
   const source = sourceFrom(values.source);

@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import process from "node:process";
 import { Client } from "../client/mod.ts";
-import { checkNewProject, isSlug } from "../wire/mod.ts";
+import { isSlug, newProjectProblems, notASlug } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";
 import { fileError, UsageError } from "../errors/mod.ts";
@@ -91,6 +91,62 @@ async function readmeFrom(inline: string | undefined, file: string | undefined):
   return readme;
 }
 
+/** The flags of `svc create` that make the request. */
+interface CreateFlags {
+  title?: string;
+  readme?: string;
+  "readme-file"?: string;
+  schema?: string;
+  license?: string;
+  tags?: string;
+  visibility?: string;
+}
+
+/** A problem of `problems` unless an earlier one already told of the same field (`key` of the request). */
+function notYetTold(told: Set<string>, problems: string[], key: string, problem: string): void {
+  if (!told.has(key)) problems.push(problem);
+  told.add(key);
+}
+
+/**
+ * The creation request of `slug` from `flags`, checked as the origin checks
+ * it: every problem at once (a `UsageError` listing them), not one a try.
+ */
+async function creationRequest(slug: string, flags: CreateFlags): Promise<Record<string, unknown>> {
+  const problems: string[] = [];
+  const told = new Set<string>();
+  if (!isSlug(slug)) notYetTold(told, problems, "slug", notASlug(slug));
+  if (!flags.title) notYetTold(told, problems, "title", "--title is missing (4-140 characters)");
+  const request: Record<string, unknown> = { slug, title: flags.title ?? "" };
+  if (flags.readme === undefined && flags["readme-file"] === undefined) {
+    notYetTold(told, problems, "readme", "--readme TEXT or --readme-file FILE is missing (20-20000 characters)");
+  } else {
+    request.readme = await readmeFrom(flags.readme, flags["readme-file"]).catch((e) => {
+      if (!(e instanceof UsageError)) throw e;
+      notYetTold(told, problems, "readme", e.message);
+      return "";
+    });
+  }
+  if (!flags.schema) notYetTold(told, problems, "schemaDef", "--schema is missing (@FILE or JSON)");
+  else {
+    request.schemaDef = await readSchema(flags.schema).catch((e) => {
+      if (!(e instanceof UsageError)) throw e;
+      notYetTold(told, problems, "schemaDef", e.message);
+      return { fields: [] };
+    });
+  }
+  if (flags.license !== undefined) request.license = flags.license;
+  if (flags.tags !== undefined) request.tags = flags.tags.split(",").map((t) => t.trim()).filter(Boolean);
+  if (flags.visibility !== undefined) request.visibility = flags.visibility;
+  for (const problem of newProjectProblems(request)) {
+    const key = /^body\/(\w+)/.exec(problem)?.[1] ?? "";
+    if (!told.has(key)) problems.push(flagWording(problem));
+  }
+  if (problems.length === 1) throw new UsageError(problems[0]);
+  if (problems.length > 1) throw new UsageError(`svc create: ${problems.length} problems:\n  ${problems.join("\n  ")}`);
+  return request;
+}
+
 /**
  * `args` with the words after `--tags` up to the next option gathered into
  * one comma-separated value, so that `--tags a b` and `--tags a,b` both give
@@ -133,25 +189,7 @@ export async function createCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError("svc create takes one project slug");
-  if (!isSlug(positionals[0])) throw new UsageError(`${JSON.stringify(positionals[0])} is not a project slug`);
-  if (!values.title || !values.schema || (values.readme === undefined && values["readme-file"] === undefined)) {
-    throw new UsageError("svc create needs --title, --readme TEXT or --readme-file FILE, and --schema");
-  }
-  const readme = await readmeFrom(values.readme, values["readme-file"]);
-  const request: Record<string, unknown> = {
-    slug: positionals[0],
-    title: values.title,
-    readme,
-    schemaDef: await readSchema(values.schema),
-  };
-  if (values.license !== undefined) request.license = values.license;
-  if (values.tags !== undefined) request.tags = values.tags.split(",").map((t) => t.trim()).filter(Boolean);
-  if (values.visibility !== undefined) request.visibility = values.visibility;
-  try {
-    checkNewProject(request);
-  } catch (e) {
-    throw new UsageError(flagWording((e as Error).message));
-  }
+  const request = await creationRequest(positionals[0], values);
   const endpoint = endpointFrom(values, process.env);
   const body = await new Client({ ...endpoint }).create(request);
   if (values.json) process.stdout.write(JSON.stringify(body) + "\n");

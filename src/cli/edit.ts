@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isSlug, type ProjectChanges } from "../wire/mod.ts";
+import { isSlug, notASlug, type ProjectChanges } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
@@ -42,7 +42,8 @@ export async function editCommand(args: string[]): Promise<number> {
     status: { type: "string" },
   }, "edit");
   if (helped(values, EDIT_HELP)) return 0;
-  if (positionals.length !== 1 || !isSlug(positionals[0])) throw new UsageError("svc edit takes one project slug");
+  if (positionals.length !== 1) throw new UsageError("svc edit takes one project slug");
+  if (!isSlug(positionals[0])) throw new UsageError(notASlug(positionals[0]));
   const status = values.status;
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
     throw new UsageError(`--status must be open, paused or archived, not ${JSON.stringify(status)}`);

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isSlug, type PriceInput, type PriceState, type UnitStatus } from "../wire/mod.ts";
+import { isSlug, type PriceInput, type PriceState, SLUG_RULE, type UnitStatus } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
@@ -138,7 +138,7 @@ export async function priceCommand(args: string[]): Promise<number> {
   const [target, given] = positionals;
   const isUnit = UNIT_ID_PATTERN.test(target);
   if (!isUnit && !isSlug(target)) {
-    throw new UsageError(`${JSON.stringify(target)} is neither a unit id nor a dataset slug`);
+    throw new UsageError(`${JSON.stringify(target)} is neither a unit id nor a dataset slug: a slug is ${SLUG_RULE}`);
   }
   if (values.trial && values["no-trial"]) throw new UsageError("--trial and --no-trial cannot go together");
   const trialSale = values.trial ? true : values["no-trial"] ? false : undefined;

@@ -6,7 +6,7 @@
 import process from "node:process";
 import { AuthError, KeyRequiredError, SvcError } from "../client/mod.ts";
 import { VERSION } from "../version.ts";
-import { CliError, fileReason, UsageError } from "../errors/mod.ts";
+import { certificateFailure, CliError, closestName, fileReason, UsageError } from "../errors/mod.ts";
 import { endQuietlyWhenStdoutCloses } from "./formats.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
 import { exitOnInterrupt } from "./interrupt.ts";
@@ -285,12 +285,18 @@ export async function main(args: string[]): Promise<number> {
     if (command === "help") {
       const [topic, ...extra] = rest;
       if (extra.length > 0 || !Object.hasOwn(COMMANDS, topic)) {
+        const meant = extra.length === 0 ? closestName(topic, Object.keys(COMMANDS)) : null;
+        if (meant !== null) {
+          throw new UsageError(`svc help: no command ${JSON.stringify(topic)}: did you mean ${meant}?`);
+        }
         throw new UsageError(`svc help takes one command: ${Object.keys(COMMANDS).join(", ")}`);
       }
       return await COMMANDS[topic].run(["--help"]);
     }
     if (!Object.hasOwn(COMMANDS, command)) {
-      throw new UsageError(`unknown command ${JSON.stringify(command)} (svc --help lists the commands)`);
+      const meant = closestName(command, [...Object.keys(COMMANDS), "help"]);
+      const hint = meant === null ? "" : `: did you mean svc ${meant}?`;
+      throw new UsageError(`unknown command ${JSON.stringify(command)}${hint} (svc --help lists the commands)`);
     }
     if (command !== "serve") {
       exitOnInterrupt();
@@ -310,6 +316,8 @@ export async function main(args: string[]): Promise<number> {
 
 function describe(e: unknown, command: string | undefined): string {
   if (e instanceof CliError) return e.message;
+  const certificate = certificateFailure(e, (globalThis as { Deno?: unknown }).Deno ? "deno" : "node");
+  if (certificate !== null) return certificate;
   if (e instanceof KeyRequiredError) {
     return `svc ${command} needs an agent key: --api-key or SVC_API_KEY (an agent gets one with svc claim CODE; ` +
       "a node started with a token takes that token as the key)";

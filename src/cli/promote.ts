@@ -10,7 +10,7 @@ import { Client, type PushProgress } from "../client/mod.ts";
 import { promote, type PromoteResult, type PushBundleResult } from "../local/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
 import { requireLocalProject } from "./local_store.ts";
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -181,8 +181,9 @@ export async function promoteCommand(args: string[]): Promise<number> {
     process.stdout.write(PROMOTE_HELP);
     return 0;
   }
-  if (positionals.length !== 1 || !isSlug(positionals[0])) throw new UsageError("svc promote takes one project slug");
-  if (values.to !== undefined && !isSlug(values.to)) throw new UsageError("--to takes a project slug");
+  if (positionals.length !== 1) throw new UsageError("svc promote takes one project slug");
+  if (!isSlug(positionals[0])) throw new UsageError(notASlug(positionals[0]));
+  if (values.to !== undefined && !isSlug(values.to)) throw new UsageError(`--to: ${notASlug(values.to)}`);
   const slug = positionals[0];
   const store = values.store ?? DEFAULT_STORE;
   await requireLocalProject(store, slug, false);

@@ -18,7 +18,7 @@ import {
   type PushResult,
   uploadPaths,
 } from "../client/mod.ts";
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { fileError, UsageError } from "../errors/mod.ts";
@@ -147,7 +147,8 @@ export async function pushCommand(args: string[]): Promise<number> {
     process.stdout.write(PUSH_HELP);
     return 0;
   }
-  if (positionals.length !== 1 || !isSlug(positionals[0])) throw new UsageError("svc push takes one project slug");
+  if (positionals.length !== 1) throw new UsageError("svc push takes one project slug");
+  if (!isSlug(positionals[0])) throw new UsageError(notASlug(positionals[0]));
   const slug = positionals[0];
   if (!values.file) throw new UsageError("svc push needs --file FILE");
   const file = values.file;

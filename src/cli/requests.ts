@@ -10,7 +10,7 @@
 import process from "node:process";
 import type { ItemReviews, RequestDetail, RequestList, RequestSummary } from "../wire/mod.ts";
 import { commandArgs, intFlag } from "./args.ts";
-import { UsageError } from "../errors/mod.ts";
+import { didYouMean, UsageError } from "../errors/mod.ts";
 import { writeOut } from "./formats.ts";
 import { choice, day, ORIGIN_FLAGS, ORIGIN_OPTIONS_HELP, originClient, printJson } from "./origin_flags.ts";
 import { REQUEST_WRITES, reviewTarget, TARGET_FLAGS } from "./requests_write.ts";
@@ -226,7 +226,10 @@ export async function requestsCommand(args: string[]): Promise<number> {
     );
   }
   if (!Object.hasOwn(ACTIONS, action)) {
-    throw new UsageError(`unknown requests action ${JSON.stringify(action)} (${Object.keys(ACTIONS).join(", ")})`);
+    const hint = didYouMean(action, Object.keys(ACTIONS), (a) => `svc requests ${a}`);
+    throw new UsageError(
+      `unknown requests action ${JSON.stringify(action)}${hint} (${Object.keys(ACTIONS).join(", ")})`,
+    );
   }
   return await ACTIONS[action](rest);
 }

@@ -19,6 +19,7 @@ import {
   KERNEL_LANDLOCK_ENV,
   landlockAbi,
   localNodePaths,
+  NO_DUCKDB_BINDING,
   nodePermissionFlags,
   ownRelaunchCommand,
   runAsLauncher,
@@ -27,6 +28,7 @@ import {
 } from "../runtime/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
+import { certificateFailure } from "../errors/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
 import {
   CGROUP_MEMORY_ENV,
@@ -112,9 +114,27 @@ function narrowedNode(
 }
 
 /**
+ * Has Deno install the npm packages by loading the DuckDB binding: on a
+ * first start whose install failed before the program ran (Deno goes on and
+ * tries again at the first import), the binding is missing only for that.
+ * Answers why it cannot be installed when a certificate nobody here trusts
+ * (a TLS-intercepting proxy) is the reason, naming `DENO_CERT`; any other
+ * failure is left to the node's own start to report (null).
+ */
+async function installDuckdbBinding(): Promise<string | null> {
+  try {
+    await import("@duckdb/node-bindings");
+    return null;
+  } catch (e) {
+    return certificateFailure(e, "deno");
+  }
+}
+
+/**
  * Runs `svc args...` as the launcher of a narrowed node when `args` is
  * `serve` under Deno with broad permissions and the sandbox on; resolves
- * with the node's exit code, or null when this process should run the
+ * with the node's exit code (1 when the npm packages cannot be downloaded
+ * for an untrusted certificate, said on stderr), or null when this process should run the
  * command itself (another command, Node, `--no-sandbox`, permissions
  * already narrow, the narrowed node's own run, or settings in error, which
  * the command reports).
@@ -137,7 +157,15 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
   if (env[SANDBOX_CHILD]) return null;
   const settings = serveSettingsOf(args, env);
   if (settings === null || !settings.sandbox) return null;
-  const node = narrowedNode(settings, env);
+  let node = narrowedNode(settings, env);
+  if (node === NO_DUCKDB_BINDING) {
+    const failure = await installDuckdbBinding();
+    if (failure !== null) {
+      process.stderr.write(`error: ${failure}\n`);
+      return 1;
+    }
+    node = narrowedNode(settings, env);
+  }
   if (typeof node === "string") {
     process.stderr.write(`svc: the node cannot be narrowed (${node}); it keeps the permissions it was started with\n`);
     return null;

@@ -10,7 +10,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { addRecipient, listRecipients, type Recipient, removeRecipient } from "../sharing/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
-import { CliError, UsageError } from "../errors/mod.ts";
+import { CliError, didYouMean, UsageError } from "../errors/mod.ts";
 import { commandArgs } from "./args.ts";
 import { prepareKeyFile } from "./key_file.ts";
 
@@ -94,6 +94,30 @@ async function requireStore(store: string): Promise<void> {
   if (!isDir) throw new CliError(`there is no store at ${store} (${resolve(store)}): give --store DIR`);
 }
 
+/**
+ * What to say of the node at `base` once a recipient of `store` is made: a
+ * warning when that node serves this store with no token (a recipient's
+ * token guards nothing there: anyone who reaches the node reads the share,
+ * and every other read), a note when no node answers there; null when the
+ * node has a token, or serves another store. The node is asked its
+ * `/healthz` (two seconds at most).
+ */
+async function tokenWarning(base: string, store: string): Promise<string | null> {
+  let health: { auth?: unknown; store?: unknown };
+  try {
+    const res = await fetch(`${base.replace(/\/+$/, "")}/healthz`, { signal: AbortSignal.timeout(2000) });
+    health = await res.json();
+  } catch {
+    return `note: no node answers at ${base} now; a node that serves ${store} without a token ` +
+      "(svc serve --token, or SVC_NODE_TOKEN) answers its share to anyone who reaches it, token or not";
+  }
+  if (health?.auth !== "none") return null;
+  if (typeof health.store === "string" && resolve(health.store) !== resolve(store)) return null;
+  return `warning: the node at ${base} has no token: anyone who reaches it reads this share (and all it serves) ` +
+    "without the recipient's token; give the node one (svc serve --token, or SVC_NODE_TOKEN) before you share beyond " +
+    "this machine";
+}
+
 function listLines(recipients: Recipient[], now: number): string {
   return recipients.map((r) => {
     const expired = r.expiresAt !== null && Date.parse(r.expiresAt) <= now;
@@ -125,6 +149,10 @@ export async function shareCommand(args: string[]): Promise<number> {
     return 0;
   }
   const [action = "list", name, ...extra] = positionals;
+  if (!["add", "list", "remove", "profile"].includes(action)) {
+    const hint = didYouMean(action, ["add", "list", "remove", "profile"], (a) => `svc share ${a}`);
+    throw new UsageError(`unknown share action ${JSON.stringify(action)}${hint} (add, list, remove, profile)`);
+  }
   if (extra.length > 0) throw new UsageError(`svc share ${action} takes one name`);
   const store = values.store ?? DEFAULT_STORE;
   await requireStore(store);
@@ -141,9 +169,6 @@ export async function shareCommand(args: string[]): Promise<number> {
     if (!(await removeRecipient(store, name))) throw new CliError(`there is no recipient ${name} in ${store}`);
     process.stdout.write(`removed ${name}: its token no longer works\n`);
     return 0;
-  }
-  if (action !== "add" && action !== "profile") {
-    throw new UsageError(`unknown share action ${JSON.stringify(action)} (add, list, remove, profile)`);
   }
   if (action === "profile" && !values.out) throw new UsageError("svc share profile needs -o FILE");
   let expires = expiryOf(values.expires, now);
@@ -162,6 +187,7 @@ export async function shareCommand(args: string[]): Promise<number> {
   }
   const base = values.endpoint ?? (process.env.SVC_BASE_URL || "http://127.0.0.1:8686");
   const profile = profileOf(base, made.token, made.recipient.expiresAt);
+  const warning = tokenWarning(base, store);
   if (values.out) await writeProfile(values.out, profile);
   if (values.json) {
     process.stdout.write(JSON.stringify({ ...made.recipient, token: made.token, profile: values.out ?? null }) + "\n");
@@ -174,5 +200,7 @@ export async function shareCommand(args: string[]): Promise<number> {
       `recipient ${name}: the token above is shown once (svc share profile ${name} -o FILE makes another)\n`,
     );
   }
+  const said = await warning;
+  if (said !== null) process.stderr.write(`${said}\n`);
   return 0;
 }

@@ -10,7 +10,7 @@ import { callJson } from "../client/mod.ts";
 import { type KeysDocument, pinKeys, readTrustFile, trustFilePath, writeTrustFile } from "../trust/mod.ts";
 import { commandArgs } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
-import { CliError, UsageError } from "../errors/mod.ts";
+import { CliError, didYouMean, UsageError } from "../errors/mod.ts";
 
 /** The help text of `svc trust`. */
 export const TRUST_HELP = `Usage: svc trust add [ORIGIN] [--origin URL] [--force]
@@ -77,7 +77,10 @@ export async function trustCommand(args: string[]): Promise<number> {
     process.stdout.write(`removed ${origin}\n`);
     return 0;
   }
-  if (action !== "add") throw new UsageError(`unknown trust action ${JSON.stringify(action)} (add, list, remove)`);
+  if (action !== "add") {
+    const hint = didYouMean(action, ["add", "list", "remove"], (a) => `svc trust ${a}`);
+    throw new UsageError(`unknown trust action ${JSON.stringify(action)}${hint} (add, list, remove)`);
+  }
   const endpoint = endpointFrom(target ? { "base-url": target } : values, process.env);
   const base = endpoint.baseUrl.replace(/\/+$/, "");
   const origin = (values.origin ?? base).replace(/\/+$/, "");

@@ -14,7 +14,7 @@ import { type FileHandle, open, readFile, rename, rm, stat, writeFile } from "no
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import { isSlug, type ProjectDetail } from "../wire/mod.ts";
+import { isSlug, notASlug, type ProjectDetail } from "../wire/mod.ts";
 import { SvcError, ValueError } from "./errors.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./types.ts";
 
@@ -72,7 +72,7 @@ export async function exportFile(
   slug: string,
   options: ExportFileOptions = {},
 ): Promise<ExportFileResult> {
-  if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  if (!isSlug(slug)) throw new ValueError(notASlug(slug));
   const version = options.version ?? await newestVersion(client, slug);
   const file = options.out ?? `${slug}-v${version}.jsonl.gz`;
   const part = `${file}.part`;

@@ -17,7 +17,7 @@
  * @module
  */
 import { rm, stat } from "node:fs/promises";
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import { errorForStatus, KeyRequiredError, SvcError, ValueError, WaitTimeout } from "./errors.ts";
 import { callJson, type Endpoint } from "./http.ts";
 import { gzipCopy, readRange } from "./_upload_file.ts";
@@ -223,7 +223,7 @@ async function sizeOf(path: string): Promise<number | null> {
 }
 
 function checkOptions(slug: string, options: PushOptions): { workers: number; partSize: number } {
-  if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  if (!isSlug(slug)) throw new ValueError(notASlug(slug));
   const declaration = options.sourceDeclaration;
   if (declaration !== undefined && declaration !== null) {
     const length = typeof declaration === "string" ? [...declaration].length : -1;

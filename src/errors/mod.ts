@@ -13,3 +13,5 @@
  */
 export { type ErrorKind, kindOfStatus, NodeError, statusOf } from "./node_error.ts";
 export { CliError, fileError, fileReason, UsageError } from "./command.ts";
+export { certificateAdvice, certificateFailure, untrustedCertificate } from "./certificate.ts";
+export { closestName, didYouMean } from "./did_you_mean.ts";

@@ -136,12 +136,9 @@ function duckdbBinding(d: DenoNarrow): string | null {
   }
   if (!main.startsWith("file:") || !main.includes("/node_modules/")) return null;
   const scope = decodeURIComponent(new URL(main).pathname).replace(/\/node-bindings\/[^/]*$/, "");
-  let musl = false;
-  try {
-    musl = [...d.readDirSync("/lib")].some((e) => e.name.startsWith("ld-musl-"));
-  } catch { /* not musl */ }
   const arch = d.build.arch === "x86_64" ? "x64" : d.build.arch === "aarch64" ? "arm64" : d.build.arch;
-  const binding = `${scope}/node-bindings-${d.build.os}-${arch}${musl ? "-musl" : ""}/duckdb.node`;
+  // The glibc build even on a musl host: the package asks process.report, and Deno's names glibc.
+  const binding = `${scope}/node-bindings-${d.build.os}-${arch}/duckdb.node`;
   try {
     return d.realPathSync(binding);
   } catch {

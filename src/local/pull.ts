@@ -30,7 +30,7 @@ import type { ProjectDetail } from "../wire/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { heldParts, heldWhole, listedParts } from "./_pull_ask.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { isSlug, type Manifest } from "../wire/mod.ts";
+import { isSlug, type Manifest, notASlug } from "../wire/mod.ts";
 import {
   backoffMs,
   BundleError,
@@ -183,7 +183,7 @@ export async function refuseLocal(root: string, slug: string): Promise<void> {
  * into `options.store`.
  */
 export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
-  if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  if (!isSlug(slug)) throw new ValueError(notASlug(slug));
   await refuseLocal(options.store, slug);
   if (options.manifest) return await take(client, slug, options, options.manifest, null, []);
   const pinned = options.version;

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { projectDir } from "../store/mod.ts";
-import { isSlug, stringifyExactJson } from "../wire/mod.ts";
+import { isSlug, notASlug, stringifyExactJson } from "../wire/mod.ts";
 import { type Client, SignatureError, ValueError } from "../client/mod.ts";
 import { refuseLocal } from "./pull.ts";
 
@@ -50,7 +50,7 @@ export async function pullJsonLines(
     onProgress?: (done: number, total: number) => void;
   },
 ): Promise<JsonLinesResult> {
-  if (!isSlug(slug)) throw new ValueError(`${JSON.stringify(slug)} is not a project slug`);
+  if (!isSlug(slug)) throw new ValueError(notASlug(slug));
   const pageSize = options.page ?? DEFAULT_PAGE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) {
     throw new ValueError(`page must be a whole number from 1 to ${MAX_PAGE}, not ${pageSize}`);

@@ -1,12 +1,13 @@
 /**
  * Which handler answers a path, and with which methods. Paths are matched on
  * their raw segments; a segment that is not a valid slug never reaches a
- * handler. The browser interface has `/` and `/ui/...` only; its views live
- * in the URL's fragment, so the API's paths stay JSON.
+ * handler (under `/projects/` it is a 404 saying what a slug may be). The
+ * browser interface's pages are `/`, `/ui/...` and `/p/...`: HTML, apart
+ * from the API's paths, which stay JSON.
  *
  * @module
  */
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import type { NodeContext } from "./context.ts";
 import { publicOrigin } from "../http/mod.ts";
 
@@ -23,7 +24,8 @@ import { postQuery } from "./routes/query.ts";
 import { sharingRoute } from "./routes/sharing.ts";
 import { getStatistics } from "./routes/statistics.ts";
 import { getContribution, postContribution, postProject } from "./routes/writes.ts";
-import { getAsset, getShell, isAsset, postLogin, postLogout } from "./ui/routes.ts";
+import { getAsset, getUiPage, isAsset, postLogin, postLogout } from "./ui/routes.ts";
+import { PROJECT_PAGES } from "./ui/views/mod.ts";
 
 /** A matched route: the methods it takes and how it answers. */
 export interface Match {
@@ -52,8 +54,19 @@ function refuse(kind: ErrorKind, message: string): Match["run"] {
   return () => Promise.reject(new NodeError(kind, message));
 }
 
+/** A page of the browser interface: HTML holding its data (the login page for a browser without the token). */
+function uiPage(costly: boolean): Match {
+  return {
+    methods: READ,
+    public: true,
+    costly,
+    run: (ctx, req, url, authed) => getUiPage(ctx, req, url, authed, match),
+  };
+}
+
 /** The browser interface's routes under `/ui/`. */
 function uiRoute(name: string): Match | null {
+  if (name === "mcp") return uiPage(false);
   if (isAsset(name)) return { methods: READ, public: true, run: (_ctx, req) => Promise.resolve(getAsset(req, name)) };
   if (name === "login") return { methods: ["POST"], public: true, form: true, run: postLogin };
   if (name === "logout") {
@@ -77,9 +90,8 @@ const BUY_REFUSED = "a node sells nothing: buy on the origin";
  */
 export function match(pathname: string): Match | null {
   const s = pathname.split("/").slice(1);
-  if (s.length === 1 && s[0] === "") {
-    return { methods: READ, public: true, run: (_ctx, _req, _url, authed) => Promise.resolve(getShell(authed)) };
-  }
+  if (s.length === 1 && s[0] === "") return uiPage(false);
+  if (s[0] === "p" && s.length >= 2) return uiPage(true);
   if (s.length === 2 && s[0] === "ui") return uiRoute(s[1]);
   if (s.length === 1 && s[0] === "healthz") {
     return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getHealth(ctx, authed) };
@@ -112,7 +124,11 @@ export function match(pathname: string): Match | null {
     };
   }
   const slug = s[1];
-  if (!isSlug(slug)) return null;
+  if (!isSlug(slug)) {
+    // A project's route with a name that is no slug says what a slug may be; any other path is simply not found.
+    const named = s.length <= 3 && /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(slug) && !/^\.+$/.test(slug);
+    return named ? { methods: [], public: false, run: refuse("not-found", `not found: ${notASlug(slug)}`) } : null;
+  }
   if (s.length === 2) return { methods: READ, public: false, run: (ctx) => getProject(ctx, slug) };
   if (s[2] === "push" || s[2] === "uploads") {
     return { methods: [], public: false, run: refuse("method-not-allowed", PUSH_REFUSED) };
@@ -152,6 +168,7 @@ const SHARING_NAMES: Readonly<Record<string, string>> = { shares: "{share}", sch
  * ```ts
  * import { routeTemplate } from "./router.ts";
  * routeTemplate("/projects/cities/data"); // "/projects/{slug}/data"
+ * routeTemplate("/p/cities/statistics"); // "/p/{slug}/statistics"
  * routeTemplate("/delta-sharing/shares/svc/schemas/default/tables/cities/query");
  * // "/delta-sharing/shares/{share}/schemas/{schema}/tables/{table}/query"
  * ```
@@ -161,6 +178,10 @@ export function routeTemplate(path: string): string {
   if (s[0] === "projects") {
     if (s.length >= 2) s[1] = "{slug}";
     if (s[2] === "contributions" && s.length === 4) s[3] = "{id}";
+  } else if (s[0] === "p" && s.length >= 2) {
+    // A page of the interface: its slug, and its kind when it is one (any other path is a page not found).
+    return "/p/{slug}" +
+      (s.length === 3 && PROJECT_PAGES.includes(s[2]) ? "/" + s[2] : s.length > 2 ? "/{missing}" : "");
   } else if (s[0] === "parts" && s.length === 3) {
     s[1] = "{slug}";
     s[2] = "{file}";

@@ -6,7 +6,7 @@
  * @module
  */
 import { type Client, SvcError } from "../client/mod.ts";
-import { type CreditPackPurchase, isSlug, type Manifest, type PaymentReceipt } from "../wire/mod.ts";
+import { type CreditPackPurchase, isSlug, type Manifest, notASlug, type PaymentReceipt } from "../wire/mod.ts";
 import { type PayOptions, withReceipt, x402Get } from "./purchase.ts";
 
 /** A dataset version bought with x402: the manifest with 15-minute part URLs. */
@@ -37,7 +37,7 @@ export async function buyDataset(
   version?: number,
   options: PayOptions = {},
 ): Promise<PaidManifest> {
-  if (!isSlug(slug)) throw new SvcError(`${JSON.stringify(slug)} is not a project slug`, null, "bad_slug");
+  if (!isSlug(slug)) throw new SvcError(notASlug(slug), null, "bad_slug");
   const paid = await x402Get(client, "/paid/dataset", { slug, version }, options);
   const manifest = paid.body as PaidManifest | null;
   if (!manifest || typeof manifest !== "object" || manifest.project !== slug || !Array.isArray(manifest.parts)) {

@@ -10,7 +10,7 @@
 import { type Client, SignatureError, SvcError } from "../client/mod.ts";
 import { pull, type PullOptions, type PullResult } from "../local/mod.ts";
 import { openStore } from "../store/mod.ts";
-import { isSlug, type Manifest, type PaymentReceipt } from "../wire/mod.ts";
+import { isSlug, type Manifest, notASlug, type PaymentReceipt } from "../wire/mod.ts";
 import { buyDataset } from "./buy.ts";
 import type { PayOptions } from "./purchase.ts";
 
@@ -55,7 +55,7 @@ async function held(slug: string, options: PullPaidOptions): Promise<PullPaidRes
  * pulls it into `options.store`.
  */
 export async function pullPaid(client: Client, slug: string, options: PullPaidOptions): Promise<PullPaidResult> {
-  if (!isSlug(slug)) throw new SvcError(`${JSON.stringify(slug)} is not a project slug`, null, "bad_slug");
+  if (!isSlug(slug)) throw new SvcError(notASlug(slug), null, "bad_slug");
   const already = await held(slug, options);
   if (already) return already;
   const { walletKey, maxPrice, networks, timeoutMs, onPay, ...pulling } = options;

@@ -16,7 +16,9 @@ import { decodeHeaderJson, type PaymentRequired, type PaymentRequirements } from
 import { capAtomic } from "./cap.ts";
 import { allowedNetworks, USDC_NETWORKS } from "./networks.ts";
 import { applyPolicy, type PayPolicy, readPaymentRequired } from "./policy.ts";
-import { loadPaymentModule, openWallet, type TypedData, walletKey } from "./wallet.ts";
+import { openWallet, type TypedData, walletKey } from "./wallet.ts";
+import { loadPaymentModule } from "./packages.ts";
+import type { X402EvmModule, X402FetchModule } from "./_payment_shapes.ts";
 
 /** How a purchase may be paid. */
 export interface PayOptions {
@@ -74,8 +76,8 @@ export async function x402Get(
   const key = walletKey(options.walletKey, env);
   const policy: PayPolicy = { networks: allowedNetworks(options.networks, env), cap: capAtomic(options.maxPrice, env) };
   const [{ wrapFetchWithPayment, x402Client }, { ExactEvmScheme }] = await Promise.all([
-    loadPaymentModule(() => import("@x402/fetch"), "@x402/fetch"),
-    loadPaymentModule(() => import("@x402/evm/exact/client"), "@x402/evm"),
+    loadPaymentModule<X402FetchModule>("@x402/fetch", ""),
+    loadPaymentModule<X402EvmModule>("@x402/evm", "/exact/client"),
   ]);
   const wallet = await openWallet(key);
   const pay = client.payUrl;
@@ -101,15 +103,16 @@ export async function x402Get(
     },
   };
   const payer = new x402Client((_version, offers) => {
-    chosen = offers[0] as PaymentRequirements;
+    chosen = offers[0] as unknown as PaymentRequirements;
     return offers[0];
   });
-  const scheme = new ExactEvmScheme(signer as unknown as ConstructorParameters<typeof ExactEvmScheme>[0]);
+  const scheme = new ExactEvmScheme(signer);
   for (const network of policy.networks) payer.register(network as `${string}:${string}`, scheme);
   // The library's own spend controls are off: the policy here is the only limit (origin-wire 5.2).
   payer.setSpendControls(false);
   payer.registerPolicy((_version, offers) =>
-    applyPolicy({ x402Version: 2, accepts: offers as PaymentRequirements[] }, policy).kept as typeof offers
+    applyPolicy({ x402Version: 2, accepts: offers as unknown as PaymentRequirements[] }, policy)
+      .kept as unknown as typeof offers
   );
 
   const deadline = AbortSignal.timeout(options.timeoutMs ?? PURCHASE_TIMEOUT_MS);

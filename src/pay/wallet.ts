@@ -1,24 +1,16 @@
 /**
  * The wallet that signs purchases and statements: a secp256k1 private key
  * from the `walletKey` option or `SVC_WALLET_KEY`, held only in a closure,
- * never logged, never sent. Signing is viem's, loaded on first use so that
- * importing `@svc/cli/pay` loads no npm package.
+ * never logged, never sent. Signing is viem's, loaded on first use (see
+ * `packages.ts`) so that importing `@svc/cli/pay` loads no npm package.
  *
  * @module
  */
 import { PaymentRequiredError } from "../client/mod.ts";
+import { loadPaymentModule } from "./packages.ts";
+import type { TypedData, ViemAccountsModule } from "./_payment_shapes.ts";
 
-/** EIP-712 typed data as viem signs it. */
-export interface TypedData {
-  /** The domain (`name`, `version`, `chainId`, `verifyingContract`, ...). */
-  domain: Record<string, unknown>;
-  /** The struct types, without `EIP712Domain`. */
-  types: Record<string, readonly { name: string; type: string }[]>;
-  /** The struct signed. */
-  primaryType: string;
-  /** Its values. */
-  message: Record<string, unknown>;
-}
+export type { TypedData };
 
 /** A wallet: its address and its two kinds of signature. */
 export interface Wallet {
@@ -28,26 +20,6 @@ export interface Wallet {
   signTypedData(typed: TypedData): Promise<`0x${string}`>;
   /** An EIP-191 `personal_sign` signature of `text`, 0x hex of 65 bytes. */
   signMessage(text: string): Promise<`0x${string}`>;
-}
-
-/** How to install what signing needs, for the refusal when it is missing. */
-export const INSTALL_HINT = "npm install @x402/fetch @x402/evm viem (they come with @svc/cli)";
-
-/**
- * Loads an npm module that payments need, or refuses the purchase naming
- * the install command.
- */
-export async function loadPaymentModule<T>(load: () => Promise<T>, name: string): Promise<T> {
-  try {
-    return await load();
-  } catch (e) {
-    throw new PaymentRequiredError(
-      `${name} cannot be loaded (${(e as Error)?.message ?? e}): ${INSTALL_HINT}`,
-      null,
-      null,
-      "x402_missing",
-    );
-  }
 }
 
 /**
@@ -90,7 +62,7 @@ export function walletKey(
  * The wallet of `key` (see {@linkcode walletKey}).
  */
 export async function openWallet(key: `0x${string}`): Promise<Wallet> {
-  const { privateKeyToAccount } = await loadPaymentModule(() => import("viem/accounts"), "viem");
+  const { privateKeyToAccount } = await loadPaymentModule<ViemAccountsModule>("viem", "/accounts");
   let account;
   try {
     account = privateKeyToAccount(key);
@@ -99,7 +71,7 @@ export async function openWallet(key: `0x${string}`): Promise<Wallet> {
   }
   return {
     address: account.address,
-    signTypedData: (typed) => account.signTypedData(typed as Parameters<typeof account.signTypedData>[0]),
+    signTypedData: (typed) => account.signTypedData(typed),
     signMessage: (text) => account.signMessage({ message: text }),
   };
 }

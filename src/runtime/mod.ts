@@ -57,7 +57,7 @@ export function runtimeListen(): Listen {
  * @example
  * ```ts
  * import { serve } from "./mod.ts";
- * const server = await serve(async () => new Response("hi"), { hostname: "127.0.0.1", port: 8686 });
+ * const server = await serve(async () => new Response("hi"), { hostname: "127.0.0.1", port: 0 }); // 0: a free port
  * await server.shutdown();
  * ```
  */
@@ -144,4 +144,11 @@ export { tempRoot } from "./paths.ts";
 export { homeOrNull } from "./paths.ts";
 export { basePermissions, netTarget, type NodePaths, nodePermissionFlags, type NodeReach } from "./permissions.ts";
 export { type ChildSignals, childSignals } from "./child_signals.ts";
-export { localNodePaths, onLauncherHangup, ownRelaunchCommand, runAsLauncher, withRealPath } from "./relaunch.ts";
+export {
+  localNodePaths,
+  NO_DUCKDB_BINDING,
+  onLauncherHangup,
+  ownRelaunchCommand,
+  runAsLauncher,
+  withRealPath,
+} from "./relaunch.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { existsSync, readdirSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -80,19 +80,13 @@ function configAbove(file: string): string | null {
   }
 }
 
-/** Whether this Linux links against musl (Alpine), whose DuckDB binding is another package. */
-function musl(): boolean {
-  try {
-    return readdirSync("/lib").some((name) => name.startsWith("ld-musl-"));
-  } catch {
-    return false;
-  }
-}
-
 /**
  * The real path of the DuckDB binding (`duckdb.node`) that
  * `@duckdb/node-bindings` loads on this machine, resolved the way it
  * resolves it (from a `node_modules` folder or Deno's npm cache), or null.
+ * Under Deno that is always the glibc build, even on a musl host: the
+ * package asks `process.report` for the libc, and Deno's names glibc
+ * (deno.lock holds no musl build, see DEVELOPERS.md).
  */
 function duckdbBinding(): string | null {
   let bindings: string;
@@ -102,9 +96,8 @@ function duckdbBinding(): string | null {
     return null;
   }
   if (!bindings.startsWith("file:")) return null;
-  const variant = process.platform === "linux" && musl() ? "-musl" : "";
   try {
-    const name = `@duckdb/node-bindings-${process.platform}-${process.arch}${variant}/duckdb.node`;
+    const name = `@duckdb/node-bindings-${process.platform}-${process.arch}/duckdb.node`;
     return realpathSync(createRequire(fileURLToPath(bindings)).resolve(name));
   } catch {
     return null;
@@ -118,6 +111,9 @@ function onPath(program: string): string | null {
   }
   return null;
 }
+
+/** The reason {@linkcode localNodePaths} gives when the DuckDB binding is not installed. */
+export const NO_DUCKDB_BINDING = "the DuckDB binding could not be found";
 
 /**
  * Where the node's pieces are on this machine: this Deno, the DuckDB
@@ -137,7 +133,7 @@ export function localNodePaths(): NodePaths | string {
   const d = deno();
   if (!d) return "not running under Deno";
   const binding = duckdbBinding();
-  if (binding === null) return "the DuckDB binding could not be found";
+  if (binding === null) return NO_DUCKDB_BINDING;
   const here = import.meta.url.startsWith("file:") ? fileURLToPath(import.meta.url) : null;
   const unshare = process.platform === "linux" ? unsharePath() : null;
   const tmpdir = process.env.TMPDIR;

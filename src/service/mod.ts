@@ -53,7 +53,7 @@ export {
   type HeldVersion,
   holdVersion,
   NO_VERSION_YET,
-  PROJECT_NOT_FOUND,
+  projectNotFound,
   requireProject,
   withVersion,
 } from "./versions.ts";

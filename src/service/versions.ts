@@ -6,20 +6,33 @@
  */
 import { leaseParts, type ProjectState, type StoredVersion, withLease } from "../store/mod.ts";
 import { NodeError } from "../errors/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
 
 /** What finding a version needs of the node: its store. */
 export type StoreState = Pick<NodeState, "store">;
 
-/** What a node answers for a project it does not hold (the reference node's words). */
-export const PROJECT_NOT_FOUND = "project not found on this node";
+/**
+ * What a node answers for a project it does not hold: the reference node's
+ * words, naming the project asked for.
+ *
+ * @example
+ * ```ts
+ * import { projectNotFound } from "./versions.ts";
+ * projectNotFound("citiez"); // 'project "citiez" not found on this node'
+ * ```
+ */
+export function projectNotFound(slug: string): string {
+  return `project ${JSON.stringify(slug.slice(0, 100))} not found on this node`;
+}
 /** What a node answers for a project with no whole version yet (the reference node's words). */
 export const NO_VERSION_YET = "no published version yet";
 
-/** The project `slug`, or 404. */
+/** The project `slug`, or 404 (saying what a slug may be when `slug` is none). */
 export async function requireProject(state: StoreState, slug: string): Promise<ProjectState> {
+  if (!isSlug(slug)) throw new NodeError("not-found", notASlug(slug));
   const project = await state.store.project(slug);
-  if (!project) throw new NodeError("not-found", PROJECT_NOT_FOUND);
+  if (!project) throw new NodeError("not-found", projectNotFound(slug));
   return project;
 }
 

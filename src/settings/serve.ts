@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { isLoopback, splitAuthority } from "../http/mod.ts";
 import { DEFAULT_EXPORT_CACHE_BYTES, DEFAULT_STORE } from "../store/mod.ts";
 import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/mod.ts";
-import { isSlug } from "../wire/mod.ts";
+import { isSlug, notASlug } from "../wire/mod.ts";
 import { nodeMemoryPlan } from "./memory.ts";
 import type { MemoryPlan } from "../wire/mod.ts";
 import { usageFrom } from "./usage.ts";
@@ -212,7 +212,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   try {
     parsed = parseArgs({ args, allowPositionals: true, strict: true, tokens: true, options: SERVE_OPTIONS });
   } catch (e) {
-    throw usageFrom(e, "serve");
+    throw usageFrom(e, "serve", SERVE_OPTIONS);
   }
   const { values, tokens } = parsed;
   const follow = followOf(values.follow, tokens ?? [], env);
@@ -223,7 +223,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
     throw new UsageError("the node token must be printable ASCII without spaces");
   }
   for (const slug of follow) {
-    if (!isSlug(slug)) throw new UsageError(`--follow: ${JSON.stringify(slug)} is not a project slug`);
+    if (!isSlug(slug)) throw new UsageError(`--follow: ${notASlug(slug)}`);
   }
   const upstream = upstreamOf(values.upstream, values["upstream-token"], env);
   const verify = verifyRequired(values.verify, env);

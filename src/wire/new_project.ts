@@ -32,56 +32,120 @@ const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]{0,60}$/;
 const TAG = /^[a-z0-9-]{2,30}$/;
 const TYPES = ["string", "number", "integer", "boolean"];
 
-function text(body: Record<string, unknown>, key: string, min: number, max: number): string {
+/** Problems found so far, each the origin's message. */
+type Problems = string[];
+
+function text(body: Record<string, unknown>, key: string, min: number, max: number, problems: Problems): string {
   const v = body[key];
   if (typeof v !== "string" || [...v].length < min || [...v].length > max) {
-    throw new RangeError(`body/${key} must be a string of ${min}-${max} characters`);
+    problems.push(`body/${key} must be a string of ${min}-${max} characters`);
+    return "";
   }
   return v;
 }
 
-function schemaDef(value: unknown): SchemaDef {
+function schemaField(f: unknown, i: number, names: Set<string>, problems: Problems): SchemaField | null {
+  if (!f || typeof f !== "object" || Array.isArray(f)) {
+    problems.push(`body/schemaDef/fields/${i} must be an object`);
+    return null;
+  }
+  const before = problems.length;
+  const { name, type, required, ...more } = f as Record<string, unknown>;
+  const extra = Object.keys(more);
+  if (extra.length > 0) problems.push(`body/schemaDef/fields/${i} must NOT have additional property '${extra[0]}'`);
+  if (typeof name !== "string" || !FIELD_NAME.test(name)) {
+    problems.push(`body/schemaDef/fields/${i}/name must match ${FIELD_NAME.source}`);
+  } else if (names.has(name)) problems.push(`body/schemaDef/fields: "${name}" is named twice`);
+  else names.add(name);
+  if (typeof type !== "string" || !TYPES.includes(type)) {
+    problems.push(`body/schemaDef/fields/${i}/type must be one of ${TYPES.join(", ")}`);
+  }
+  if (required !== undefined && typeof required !== "boolean") {
+    problems.push(`body/schemaDef/fields/${i}/required must be boolean`);
+  }
+  if (problems.length > before) return null;
+  return required === false ? { name: name as string, type: type as string, required: false } : {
+    name: name as string,
+    type: type as string,
+  };
+}
+
+function schemaDef(value: unknown, problems: Problems): SchemaDef {
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw new RangeError("body/schemaDef must be an object");
+    problems.push("body/schemaDef must be an object");
+    return { fields: [], allowExtra: false };
   }
   const { fields, allowExtra, ...rest } = value as Record<string, unknown>;
   const unknown = Object.keys(rest);
-  if (unknown.length > 0) throw new RangeError(`body/schemaDef must NOT have additional property '${unknown[0]}'`);
+  if (unknown.length > 0) problems.push(`body/schemaDef must NOT have additional property '${unknown[0]}'`);
+  const out: SchemaField[] = [];
   if (!Array.isArray(fields) || fields.length < 1 || fields.length > 40) {
-    throw new RangeError("body/schemaDef/fields must have 1-40 fields");
+    problems.push("body/schemaDef/fields must have 1-40 fields");
+  } else {
+    const names = new Set<string>();
+    fields.forEach((f, i) => {
+      const field = schemaField(f, i, names, problems);
+      if (field) out.push(field);
+    });
   }
-  const names = new Set<string>();
-  const out: SchemaField[] = fields.map((f, i) => {
-    if (!f || typeof f !== "object" || Array.isArray(f)) {
-      throw new RangeError(`body/schemaDef/fields/${i} must be an object`);
-    }
-    const { name, type, required, ...more } = f as Record<string, unknown>;
-    const extra = Object.keys(more);
-    if (extra.length > 0) {
-      throw new RangeError(`body/schemaDef/fields/${i} must NOT have additional property '${extra[0]}'`);
-    }
-    if (typeof name !== "string" || !FIELD_NAME.test(name)) {
-      throw new RangeError(`body/schemaDef/fields/${i}/name must match ${FIELD_NAME.source}`);
-    }
-    if (names.has(name)) throw new RangeError(`body/schemaDef/fields: "${name}" is named twice`);
-    names.add(name);
-    if (typeof type !== "string" || !TYPES.includes(type)) {
-      throw new RangeError(`body/schemaDef/fields/${i}/type must be one of ${TYPES.join(", ")}`);
-    }
-    if (required !== undefined && typeof required !== "boolean") {
-      throw new RangeError(`body/schemaDef/fields/${i}/required must be boolean`);
-    }
-    return required === false ? { name, type, required: false } : { name, type };
-  });
   if (allowExtra !== undefined && typeof allowExtra !== "boolean") {
-    throw new RangeError("body/schemaDef/allowExtra must be boolean");
+    problems.push("body/schemaDef/allowExtra must be boolean");
   }
   return { fields: out, allowExtra: allowExtra === true };
 }
 
+/** The request checked: every problem found (the origin's messages, in the order of its fields) and the project. */
+function checked(body: unknown): { problems: string[]; project: NewProject | null } {
+  if (!body || typeof body !== "object" || Array.isArray(body)) {
+    return { problems: ["body must be a JSON object"], project: null };
+  }
+  const problems: Problems = [];
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).filter((k) => !KEYS.includes(k));
+  if (unknown.length > 0) problems.push(`body must NOT have additional property '${unknown[0]}'`);
+  if (typeof b.slug !== "string" || !SLUG_PATTERN.test(b.slug)) {
+    problems.push(`body/slug must match pattern "${SLUG_PATTERN.source}"`);
+  }
+  const license = b.license === undefined ? "platform-standard" : text(b, "license", 1, 60, problems);
+  const tags = b.tags ?? [];
+  if (!Array.isArray(tags) || tags.length > 8 || !tags.every((t) => typeof t === "string" && TAG.test(t))) {
+    problems.push(`body/tags must be up to 8 tags matching ${TAG.source}`);
+  }
+  if (b.access !== undefined && b.access !== "public") problems.push("body/access must be public on a node");
+  const visibility = b.visibility ?? "private";
+  if (visibility !== "public" && visibility !== "private") problems.push("body/visibility must be public or private");
+  const project: NewProject = {
+    slug: b.slug as string,
+    title: text(b, "title", 4, 140, problems),
+    readme: text(b, "readme", 20, 20_000, problems),
+    schemaDef: schemaDef(b.schemaDef, problems),
+    license,
+    tags: tags as string[],
+    access: "public",
+    visibility: visibility as "public" | "private",
+  };
+  return { problems, project: problems.length === 0 ? project : null };
+}
+
+/**
+ * Every problem of a creation request, in the origin's words (`body/title
+ * must be a string of 4-140 characters`), empty when it is valid: what a
+ * client reports at once rather than one a try.
+ *
+ * @example
+ * ```ts
+ * import { newProjectProblems } from "./new_project.ts";
+ * newProjectProblems({ slug: "Notes", title: "x", readme: "short", schemaDef: { fields: [] } }).length; // 4
+ * ```
+ */
+export function newProjectProblems(body: unknown): string[] {
+  return checked(body).problems;
+}
+
 /**
  * Checks a creation request and fills in defaults; throws `RangeError` with
- * the origin's message for the first problem.
+ * the origin's message for the first problem (see
+ * {@linkcode newProjectProblems} for all of them).
  *
  * @example
  * ```ts
@@ -93,31 +157,7 @@ function schemaDef(value: unknown): SchemaDef {
  * ```
  */
 export function checkNewProject(body: unknown): NewProject {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw new RangeError("body must be a JSON object");
-  const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).filter((k) => !KEYS.includes(k));
-  if (unknown.length > 0) throw new RangeError(`body must NOT have additional property '${unknown[0]}'`);
-  if (typeof b.slug !== "string" || !SLUG_PATTERN.test(b.slug)) {
-    throw new RangeError(`body/slug must match pattern "${SLUG_PATTERN.source}"`);
-  }
-  const license = b.license === undefined ? "platform-standard" : text(b, "license", 1, 60);
-  const tags = b.tags ?? [];
-  if (!Array.isArray(tags) || tags.length > 8 || !tags.every((t) => typeof t === "string" && TAG.test(t))) {
-    throw new RangeError(`body/tags must be up to 8 tags matching ${TAG.source}`);
-  }
-  if (b.access !== undefined && b.access !== "public") throw new RangeError("body/access must be public on a node");
-  const visibility = b.visibility ?? "private";
-  if (visibility !== "public" && visibility !== "private") {
-    throw new RangeError("body/visibility must be public or private");
-  }
-  return {
-    slug: b.slug,
-    title: text(b, "title", 4, 140),
-    readme: text(b, "readme", 20, 20_000),
-    schemaDef: schemaDef(b.schemaDef),
-    license,
-    tags: tags as string[],
-    access: "public",
-    visibility,
-  };
+  const { problems, project } = checked(body);
+  if (project === null) throw new RangeError(problems[0]);
+  return project;
 }

@@ -21,6 +21,23 @@ export function isSlug(value: string): boolean {
   return SLUG_PATTERN.test(value);
 }
 
+/** What a project slug may be, in words. */
+export const SLUG_RULE =
+  "3 to 60 lowercase letters, digits and hyphens, starting and ending with a letter or digit, as in world-cities";
+
+/**
+ * The message for `value`, which is not a project slug: it, and what a slug may be.
+ *
+ * @example
+ * ```ts
+ * import { notASlug } from "./slug.ts";
+ * notASlug("World Cities").startsWith('"World Cities" is not a project slug: a slug is 3 to 60 lowercase'); // true
+ * ```
+ */
+export function notASlug(value: string): string {
+  return `${JSON.stringify(value.slice(0, 100))} is not a project slug: a slug is ${SLUG_RULE}`;
+}
+
 /** The content address of a part: 64 lowercase hex digits of its SHA-256. */
 export const SHA256_PATTERN: RegExp = /^[0-9a-f]{64}$/;
 

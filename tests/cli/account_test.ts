@@ -156,7 +156,10 @@ Deno.test("svc claim: wrong, used, expired and locked codes exit 1 with the orig
       [["claim"], "error: svc claim takes one claim CODE\n"],
       [["claim", "a", "b"], "error: svc claim takes one claim CODE\n"],
       [["claim", "a", "--force=yes"], "error: --force takes no value\n"],
-      [["claim", "a", "--key"], "error: unknown option --key (svc claim --help lists the options)\n"],
+      [
+        ["claim", "a", "--key"],
+        "error: unknown option --key: did you mean --key-file? (svc claim --help lists the options)\n",
+      ],
       [["claim", "a", "--key-file="], "error: --key-file needs a path (or - for stdout)\n"],
     ];
     for (const [args, stderr] of usage) {

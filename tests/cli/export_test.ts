@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { runCli } from "../support/cli_process.ts";
+import { DENO_RUN, runCli } from "../support/cli_process.ts";
 import { withNode } from "../support/node.ts";
 import { tempDir } from "../support/store_fixture.ts";
 
@@ -47,7 +47,7 @@ Deno.test("svc export: the newest version by default into ./SLUG-vN.jsonl.gz, -o
       assertEquals(lines.length, 250);
 
       const piped = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "cli.ts", "export", "cities", "--version", "2", "-o", "-", "--no-progress", ...base],
+        args: [...DENO_RUN, "-A", "cli.ts", "export", "cities", "--version", "2", "-o", "-", "--no-progress", ...base],
         stdout: "piped",
         stderr: "piped",
       }).output();
@@ -68,7 +68,7 @@ Deno.test("svc export: clear 404s, usage errors for hostile slugs and versions; 
       const missing = await runCli(["export", "nowhere", ...base], {}, { cwd: dir.path });
       assertEquals([missing.code, missing.stderr], [
         1,
-        `error: project not found on this node (HTTP 404) — asked ${url}\n`,
+        `error: project "nowhere" not found on this node (HTTP 404) — asked ${url}\n`,
       ]);
       const gone = await runCli(["export", "cities@9", ...base], {}, { cwd: dir.path });
       assertEquals([gone.code, gone.stderr], [

@@ -82,7 +82,7 @@ Deno.test("svc help COMMAND is svc COMMAND --help, and every command's help list
   assertMatch(unknown.stderr, /^error: svc help takes one command: serve, trust, share, projects, data/);
 });
 
-Deno.test("usage errors are worded for the command line: unknown options, missing values, unknown commands", async () => {
+Deno.test("usage errors are worded for the command line: unknown options and commands (with the one meant), missing values", async () => {
   const cases: [string[], string][] = [
     [["query", "cities", "SELECT 1", "--x"], "error: unknown option --x (svc query --help lists the options)\n"],
     [["export", "cities", "-o"], "error: --output needs a value\n"],
@@ -93,6 +93,29 @@ Deno.test("usage errors are worded for the command line: unknown options, missin
     ],
     [["serve", "--bogus"], "error: unknown option --bogus (svc serve --help lists the options)\n"],
     [["frobnicate"], 'error: unknown command "frobnicate" (svc --help lists the commands)\n'],
+    [
+      ["serv", "--port", "0"],
+      'error: unknown command "serv": did you mean svc serve? (svc --help lists the commands)\n',
+    ],
+    [["qeury", "cities"], 'error: unknown command "qeury": did you mean svc query? (svc --help lists the commands)\n'],
+    [
+      ["data", "cities", "--lmit", "3"],
+      "error: unknown option --lmit: did you mean --limit? (svc data --help lists the options)\n",
+    ],
+    [
+      ["serve", "--prot", "80"],
+      "error: unknown option --prot: did you mean --port? (svc serve --help lists the options)\n",
+    ],
+    [
+      ["export", "cities", "--outptu", "x"],
+      "error: unknown option --outptu: did you mean --output? (svc export --help lists the options)\n",
+    ],
+    [["help", "projets"], 'error: svc help: no command "projets": did you mean projects?\n'],
+    [
+      ["share", "ad", "x"],
+      'error: unknown share action "ad": did you mean svc share add? (add, list, remove, profile)\n',
+    ],
+    [["trust", "lst"], 'error: unknown trust action "lst": did you mean svc trust list? (add, list, remove)\n'],
     [["trust", "add", "--force=1"], "error: --force takes no value\n"],
   ];
   for (const [args, stderr] of cases) {

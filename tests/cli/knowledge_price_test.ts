@@ -1,3 +1,4 @@
+import { notASlug, SLUG_RULE } from "../../src/wire/mod.ts";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../support/assert.ts";
@@ -50,7 +51,10 @@ Deno.test("svc price: anything but a unit id is a dataset slug (PATCH); nothing 
     ]);
     const usage: [string[], string][] = [
       [["price", "cities", "1", "--trial", "--no-trial"], "error: --trial and --no-trial cannot go together\n"],
-      [["price", "Not_A_Slug", "1"], 'error: "Not_A_Slug" is neither a unit id nor a dataset slug\n'],
+      [
+        ["price", "Not_A_Slug", "1"],
+        `error: "Not_A_Slug" is neither a unit id nor a dataset slug: a slug is ${SLUG_RULE}\n`,
+      ],
       [["price"], "error: svc price takes TARGET [PRICE|0|default]\n"],
       [["price", "cities", "1", "2"], "error: svc price takes TARGET [PRICE|0|default]\n"],
     ];
@@ -162,7 +166,7 @@ Deno.test("svc edit: title, README from a file, tags split on commas, status; pr
           2,
           'error: --status must be open, paused or archived, not "closed"\n',
         ],
-        [["edit", "Cities!", "--title", "x"], 2, "error: svc edit takes one project slug\n"],
+        [["edit", "Cities!", "--title", "x"], 2, `error: ${notASlug("Cities!")}\n`],
         [
           ["edit", "cities", "--schema", "{}"],
           2,

@@ -40,7 +40,7 @@ Deno.test("svc projects and svc data: unknown projects are a clear 404, hostile 
       const run = await runCli([...args, ...base]);
       assertEquals(
         [run.code, run.stderr],
-        [1, `error: project not found on this node (HTTP 404) — asked ${url}\n`],
+        [1, `error: project "nowhere" not found on this node (HTTP 404) — asked ${url}\n`],
         args[0],
       );
     }
@@ -53,7 +53,10 @@ Deno.test("svc projects and svc data: unknown projects are a clear 404, hostile 
       for (const command of ["projects", "data"]) {
         const run = await runCli([command, slug, ...base]);
         assertEquals(run.code, 2, `${command} ${slug}`);
-        assertMatch(run.stderr, /^error: ".*" is not a (project slug|version number)\n$/);
+        assertMatch(
+          run.stderr,
+          /^error: ".*" is not a (project slug: a slug is 3 to 60 lowercase letters, .*|version number)\n$/,
+        );
       }
     }
     for (const args of [["data"], ["data", "cities", "--limit", "-1"], ["data", "cities", "--offset", "x"]]) {

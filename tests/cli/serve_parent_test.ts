@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assert, assertMatch } from "../support/assert.ts";
 import { alive, until } from "../support/waiting.ts";
-import { ROOT } from "../support/cli_process.ts";
+import { DENO_RUN, ROOT } from "../support/cli_process.ts";
 import { tempDir } from "../support/store_fixture.ts";
 
 // `npx deno run ... serve` dies on SIGTERM without passing it on: the node, re-parented, must stop by itself.
@@ -47,7 +47,7 @@ Deno.test("serve outlives the reader of its log and still stops on SIGTERM", asy
   let child: Deno.ChildProcess | null = null;
   try {
     child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}cli.ts`, "serve", "--store", join(dir.path, "store"), "--port", "0"],
+      args: [...DENO_RUN, "-A", `${ROOT}cli.ts`, "serve", "--store", join(dir.path, "store"), "--port", "0"],
       stdin: "null",
       stdout: "null",
       stderr: "piped",

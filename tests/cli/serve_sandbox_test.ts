@@ -10,7 +10,7 @@ import { readdir, readFile, readlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { alive, until } from "../support/waiting.ts";
-import { ROOT, type ServeProcess, startServe } from "../support/cli_process.ts";
+import { DENO_RUN, ROOT, type ServeProcess, startServe } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { localNodePaths, nodePermissionFlags } from "../../src/runtime/mod.ts";
 
@@ -193,7 +193,7 @@ Deno.test("serve -A: signals and exit codes are the node's own: SIGTERM exits 0,
 /** Starts `deno run <flags> cli.ts serve args...`; resolves once it serves. */
 async function serveWith(flags: string[], args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...flags, `${ROOT}cli.ts`, "serve", "--port", "0", ...args],
+    args: [...DENO_RUN, ...flags, `${ROOT}cli.ts`, "serve", "--port", "0", ...args],
     env,
     stdin: "null",
     stdout: "null",

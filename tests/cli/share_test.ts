@@ -3,7 +3,7 @@
  * removed against a running svc serve, which sees each change at once.
  */
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
-import { runCli, startServe } from "../support/cli_process.ts";
+import { freePort, runCli, startServe } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { DeltaSharingClient, type Profile } from "../support/delta_sharing_client.ts";
 
@@ -30,6 +30,7 @@ Deno.test("svc share add/list/profile/remove, and the profile reads the running 
       const renewed = await runCli(["share", "profile", "analysts", "-o", file, ...store, "--endpoint", serve.url]);
       assertEquals(renewed.code, 0, renewed.stderr);
       assertMatch(renewed.stdout, /previous one no longer works/);
+      assertEquals(renewed.stderr, "", "a node with a token: nothing to warn of");
       const profile: Profile = JSON.parse(await Deno.readTextFile(file));
       assertEquals((await Deno.stat(file)).mode! & 0o777, 0o600);
       assertEquals(profile.shareCredentialsVersion, 1);
@@ -67,6 +68,47 @@ Deno.test("svc share add/list/profile/remove, and the profile reads the running 
       serve.child.kill("SIGTERM");
       await serve.status;
     }
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("svc share add warns when the node serving the store has no token: anyone reads the share there", async () => {
+  const dir = await tempDir();
+  try {
+    await citiesStore(dir.path);
+    const store = ["--store", dir.path];
+    const serve = await startServe(store);
+    try {
+      const added = await runCli(["share", "add", "analysts", ...store, "--endpoint", serve.url]);
+      assertEquals(added.code, 0, added.stderr);
+      assertMatch(added.stdout, /^svcshare_/);
+      assertMatch(
+        added.stderr,
+        new RegExp(`\\nwarning: the node at ${serve.url} has no token: anyone who reaches it reads this share`),
+      );
+      const other = await tempDir();
+      try {
+        const elsewhere = await runCli(["share", "add", "team", "--store", other.path, "--endpoint", serve.url]);
+        assertEquals(elsewhere.code, 0, elsewhere.stderr);
+        assert(!elsewhere.stderr.includes("warning"), "that node serves another store");
+      } finally {
+        await other.cleanup();
+      }
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.status;
+    }
+    const unreachable = await runCli([
+      "share",
+      "add",
+      "later",
+      ...store,
+      "--endpoint",
+      `http://127.0.0.1:${freePort()}`,
+    ]);
+    assertEquals(unreachable.code, 0, unreachable.stderr);
+    assertMatch(unreachable.stderr, /\nnote: no node answers at http:\/\/127\.0\.0\.1:\d+ now; a node that serves /);
   } finally {
     await dir.cleanup();
   }

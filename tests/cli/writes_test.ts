@@ -1,3 +1,4 @@
+import { notASlug } from "../../src/wire/mod.ts";
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -189,7 +190,7 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertMatch(down.stderr, /error: cannot reach http:\/\/127\.0\.0\.1:9: /);
     const missing = await runCli(["contribute", "nowhere", "--file", join(dir.path, "bad.jsonl"), ...base]);
     assertEquals(missing.code, 1);
-    assertMatch(missing.stderr, /error: .*project not found on this node/);
+    assertMatch(missing.stderr, /error: .*project "\S+" not found on this node/);
     assertEquals((await runCli(["contribute", "notes", ...base])).code, 2);
     // A node without a token takes the records without a key: the batch goes, and is judged.
     const keyless = await runCli(
@@ -199,6 +200,31 @@ Deno.test("svc contribute: stdin, rejected batches reported, bad lines and unrea
     assertEquals(keyless.code, 1, keyless.stderr);
     assertMatch(keyless.stdout, /^rejected {2}\S+ {2}schema: line 1: "id" must be integer\n$/);
     assertEquals((await runCli(["create", "notes", "--title", "x", ...base])).code, 2);
+    // Every problem at once, not one a try.
+    const many = await runCli([
+      "create",
+      "Notes",
+      "--title",
+      "x",
+      "--readme",
+      "short",
+      "--schema",
+      '[{"name": "1id", "type": "int"}, {"name": "ok", "type": "string", "required": "no"}]',
+      "--visibility",
+      "secret",
+      ...base,
+    ]);
+    assertEquals([many.code, many.stderr.split("\n")], [2, [
+      "error: svc create: 7 problems:",
+      `  ${notASlug("Notes")}`,
+      "  the README must be 20-20000 characters; --readme holds 5",
+      "  --visibility must be public or private",
+      "  --title must be a string of 4-140 characters",
+      '  --schema: field 1\'s "name" must match ^[a-zA-Z][a-zA-Z0-9_]{0,60}$',
+      '  --schema: field 1\'s "type" must be one of string, number, integer, boolean',
+      '  --schema: field 2\'s "required" must be boolean',
+      "",
+    ]]);
     const badType = await runCli([
       "create",
       "typed",
@@ -284,7 +310,7 @@ Deno.test("svc create and svc contribute against the origin: the license list, -
     await writeFile(join(dir.path, "SHORT.md"), "Too short.");
     const sentBefore = origin.seen.length;
     const usage: [string[], string][] = [
-      [[], "error: svc create needs --title, --readme TEXT or --readme-file FILE, and --schema\n"],
+      [[], "error: --readme TEXT or --readme-file FILE is missing (20-20000 characters)\n"],
       [
         ["--readme", readme, "--readme-file", join(dir.path, "README.md")],
         "error: give --readme or --readme-file, not both\n",

@@ -70,6 +70,12 @@ __stop_node() {
   __node_pid=""
 }
 trap '__stop_node' EXIT
+# What the first start put in Deno's cache and node_modules (KiB, hard links once), written once to $__size_file.
+__measure_first_start() {
+  [ -n "$__size_file" ] && [ ! -s "$__size_file" ] || return 0
+  du -skc "$DENO_DIR" node_modules 2>/dev/null | tail -n 1 | cut -f 1 >"$__size_file"
+  echo "docs test: the first start left $(cat "$__size_file") KiB in Deno's cache and node_modules" >&2
+}
 __serve() {
   local command
   command=$(cat)
@@ -82,7 +88,7 @@ __serve() {
   __node_pid=$!
   set +m
   for _ in $(seq 1 1200); do
-    if grep -q "svc node serving" "$__node_log"; then cat "$__node_log" >&2; return 0; fi
+    if grep -q "svc node serving" "$__node_log"; then cat "$__node_log" >&2; __measure_first_start; return 0; fi
     kill -0 "$__node_pid" 2>/dev/null || break
     sleep 0.1
   done
@@ -96,7 +102,9 @@ __serve() {
  * A bash script running `commands` in order under `set -e`: commands that
  * start a node run in the background in a session of their own (stopping the
  * node before, as with Ctrl-C in its terminal, which must stop it within
- * `stopSeconds`, default 30); each command is echoed before it runs.
+ * `stopSeconds`, default 30); each command is echoed before it runs. With
+ * `sizeFile`, once the first node has started, the KiB in Deno's cache
+ * (`DENO_DIR`) and `node_modules` together are written there.
  *
  * @example
  * ```ts
@@ -104,8 +112,12 @@ __serve() {
  * docsScript(["echo hi"]).includes("echo hi"); // true
  * ```
  */
-export function docsScript(commands: string[], options: { stopSeconds?: number } = {}): string {
-  const lines = [`__stop_tenths=${Math.round((options.stopSeconds ?? 30) * 10)}`, PREAMBLE];
+export function docsScript(commands: string[], options: { stopSeconds?: number; sizeFile?: string } = {}): string {
+  const lines = [
+    `__stop_tenths=${Math.round((options.stopSeconds ?? 30) * 10)}`,
+    `__size_file=${options.sizeFile ? `'${options.sizeFile.replaceAll("'", `'"'"'`)}'` : ""}`,
+    PREAMBLE,
+  ];
   commands.forEach((command, i) => {
     const end = `__SVC_DOCS_${i}__`;
     if (startsNode(command)) {

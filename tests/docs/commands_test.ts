@@ -8,8 +8,16 @@
  * command is the one command not run here: CI runs it itself (.ci/run), and
  * here it would run this test again.
  *
- * The documents name port 8686, so this test needs it free; it runs as
- * `deno task test:docs`, not inside the parallel suite.
+ * The documents name port 8686, which this machine may already serve (the
+ * README's own node, started before its test command): the commands run in
+ * a network namespace of their own (`_isolation.ts`), reaching npm's
+ * registry through a proxy, as a user's shell behind a company proxy
+ * would. Where no namespace can be made here, port 8686 must be free.
+ *
+ * The user is new too: an empty home (npm's cache aside), `~/.local/bin`
+ * and npm's global folder (in that home) on PATH, no Deno cache. The first
+ * node's start is measured: Deno's cache and `node_modules` together hold
+ * at most 180 MB once it serves.
  */
 import { execFileSync } from "node:child_process";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -19,6 +27,10 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { ROOT } from "../support/cli_process.ts";
 import { tempDir } from "../support/store_fixture.ts";
 import { docsScript, runsSuite, shellCommands, startsNode } from "./_commands.ts";
+import { isolatedNetwork } from "./_isolation.ts";
+
+/** The most a first start may leave in Deno's cache and node_modules together. */
+export const FIRST_START_BYTES = 180e6;
 
 /** A copy of the working tree's tracked and unignored files at `to`. */
 async function freshCopy(to: string): Promise<void> {
@@ -47,12 +59,29 @@ function portInUse(port: number): Promise<boolean> {
 
 /**
  * The environment of a new user's shell on a machine without Deno's caches:
- * no svc or Deno settings carried over from this one, an empty `DENO_DIR`.
+ * no svc or Deno settings carried over from this one, an empty home
+ * (`home`) whose `~/.local/bin` and npm global folder are on PATH, an empty
+ * `DENO_DIR`; npm's download cache is this machine's (it only saves
+ * downloads).
  */
-function userEnv(denoDir: string): Record<string, string> {
+function userEnv(home: string, denoDir: string): Record<string, string> {
   const env = Deno.env.toObject();
-  for (const name of Object.keys(env)) if (name.startsWith("SVC_") || name.startsWith("DENO_")) delete env[name];
-  return { ...env, DENO_DIR: denoDir, NO_COLOR: "1" };
+  const npmCache = env.npm_config_cache ?? join(env.HOME ?? "/root", ".npm");
+  for (const name of Object.keys(env)) {
+    if (/^(SVC_|DENO_|NPM_CONFIG_|XDG_(CONFIG|DATA|CACHE|STATE)_HOME$)/i.test(name) || /_proxy$/i.test(name)) {
+      delete env[name];
+    }
+  }
+  const npmGlobal = join(home, ".npm-global");
+  return {
+    ...env,
+    HOME: home,
+    PATH: [join(npmGlobal, "bin"), join(home, ".local", "bin"), env.PATH ?? "/usr/bin:/bin"].join(":"),
+    npm_config_prefix: npmGlobal,
+    npm_config_cache: npmCache,
+    DENO_DIR: denoDir,
+    NO_COLOR: "1",
+  };
 }
 
 /** Runs the commands of `names`, one document after another, in one fresh copy (as a reader would, in one folder). */
@@ -64,16 +93,22 @@ async function runDocuments(...names: string[]): Promise<void> {
     run.push(...commands);
   }
   const name = names.join(" then ");
-  assert(!(await portInUse(8686)), "port 8686 is in use: the documents' commands need it free");
   const dir = await tempDir("svc-docs-");
+  const isolation = await isolatedNetwork(dir.path);
+  if (!isolation) assert(!(await portInUse(8686)), "port 8686 is in use, and no network namespace can be made here");
   try {
     const clone = join(dir.path, "svc");
+    const home = join(dir.path, "home");
+    const sizeFile = join(dir.path, "first-start-kib");
     await freshCopy(clone);
-    await writeFile(join(dir.path, "commands.sh"), docsScript(run));
-    const out = await new Deno.Command("bash", {
-      args: [join(dir.path, "commands.sh")],
+    await mkdir(home);
+    const script = join(dir.path, "commands.sh");
+    await writeFile(script, docsScript(run, { sizeFile }));
+    const [command, ...args] = isolation ? isolation.command(script) : ["bash", script];
+    const out = await new Deno.Command(command, {
+      args,
       cwd: clone,
-      env: userEnv(join(dir.path, "deno-dir")),
+      env: { ...userEnv(home, join(dir.path, "deno-dir")), ...isolation?.env },
       clearEnv: true,
       stdin: "null",
       stdout: "piped",
@@ -84,8 +119,12 @@ async function runDocuments(...names: string[]): Promise<void> {
     // The transcript's end goes in the failure itself: a CI log may keep only a test's error.
     const end = transcript.trimEnd().split("\n").slice(-40).join("\n");
     assertEquals(out.code, 0, `a command of ${name} failed (whole transcript above); its end:\n${end}\n`);
-    assert(!(await portInUse(8686)), "every node the documents started has stopped");
+    if (!isolation) assert(!(await portInUse(8686)), "every node the documents started has stopped");
+    const kib = Number(await readFile(sizeFile, "utf8"));
+    console.log(`${name}: the first start left ${(kib * 1024 / 1e6).toFixed(0)} MB in Deno's cache and node_modules`);
+    assert(kib * 1024 <= FIRST_START_BYTES, `the first start left ${kib} KiB, more than ${FIRST_START_BYTES / 1e6} MB`);
   } finally {
+    await isolation?.close();
     await dir.cleanup();
   }
 }

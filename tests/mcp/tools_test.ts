@@ -104,7 +104,11 @@ Deno.test("MCP: node errors are tool errors with the HTTP status and message", a
     const client = await mcpClient(url);
     try {
       const cases: [string, Record<string, unknown>, RegExp][] = [
-        ["dataset_info", { slug: "../etc" }, /^404: project not found on this node$/],
+        [
+          "dataset_info",
+          { slug: "../etc" },
+          /^404: "\.\.\/etc" is not a project slug: a slug is 3 to 60 lowercase letters/,
+        ],
         [
           "read_dataset",
           { slug: "cities", version: 9 },

@@ -250,7 +250,7 @@ Deno.test("diff: hostile or missing parameters are 400, unknown projects and ver
       assertEquals([r.status, r.body], [status, { error }], query);
     }
     const unknown = await call(url, "/projects/nothing-here/diff?from=0&to=1");
-    assertEquals([unknown.status, unknown.body], [404, { error: "project not found on this node" }]);
+    assertEquals([unknown.status, unknown.body], [404, { error: 'project "nothing-here" not found on this node' }]);
     const post = await call(url, "/projects/notes/diff?from=0&to=1", {});
     assertEquals(post.status, 405);
   });

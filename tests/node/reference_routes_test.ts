@@ -57,10 +57,10 @@ Deno.test("export names the newest version when none is asked; the reference's m
     const unnamed = await get(`${url}/projects/cities/export`);
     assertEquals([unnamed.status, unnamed.body], [400, { error: "name the version: ?version=2 is the newest" }]);
     const missing = await get(`${url}/projects/nowhere/export`);
-    assertEquals([missing.status, missing.body], [404, { error: "project not found on this node" }]);
+    assertEquals([missing.status, missing.body], [404, { error: 'project "nowhere" not found on this node' }]);
     for (const path of ["/projects/nowhere", "/projects/nowhere/data", "/projects/nowhere/manifest"]) {
       const r = await get(`${url}${path}`);
-      assertEquals([r.status, r.body], [404, { error: "project not found on this node" }], path);
+      assertEquals([r.status, r.body], [404, { error: 'project "nowhere" not found on this node' }], path);
     }
     const w = new StoreWriter(store);
     try {

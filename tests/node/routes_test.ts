@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, type Json } from "../support/assert.
 import { readFile } from "node:fs/promises";
 import { gunzipSync } from "node:zlib";
 import { withNode } from "../support/node.ts";
+import { notASlug } from "../../src/wire/mod.ts";
 
 async function getJson(url: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: Json }> {
   const res = await fetch(url, init);
@@ -126,7 +127,7 @@ Deno.test("GET /data refuses bad paging with the origin's messages", async () =>
     }
     const missing = await getJson(`${url}/projects/nowhere/data`);
     assertEquals(missing.status, 404);
-    assertEquals(missing.body, { error: "project not found on this node" });
+    assertEquals(missing.body, { error: 'project "nowhere" not found on this node' });
   });
 });
 
@@ -233,6 +234,11 @@ Deno.test("unknown paths answer 404 and writes where the node takes none 405, as
       assertEquals(r.status, 404, path);
       assert(typeof r.body.error === "string" && r.body.error.length > 0);
     }
+    const badSlug = await getJson(`${url}/projects/Cities/data`);
+    assertEquals([badSlug.status, badSlug.body.error], [404, `not found: ${notASlug("Cities")}`]);
+    assertMatch(badSlug.body.error, /a slug is 3 to 60 lowercase letters, digits and hyphens/);
+    const missing = await getJson(`${url}/projects/citiez`);
+    assertEquals([missing.status, missing.body.error], [404, 'project "citiez" not found on this node']);
     const post = await getJson(`${url}/projects/cities/data`, {
       method: "POST",
       body: "{}",

@@ -107,7 +107,7 @@ Deno.test("statistics over HTTP: a version or project not held is 404, a bad ver
   await withNode({}, async ({ url }) => {
     const cases: [string, number, string][] = [
       ["/projects/cities/statistics?version=9", 404, "version 9 is not on this node (newest 2, 2 versions held)"],
-      ["/projects/nowhere/statistics", 404, "project not found on this node"],
+      ["/projects/nowhere/statistics", 404, 'project "nowhere" not found on this node'],
       ["/projects/cities/statistics?version=0", 400, "querystring/version must be >= 1"],
       ["/projects/cities/statistics?version=two", 400, "querystring/version must be integer"],
     ];

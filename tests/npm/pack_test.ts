@@ -11,6 +11,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { APP_JS } from "../../src/node/ui/_app_js.ts";
+import { PAYMENT_PACKAGES } from "../../src/pay/packages.ts";
 import { freePort } from "../support/cli_process.ts";
 import { installPackedNpm } from "../support/npm_package.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
@@ -67,9 +68,9 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       "@duckdb/node-api": pinned("@duckdb/node-api"),
       "@duckdb/node-bindings": pinned("@duckdb/node-bindings"),
       "@modelcontextprotocol/sdk": pinned("@modelcontextprotocol/sdk"),
-      "@x402/evm": pinned("@x402/evm"),
-      "@x402/fetch": pinned("@x402/fetch"),
-      viem: pinned("viem"),
+      "@x402/evm": PAYMENT_PACKAGES["@x402/evm"],
+      "@x402/fetch": PAYMENT_PACKAGES["@x402/fetch"],
+      viem: PAYMENT_PACKAGES.viem,
       zod: pinned("zod"),
     });
     assert(!("ethers" in built.dependencies), "ethers is the tests' alone");

@@ -106,7 +106,7 @@ Deno.test("statistics service: a statistics file that cannot be written: the ans
 Deno.test("statistics service: unknown project or version, and a failing computation that is not kept", async () => {
   await withState(async (make, root) => {
     const state = make();
-    await assertRejects(() => versionStatistics(state, "nowhere", null), /project not found on this node/);
+    await assertRejects(() => versionStatistics(state, "nowhere", null), /project "nowhere" not found on this node/);
     await assertRejects(() => versionStatistics(state, "cities", 7), /version 7 is not on this node/);
     const broken = { ...state, engine: { ...state.engine, use: () => Promise.reject(new Error("engine down")) } };
     await assertRejects(() => versionStatistics(broken, "cities", 2), /engine down/);

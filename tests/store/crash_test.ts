@@ -8,14 +8,14 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { openReadEngine, pageReader } from "../../src/parquet/mod.ts";
 import { openStore, readContribution } from "../../src/store/mod.ts";
-import { ROOT } from "../support/cli_process.ts";
+import { DENO_RUN, ROOT } from "../support/cli_process.ts";
 import { tempDir } from "../support/store_fixture.ts";
 
 const WRITER = `${ROOT}tests/support/writer_main.ts`;
 
 function writer(store: string, first: number, count?: number) {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", WRITER, store, String(first), ...(count === undefined ? [] : [String(count)])],
+    args: [...DENO_RUN, "-A", WRITER, store, String(first), ...(count === undefined ? [] : [String(count)])],
     stdout: "piped",
     stderr: "piped",
     stdin: "null",

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { AssertionError, deepStrictEqual, match, ok } from "node:assert";
+import { AssertionError, deepStrictEqual, doesNotMatch, match, ok } from "node:assert";
 
 /** A parsed JSON answer, read freely in tests. */
 // deno-lint-ignore no-explicit-any
@@ -23,6 +23,11 @@ export function assert(value: unknown, message?: string): asserts value {
 /** Fails unless `text` matches `pattern`. */
 export function assertMatch(text: string, pattern: RegExp, message?: string): void {
   match(text, pattern, message);
+}
+
+/** Fails if `text` matches `pattern`. */
+export function assertNotMatch(text: string, pattern: RegExp, message?: string): void {
+  doesNotMatch(text, pattern, message);
 }
 
 /** Fails unless `fn` rejects (or throws); returns the error. */

@@ -10,6 +10,32 @@ import { within } from "../../src/sql/_deadline.ts";
 /** The repository root. */
 export const ROOT: string = fileURLToPath(new URL("../../", import.meta.url));
 
+/**
+ * `deno run` as the tests start Deno children, with the tests' own lock file:
+ * every process of a test run then installs the same npm snapshot (under
+ * two, each process would set `node_modules` up again, holding its lock while
+ * the others wait and say so on stderr), and a child that loads a package at
+ * run time (the payment packages) never writes `deno.lock`.
+ */
+export const DENO_RUN: readonly string[] = ["run", `--lock=${ROOT}deno.dev.lock`];
+
+/**
+ * `text` without the line Deno prints while another process holds the
+ * `node_modules` lock (colored or not): a child's stderr as its own program
+ * wrote it.
+ *
+ * @example
+ * ```ts
+ * import { withoutDenoNotices } from "./cli_process.ts";
+ * withoutDenoNotices("\x1b[1m\x1b[32mBlocking\x1b[0m waiting for file lock on node_modules directory\nerror: x\n");
+ * // "error: x\n"
+ * ```
+ */
+export function withoutDenoNotices(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/^(?:\x1b\[[0-9;]*m)*Blocking(?:\x1b\[[0-9;]*m)* waiting for file lock on [^\n]*\n?/gm, "");
+}
+
 /** What a finished `svc` run printed and how it ended. */
 export interface CliRun {
   /** Exit code. */
@@ -28,7 +54,7 @@ export async function runCli(
 ): Promise<CliRun> {
   const input = options.input;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli.ts`, ...args],
+    args: [...DENO_RUN, "-A", `${ROOT}cli.ts`, ...args],
     env: { SVC_NODE_TOKEN: "", ...env },
     cwd: options.cwd,
     stdout: "piped",
@@ -42,10 +68,7 @@ export async function runCli(
   }
   const out = await child.output();
   const dec = new TextDecoder();
-  // Deno's own launcher says so (coloured or not) when another deno process holds node_modules at the same moment.
-  // deno-lint-ignore no-control-regex
-  const waited = /^(?:\x1b\[[0-9;]*m)*Blocking(?:\x1b\[[0-9;]*m)* waiting for file lock on [^\n]*\n/gm;
-  const stderr = dec.decode(out.stderr).replace(waited, "");
+  const stderr = withoutDenoNotices(dec.decode(out.stderr));
   return { code: out.code, stdout: dec.decode(out.stdout), stderr };
 }
 
@@ -57,7 +80,7 @@ export async function runCli(
 export function spawnCli(args: string[], options: { piped?: boolean } = {}): Deno.ChildProcess {
   const io = options.piped ? "piped" : "null";
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli.ts`, ...args],
+    args: [...DENO_RUN, "-A", `${ROOT}cli.ts`, ...args],
     env: { SVC_NODE_TOKEN: "" },
     stdin: options.piped ? "piped" : "inherit",
     stdout: io,
@@ -88,7 +111,7 @@ export async function startServe(
   options: { nofile?: number; root?: string; svc?: string[] } = {},
 ): Promise<ServeProcess> {
   const cli = options.root ? `${options.root.replace(/\/$/, "")}/cli.ts` : `${ROOT}cli.ts`;
-  const svc = options.svc ?? [Deno.execPath(), "run", "-A", cli];
+  const svc = options.svc ?? [Deno.execPath(), ...DENO_RUN, "-A", cli];
   const line = [...svc, "serve", "--port", "0", ...args];
   const [command, ...rest] = options.nofile
     ? ["bash", "-c", `ulimit -n ${options.nofile} && exec "$@"`, "bash", ...line]
@@ -125,7 +148,7 @@ export async function startServe(
         timer = setTimeout(() => reject(new Error(`svc serve did not start:\n${text}`)), 30_000);
       }),
     ]);
-    return { url, child, stderr: () => text, status };
+    return { url, child, stderr: () => withoutDenoNotices(text), status };
   } catch (e) {
     try {
       child.kill("SIGKILL");

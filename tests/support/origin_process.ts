@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { ROOT } from "./cli_process.ts";
+import { DENO_RUN, ROOT } from "./cli_process.ts";
 
 /** A test origin running in its own process. */
 export interface OriginProcess {
@@ -35,7 +35,7 @@ export async function spawnOrigin(
   options: { screenMs?: number } = {},
 ): Promise<OriginProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tests/support/origin_main.ts`, store, seed],
+    args: [...DENO_RUN, "-A", `${ROOT}tests/support/origin_main.ts`, store, seed],
     env: options.screenMs === undefined ? {} : { SVC_TEST_SCREEN_MS: String(options.screenMs) },
     stdout: "null",
     stderr: "piped",

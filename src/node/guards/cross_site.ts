@@ -7,6 +7,7 @@
  * @module
  */
 import { isLoopback, publicOrigin, type RequestHeadView } from "../../http/mod.ts";
+import { isPagePath } from "../ui/views/mod.ts";
 
 /** The host name of an `Origin` value, or null when it is not a URL (`null`, garbage). */
 function originHost(origin: string): string | null {
@@ -79,23 +80,25 @@ export function fromOwnPage(req: RequestHeadView, url: URL = new URL(req.url)): 
 }
 
 /**
- * Whether `req` is a browser opening the node's front page from a link on
- * another site: a top-level navigation (`Sec-Fetch-Mode: navigate`,
- * `Sec-Fetch-Dest: document`) by GET or HEAD to `/`. The page is the same
- * static shell for everyone and holds no data (its own requests are
- * same-origin), so such a request may pass the cross-site guard; every other
- * cross-site request is still refused.
+ * Whether `req` is a browser opening a page of the node's interface from a
+ * link on another site (a link shared in a chat, a README): a top-level
+ * navigation (`Sec-Fetch-Mode: navigate`, `Sec-Fetch-Dest: document`) by
+ * GET or HEAD to `/`, `/ui/mcp` or `/p/...`. Such a request may pass the
+ * cross-site guard: the page opens in the reader's browser, where the site
+ * that linked it cannot read it, and it changes nothing; the login cookie
+ * (`SameSite=Strict`) is not sent with it. Every other cross-site request,
+ * a link to the API included, is still refused.
  *
  * @example
  * ```ts
  * import { opensFrontPage } from "./cross_site.ts";
  * const headers = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
- * opensFrontPage(new Request("http://127.0.0.1:8686/", { headers })); // true
+ * opensFrontPage(new Request("http://127.0.0.1:8686/p/cities", { headers })); // true
  * opensFrontPage(new Request("http://127.0.0.1:8686/projects", { headers })); // false
  * ```
  */
 export function opensFrontPage(req: RequestHeadView): boolean {
-  return (req.method === "GET" || req.method === "HEAD") && new URL(req.url).pathname === "/" &&
+  return (req.method === "GET" || req.method === "HEAD") && isPagePath(new URL(req.url).pathname) &&
     req.headers.get("sec-fetch-mode")?.toLowerCase() === "navigate" &&
     req.headers.get("sec-fetch-dest")?.toLowerCase() === "document";
 }
@@ -105,9 +108,10 @@ export function opensFrontPage(req: RequestHeadView): boolean {
  * pages, which is where the login cookie stands for the token: the browser
  * said `Sec-Fetch-Site: same-origin`, or sent the node's own origin as
  * `Origin`. A request that shows neither (curl with a copied cookie, any
- * client that sends no `Origin`) gets nothing for the cookie. One exception
- * holds no data: the front page opened from the address bar or a bookmark
- * (`Sec-Fetch-Site: none`) is the app rather than the login form.
+ * client that sends no `Origin`) gets nothing for the cookie. The
+ * interface's pages are the exception a browser needs: opened from the
+ * address bar, a bookmark or a reload (`Sec-Fetch-Site: none`), they are
+ * the page rather than the login form.
  *
  * @example
  * ```ts
@@ -121,5 +125,5 @@ export function fromNodePage(req: RequestHeadView, url: URL = new URL(req.url)):
   if (!fromOwnPage(req, url)) return false;
   const site = req.headers.get("sec-fetch-site")?.toLowerCase();
   if (site === "same-origin" || req.headers.get("origin") !== null) return true;
-  return site === "none" && (req.method === "GET" || req.method === "HEAD") && url.pathname === "/";
+  return site === "none" && (req.method === "GET" || req.method === "HEAD") && isPagePath(url.pathname);
 }

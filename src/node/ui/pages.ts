@@ -1,11 +1,12 @@
 /**
- * The browser interface's two HTML documents: the app shell (everything else
- * is drawn by `/ui/app.js` from the JSON API) and the login page of a node
- * with a token. Neither holds data: the only variable text is a fixed error
- * sentence.
+ * The browser interface's HTML documents: a page of the interface around
+ * its view's markup (drawn by `views/`, escaped there), the login page of a
+ * node with a token, and the page of an error outside the interface.
  *
  * @module
  */
+
+import { escapeHtml } from "./views/mod.ts";
 
 const HEAD = `<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -13,33 +14,65 @@ const HEAD = `<meta charset="utf-8">
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/ui/app.css">`;
 
+/** The navigation bar's links: a page's name, its address, its label. */
+const NAV: readonly [string, string, string][] = [["projects", "/", "Projects"], ["mcp", "/ui/mcp", "MCP"]];
+
+/** What a page of the interface holds: its title, its view's name, and its `<main>` as HTML. */
+export interface PageParts {
+  /** The page's title (the node's name is added). */
+  title: string;
+  /** The view's name (`projects`, `data`, `error`, ...), in `<main data-view>`. */
+  view: string;
+  /** The markup of `<main>`, already HTML (escaped where it holds data). */
+  main: string;
+  /** Whether the node is read-only (a badge says so). */
+  readOnly: boolean;
+  /** Whether the node has a token (a logout button). */
+  tokenNode: boolean;
+}
+
 /**
- * The app shell served at `/`: views live in the URL's fragment (`#/p/cities`),
- * which the browser never sends, so no view can collide with an API path.
+ * A page of the interface: the head, the navigation bar, and `<main>` with
+ * the view's data in it, readable as it is; the script (`/ui/app.js`)
+ * then enhances it and draws the next pages itself, as the reader moves.
  *
  * @example
  * ```ts
- * import { SHELL_HTML } from "./pages.ts";
- * SHELL_HTML.includes('<script src="/ui/app.js" defer></script>'); // true
+ * import { pageHtml } from "./pages.ts";
+ * const page = pageHtml({ title: "Projects", view: "projects", main: "<h1>Projects</h1>", readOnly: false, tokenNode: false });
+ * page.includes('<script src="/ui/app.js" defer></script>') && page.includes("<h1>Projects</h1>"); // true
  * ```
  */
-export const SHELL_HTML = `<!doctype html>
+export function pageHtml(parts: PageParts): string {
+  const nav = NAV.map(([name, href, label]) =>
+    `<a href="${href}" data-view="${name}"${name === parts.view ? ' aria-current="page"' : ""}>${label}</a>`
+  ).join("\n");
+  const badge = parts.readOnly ? '\n<span class="badge">read-only</span>' : "";
+  const logout = parts.tokenNode
+    ? '\n<form method="post" action="/ui/logout" id="logout"><button type="submit" class="quiet">Log out</button></form>'
+    : "";
+  return `<!doctype html>
 <html lang="en">
 <head>
 ${HEAD}
-<title>svc node</title>
+<title>${escapeHtml(parts.title ? parts.title + " · svc node" : "svc node")}</title>
 <script src="/ui/app.js" defer></script>
 </head>
 <body>
 <header class="top">
-<a class="brand" href="#/">svc node</a>
-<nav id="nav"></nav>
+<a class="brand" href="/">svc node</a>
+<nav id="nav">
+${nav}
+<span class="spacer"></span>${badge}${logout}
+</nav>
 </header>
-<main id="main"><p class="muted">Loading…</p></main>
-<noscript><p>This page needs JavaScript. The JSON API answers at <code>/projects</code>.</p></noscript>
+<main id="main" data-view="${escapeHtml(parts.view)}">
+${parts.main}
+</main>
 </body>
 </html>
 `;
+}
 
 /** What the login page says after a wrong token. */
 export const LOGIN_REFUSED = "That is not this node's token.";
@@ -76,11 +109,6 @@ ${error}<form method="post" action="/ui/login" id="login">
 </body>
 </html>
 `;
-}
-
-/** HTML's special characters as entities, for the one variable text of an error page. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

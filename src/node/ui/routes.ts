@@ -1,10 +1,11 @@
 /**
- * The browser interface's routes: `GET /` (the app shell, or the login page
- * of a node with a token for a browser not logged in), `GET /ui/app.js` and
- * `GET /ui/app.css`, and the login and logout forms (`POST /ui/login`,
- * `POST /ui/logout`) of a node with a token. Everything else the interface
- * shows comes from the JSON API, same origin. The node's guards run before
- * these as before any route.
+ * The browser interface's routes: its pages (`GET /`, `/ui/mcp` and
+ * `/p/{slug}...`, HTML holding their data, see `page_route.ts`; the login
+ * page instead on a node with a token, for a browser not logged in),
+ * `GET /ui/app.js` and `GET /ui/app.css`, and the login and logout forms
+ * (`POST /ui/login`, `POST /ui/logout`) of a node with a token. The script
+ * draws further pages from the JSON API, same origin. The node's guards run
+ * before these as before any route.
  *
  * @module
  */
@@ -16,7 +17,8 @@ import { sameSecret } from "../guards/token.ts";
 import { loginCookie, logoutCookie } from "../guards/token_cookie.ts";
 
 import { NodeError } from "../../errors/mod.ts";
-import { errorHtml, loginHtml, SHELL_HTML } from "./pages.ts";
+import { errorHtml, loginHtml } from "./pages.ts";
+import { getPage, type RouteOf } from "./page_route.ts";
 import { APP_JS } from "./_app_js.ts";
 import { APP_CSS } from "./style.ts";
 
@@ -43,17 +45,18 @@ const HTML_REFERRER_POLICY = "same-origin";
 /** The largest login form read: a token is short. */
 const LOGIN_BODY_LIMIT = 4096;
 
+/** Headers every HTML answer of the interface carries. */
+const HTML_HEADERS: Readonly<Record<string, string>> = {
+  ...COMMON,
+  "content-security-policy": UI_CSP,
+  "cache-control": "no-store",
+  "referrer-policy": HTML_REFERRER_POLICY,
+};
+
 function html(body: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(body, {
     status,
-    headers: {
-      ...COMMON,
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": UI_CSP,
-      "cache-control": "no-store",
-      "referrer-policy": HTML_REFERRER_POLICY,
-      ...headers,
-    },
+    headers: { ...HTML_HEADERS, "content-type": "text/html; charset=utf-8", ...headers },
   });
 }
 
@@ -88,17 +91,25 @@ export function isAsset(name: string): boolean {
 }
 
 /**
- * `GET /`: the app shell for a caller with the token (or on a node without
- * one), else the login page.
+ * A page of the interface (`GET /`, `/ui/mcp`, `/p/{slug}...`): its HTML
+ * for a caller with the token (or on a node without one), else the login
+ * page. `routeOf` finds the node's routes, which the page reads.
  *
  * @example
- * ```ts
- * import { getShell } from "./routes.ts";
- * getShell(true).headers.get("content-type"); // "text/html; charset=utf-8"
+ * ```ts ignore
+ * import { getUiPage } from "./routes.ts";
+ * const res = await getUiPage(ctx, req, new URL(req.url), true, match);
  * ```
  */
-export function getShell(authed: boolean): Response {
-  return html(authed ? SHELL_HTML : loginHtml(false));
+export async function getUiPage(
+  ctx: NodeContext,
+  req: Request,
+  url: URL,
+  authed: boolean,
+  routeOf: RouteOf,
+): Promise<Response> {
+  if (!authed) return html(loginHtml(false));
+  return await getPage(ctx, req, url, routeOf, HTML_HEADERS);
 }
 
 /**

@@ -46,7 +46,7 @@ h2 { font-size: 1.25rem; margin: 1.75rem 0 0.5rem; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0.75rem 0; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; }
-.readme { border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem; max-height: 32rem; overflow: auto; }
+.readme { border: 1px solid var(--line); border-radius: 6px; padding: 0.25rem 1rem; overflow-wrap: anywhere; }
 .table-wrap { overflow: auto; border: 1px solid var(--line); border-radius: 6px; max-width: 100%; }
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 th, td { text-align: left; padding: 0.35rem 0.6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -113,6 +113,8 @@ table.record td.num { text-align: left; }
 figure.histogram { margin: 0.3rem 0; }
 figure.histogram .axis { display: flex; justify-content: space-between; width: 280px; font-size: 0.75rem;
   color: var(--muted); }
+figure.histogram .scale { font-size: 0.75rem; }
+#diff-summary { font-size: 1.05rem; }
 ol.bars { list-style: none; padding: 0; margin: 0.4rem 0; font-size: 0.85rem; }
 ol.bars li { display: grid; grid-template-columns: minmax(0, 1fr) 120px 3.5rem; gap: 0.5rem; align-items: center; }
 ol.bars .value { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -13,6 +13,7 @@ import { serveNode } from "../../../server.ts";
 import { assert, assertEquals, type Json } from "../../support/assert.ts";
 import { assertPng, type PageWatch, screenshotDir, watchedPage, withBrowser } from "../../support/browser.ts";
 import { hostileProject, PWNED } from "../../support/hostile_project.ts";
+import { fromFragment } from "../../../src/node/ui/views/mod.ts";
 import { citiesStore, StoreWriter, tempDir } from "../../support/store_fixture.ts";
 
 /** The page's document, as the functions run by `page.evaluate` see it (Deno's types have no DOM). */
@@ -80,7 +81,7 @@ export async function townsProject(root: string): Promise<void> {
 /** A node on a free loopback port over the cities fixture, the hostile project and `towns`. */
 export async function withUiNode(
   token: string | null,
-  fn: (node: { url: string; log: string[] }) => Promise<void>,
+  fn: (node: { url: string; log: string[]; store: string }) => Promise<void>,
   opts: { towns?: boolean } = {},
 ): Promise<void> {
   const dir = await tempDir();
@@ -91,7 +92,7 @@ export async function withUiNode(
     if (opts.towns) await townsProject(dir.path);
     const serving = await serveNode({ store: dir.path, host: "127.0.0.1", port: 0, token, log: (l) => log.push(l) });
     try {
-      await fn({ url: serving.url, log });
+      await fn({ url: serving.url, log, store: dir.path });
     } finally {
       await serving.shutdown();
     }
@@ -100,20 +101,27 @@ export async function withUiNode(
   }
 }
 
-/** Waits until the view of `hash` is drawn. */
-export async function drawn(page: Page, hash: string): Promise<void> {
-  await page.waitForSelector(`main[data-ready=${JSON.stringify(hash)}]`, WAIT);
+/** The address of `link`: itself, or the address of a link from before the interface had addresses (`#/p/...`). */
+export const addressOf = (link: string): string => fromFragment(link) ?? link;
+
+/** Waits until the page at `address` (a path and query, or an old `#/...` link) is drawn and enhanced. */
+export async function drawn(page: Page, address: string): Promise<void> {
+  await page.waitForSelector(`main[data-ready=${JSON.stringify(addressOf(address))}]`, WAIT);
 }
 
-/** Moves the app to `hash` and waits until that view is drawn. */
-export async function show(page: Page, hash: string): Promise<void> {
-  await page.evaluate((h) => {
-    location.hash = h;
-  }, hash);
-  await drawn(page, hash);
+/** Moves the app to `address` as a link of the interface would, and waits until that page is drawn. */
+export async function show(page: Page, address: string): Promise<void> {
+  await page.evaluate((a) => {
+    const link = document.createElement("a");
+    link.setAttribute("href", a);
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }, address);
+  await drawn(page, address);
 }
 
-/** Clicks `selector` (a link to another view) and waits until the view it leads to is drawn; answers its fragment. */
+/** Clicks `selector` (a link to another page) and waits until the page it leads to is drawn; answers its `href`. */
 export async function follow(page: Page, selector: string): Promise<string> {
   const href = await page.$eval(selector, (a) => a.getAttribute("href") ?? "");
   await page.click(selector);
@@ -121,8 +129,8 @@ export async function follow(page: Page, selector: string): Promise<string> {
   return href;
 }
 
-/** The fragment the page shows. */
-export const here = (page: Page): Promise<string> => page.evaluate(() => location.hash);
+/** The address the page shows: its path and query. */
+export const here = (page: Page): Promise<string> => page.evaluate(() => location.pathname + location.search);
 
 /** The trimmed texts of the elements matching `selector`. */
 export const texts = (page: Page, selector: string): Promise<string[]> =>
@@ -211,7 +219,7 @@ export async function inApp(fn: (run: AppRun) => Promise<void>): Promise<void> {
       await withBrowser(async (browser) => {
         const { page, watch } = await watchedPage(browser);
         await page.goto(`${url}/`);
-        await drawn(page, "#/");
+        await drawn(page, "/");
         await fn({ page, watch, url, browser, shoot: (name, of) => shot(of ?? page, shots.path, name, taken) });
       });
     }, { towns: true });

@@ -15,15 +15,15 @@ const cells = async (page: Parameters<typeof rows>[0]) => (await rows(page, "#re
 
 Deno.test("browser: sort by a header, the filter row, search, page size and jump, a record's own page", async () => {
   await inApp(async ({ page, url, watch, shoot }) => {
-    await show(page, "#/p/towns/data");
+    await show(page, "/p/towns/data");
     const population = '#records tr.head th[data-column="population"]';
 
     // A click on a header sorts ascending, a second one descending: the first page is the API's.
-    assertEquals(await follow(page, `${population} a.sort`), "#/p/towns/data?version=1&sort=population");
+    assertEquals(await follow(page, `${population} a.sort`), "/p/towns/data?version=1&sort=population");
     let api = await apiJson(url, "/projects/towns/data?version=1&sort=population&limit=50");
     assertEquals(await cells(page), api.records.map((r: Json) => shownCells(r, COLUMNS)));
     assertEquals(await page.$eval(population, (e) => e.getAttribute("aria-sort")), "ascending");
-    assertEquals(await follow(page, `${population} a.sort`), "#/p/towns/data?version=1&sort_desc=population");
+    assertEquals(await follow(page, `${population} a.sort`), "/p/towns/data?version=1&sort_desc=population");
     api = await apiJson(url, "/projects/towns/data?version=1&sort_desc=population&limit=50");
     assertEquals(await cells(page), api.records.map((r: Json) => shownCells(r, COLUMNS)));
     assertEquals(await page.$eval(population, (e) => e.getAttribute("aria-sort")), "descending");
@@ -34,7 +34,7 @@ Deno.test("browser: sort by a header, the filter row, search, page size and jump
     await page.select('#records tr.filters select[data-column="population"]', "gte");
     await page.type('#records tr.filters input[data-column="population"]', "50000");
     await page.keyboard.press("Enter");
-    const filtered = "#/p/towns/data?version=1&population__gte=50000&sort_desc=population";
+    const filtered = "/p/towns/data?version=1&population__gte=50000&sort_desc=population";
     await drawn(page, filtered);
     api = await apiJson(url, "/projects/towns/data?version=1&population__gte=50000&sort_desc=population&limit=50");
     assertEquals(await cells(page), api.records.map((r: Json) => shownCells(r, COLUMNS)));
@@ -50,38 +50,38 @@ Deno.test("browser: sort by a header, the filter row, search, page size and jump
     // Search with the filter.
     await page.type("#q", "town-1");
     await page.click("#apply");
-    const searched = "#/p/towns/data?version=1&population__gte=50000&q=town-1&sort_desc=population";
+    const searched = "/p/towns/data?version=1&population__gte=50000&q=town-1&sort_desc=population";
     await drawn(page, searched);
     api = await apiJson(url, "/projects/towns/data?version=1&population__gte=50000&q=town-1&sort_desc=population");
     assertEquals(await cells(page), api.records.map((r: Json) => shownCells(r, COLUMNS)));
     assert(api.records.every((r: Json) => r.name.includes("town-1")), "every row matches");
     assertEquals(await texts(page, "#active-filters .chip span"), ["population ≥ 50000", "search: town-1"]);
     await shoot("view-searched");
-    assertEquals(await follow(page, "#clear-view"), "#/p/towns/data?version=1");
+    assertEquals(await follow(page, "#clear-view"), "/p/towns/data?version=1");
     assertEquals((await cells(page)).length, 50);
 
     // Page size, then a jump to page 5.
-    await show(page, "#/p/cities/data?version=2");
+    await show(page, "/p/cities/data?version=2");
     await page.select("#page-size", "25");
-    await drawn(page, "#/p/cities/data?version=2&limit=25");
+    await drawn(page, "/p/cities/data?version=2&limit=25");
     assertEquals((await cells(page)).length, 25);
     assertEquals(await texts(page, "#pages"), ["of 24"]);
     await page.$eval("#page-number", (e) => (e as Json).value = "");
     await page.type("#page-number", "5");
     await page.click("#go");
-    await drawn(page, "#/p/cities/data?version=2&limit=25&offset=100");
+    await drawn(page, "/p/cities/data?version=2&limit=25&offset=100");
     const page5 = await cells(page);
     assertEquals([page5.length, page5[0][0], page5[24][0]], [25, "100", "124"]);
     assertEquals(await texts(page, "#range"), ["v2 · records 101–125 of 600"]);
     await shoot("view-page-size-jump");
 
     // A record's own page, from a filtered, sorted view: fields down the page, the API's record.
-    const view = "#/p/towns/data?version=1&country__exact=FR&sort_desc=population";
+    const view = "/p/towns/data?version=1&country__exact=FR&sort_desc=population";
     await show(page, view);
     const shown = await cells(page);
     assertEquals(
       await follow(page, "#records tbody tr:nth-child(3) td.rownum a"),
-      "#/p/towns/record?version=1&country__exact=FR&sort_desc=population&offset=2",
+      "/p/towns/record?version=1&country__exact=FR&sort_desc=population&offset=2",
     );
     const one = await apiJson(
       url,
@@ -121,7 +121,7 @@ const noNulls = (records: Json[]) =>
 
 Deno.test("browser: facets filter by a click; a view's downloads are the API's rows", async () => {
   await inApp(async ({ page, url, watch, shoot }) => {
-    await show(page, "#/p/towns/data?version=1&facet=country");
+    await show(page, "/p/towns/data?version=1&facet=country");
     const api = await apiJson(url, "/projects/towns/data?version=1&facet=country&limit=50");
     const facet = '.facet[data-column="country"]';
     assertEquals(
@@ -129,7 +129,7 @@ Deno.test("browser: facets filter by a click; a view's downloads are the API's r
       api.facets[0].values.map((v: Json) => `${v.value === null ? "null" : v.value} ${v.count}`),
     );
     const fr = await follow(page, `${facet} a.facet-value[data-value="FR"]`);
-    assertEquals(fr, "#/p/towns/data?version=1&country__exact=FR&facet=country");
+    assertEquals(fr, "/p/towns/data?version=1&country__exact=FR&facet=country");
     const shown = await cells(page);
     assertEquals(shown.length, 24);
     assert(shown.every((r) => r[2] === "FR"), "only FR");
@@ -154,7 +154,7 @@ Deno.test("browser: facets filter by a click; a view's downloads are the API's r
 
     // Downloads of a filtered, sorted view: every record of it, in order, in four formats.
     const view = "version=1&country__exact=FR&sort_desc=population";
-    await show(page, `#/p/towns/data?${view}`);
+    await show(page, `/p/towns/data?${view}`);
     const links: [string, string][] = await page.$$eval(
       "#downloads a",
       (as) => as.map((a): [string, string] => [a.getAttribute("data-format") ?? "", (a as Json).href]),

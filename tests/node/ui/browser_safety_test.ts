@@ -11,7 +11,7 @@ import { assertInert, drawn, follow, inApp, JS_VALUE, rows, show, texts, TOWN_HO
 
 Deno.test("browser: hostile values stay text in records, facets, statistics, a record's page and SQL", async () => {
   await inApp(async ({ page, watch, shoot }) => {
-    await show(page, "#/p/towns/data?version=1&facet=country&facet=remark");
+    await show(page, "/p/towns/data?version=1&facet=country&facet=remark");
     const shown = (await rows(page, "#records")).map((r) => r.slice(1));
     assertEquals(shown[7][5], TOWN_HOSTILE);
     assertEquals(shown[3][2], JS_VALUE);
@@ -19,7 +19,7 @@ Deno.test("browser: hostile values stay text in records, facets, statistics, a r
     const jsLink = '.facet[data-column="country"] a.facet-value[data-value="javascript:alert(1)"]';
     assertEquals(
       await page.$eval(jsLink, (a) => a.getAttribute("href")),
-      "#/p/towns/data?version=1&country__exact=javascript%3Aalert%281%29&facet=country&facet=remark",
+      "/p/towns/data?version=1&country__exact=javascript%3Aalert%281%29&facet=country&facet=remark",
     );
     await assertInert(page, watch);
     await shoot("hostile-facets");
@@ -39,7 +39,7 @@ Deno.test("browser: hostile values stay text in records, facets, statistics, a r
       ["facet", "country"],
       ["facet", "remark"],
     ]);
-    await drawn(page, `#/p/towns/data?${both}`);
+    await drawn(page, `/p/towns/data?${both}`);
     assertEquals((await rows(page, "#records")).length, 0, "record 7 is in IT");
     assertEquals(await texts(page, "#active-filters .chip span"), [
       `country = ${JS_VALUE}`,
@@ -51,19 +51,19 @@ Deno.test("browser: hostile values stay text in records, facets, statistics, a r
     );
     await assertInert(page, watch);
 
-    await show(page, "#/p/towns/statistics?version=1");
+    await show(page, "/p/towns/statistics?version=1");
     assert((await texts(page, '.stat[data-column="remark"] ol.bars .value')).includes(TOWN_HOSTILE));
     assert((await texts(page, '.stat[data-column="country"] ol.bars .value')).includes(JS_VALUE));
     await assertInert(page, watch);
     await shoot("hostile-statistics");
 
-    await show(page, "#/p/towns/record?version=1&offset=7");
+    await show(page, "/p/towns/record?version=1&offset=7");
     assertEquals((await rows(page, "#record"))[5], ["remarkstring", TOWN_HOSTILE]);
     await assertInert(page, watch);
 
     await show(
       page,
-      "#/p/towns/sql?version=1&sql=" + encodeURIComponent("SELECT remark, country FROM records WHERE id = 7"),
+      "/p/towns/sql?version=1&sql=" + encodeURIComponent("SELECT remark, country FROM records WHERE id = 7"),
     );
     await page.waitForSelector('#sql-result[data-state="ok"]', WAIT);
     assertEquals(await rows(page, "#sql-table"), [[TOWN_HOSTILE, "IT"]]);
@@ -71,7 +71,7 @@ Deno.test("browser: hostile values stay text in records, facets, statistics, a r
     await shoot("hostile-sql");
 
     // The hostile project's own column name, in the header, the filter row and the record page.
-    await show(page, "#/p/hostile/data?version=1&facet=" + encodeURIComponent("<i onmouseover=alert(8)>col</i>"));
+    await show(page, "/p/hostile/data?version=1&facet=" + encodeURIComponent("<i onmouseover=alert(8)>col</i>"));
     await page.waitForSelector(".facet li", WAIT);
     await assertInert(page, watch);
     await follow(page, "#records tbody tr:nth-child(1) td.rownum a");
@@ -81,7 +81,7 @@ Deno.test("browser: hostile values stay text in records, facets, statistics, a r
 
 Deno.test("browser: a README's pipe table is a table; its links are safe ones", async () => {
   await inApp(async ({ page, watch, shoot }) => {
-    await show(page, "#/p/towns");
+    await show(page, "/p/towns");
     assertEquals(await texts(page, "#readme table thead th"), ["Country", "Towns", "Share"]);
     assertEquals(await page.$$eval("#readme table th", (ths) => ths.map((t) => t.getAttribute("align"))), [
       "left",
@@ -111,38 +111,38 @@ Deno.test("browser: a README's pipe table is a table; its links are safe ones", 
 
 Deno.test("browser: error pages say what went wrong and give a way back", async () => {
   await inApp(async ({ page, url, watch, shoot }) => {
-    await show(page, "#/p/towns/data?version=1&sort=population");
-    const bad = "#/p/towns/data?version=1&population__gt=many";
+    await show(page, "/p/towns/data?version=1&sort=population");
+    const bad = "/p/towns/data?version=1&population__gt=many";
     await show(page, bad);
     assertEquals(await page.$eval("main", (m) => m.getAttribute("data-view")), "error");
     const refused = await fetch(`${url}/projects/towns/data?version=1&population__gt=many`);
     const expected = `${refused.status}: ${(await refused.json() as Json).error}`;
     assertMatch(expected, /^400: /);
     assertEquals(await texts(page, "main .error"), [expected]);
-    assertEquals(await page.$eval("#back", (a) => a.getAttribute("href")), "#/p/towns/data?version=1&sort=population");
-    assertEquals(await page.$eval("#plain-records", (a) => a.getAttribute("href")), "#/p/towns/data?version=1");
-    assertEquals(await page.$eval("#to-project", (a) => a.getAttribute("href")), "#/p/towns");
-    assertEquals(await page.$eval("#to-projects", (a) => a.getAttribute("href")), "#/");
+    assertEquals(await page.$eval("#back", (a) => a.getAttribute("href")), "/p/towns/data?version=1&sort=population");
+    assertEquals(await page.$eval("#plain-records", (a) => a.getAttribute("href")), "/p/towns/data?version=1");
+    assertEquals(await page.$eval("#to-project", (a) => a.getAttribute("href")), "/p/towns");
+    assertEquals(await page.$eval("#to-projects", (a) => a.getAttribute("href")), "/");
     await shoot("error-bad-filter");
     await follow(page, "#back");
     assertEquals((await rows(page, "#records")).length, 50);
 
-    await show(page, "#/p/no-such-project");
+    await show(page, "/p/no-such-project");
     assertEquals(await texts(page, "#error-title"), ["Not found"]);
     assertMatch((await texts(page, "main .error"))[0], /^404: /);
     assertEquals(await page.$$eval("#to-project", (a) => a.length), 0, "no link to the missing project");
     await shoot("error-not-found");
-    assertEquals(await follow(page, "#to-projects"), "#/");
+    assertEquals(await follow(page, "#to-projects"), "/");
 
-    await show(page, "#/p/towns/nowhere");
+    await show(page, "/p/towns/nowhere");
     assertEquals(await texts(page, "#error-title"), ["Not found"]);
-    assertEquals(await page.$eval("#back", (a) => a.getAttribute("href")), "#/");
+    assertEquals(await page.$eval("#back", (a) => a.getAttribute("href")), "/");
     await page.goto(`${url}/#/p/towns/record?version=1&offset=999`);
-    await drawn(page, "#/p/towns/record?version=1&offset=999");
+    await drawn(page, "/p/towns/record?version=1&offset=999");
     assertEquals(await texts(page, "#no-record"), ["No record at offset 999."]);
     assertEquals(
       await page.$eval("#back-to-view", (a) => a.getAttribute("href")),
-      "#/p/towns/data?version=1&offset=950",
+      "/p/towns/data?version=1&offset=950",
     );
     assertEquals(watch.errors, []);
   });

@@ -13,8 +13,8 @@ import { apiJson, drawn, follow, here, inApp, rows, show, texts, WAIT } from "./
 
 Deno.test("browser: the statistics tab shows each column's figures, histograms and top values", async () => {
   await inApp(async ({ page, url, watch, shoot }) => {
-    await show(page, "#/p/towns");
-    assertEquals(await follow(page, "#stats-link"), "#/p/towns/statistics?version=1");
+    await show(page, "/p/towns");
+    assertEquals(await follow(page, "#stats-link"), "/p/towns/statistics?version=1");
     const st = await apiJson(url, "/projects/towns/statistics?version=1");
     assertEquals(
       await page.$$eval(".stat", (s) => s.map((e) => e.getAttribute("data-column"))),
@@ -55,7 +55,7 @@ Deno.test("browser: the statistics tab shows each column's figures, histograms a
 
     // A top value links to the records holding it.
     const fr = await follow(page, '.stat[data-column="country"] ol.bars a.value:not(.null)');
-    assertMatch(fr, /^#\/p\/towns\/data\?version=1&country__exact=/);
+    assertMatch(fr, /^\/p\/towns\/data\?version=1&country__exact=/);
     const value = new URLSearchParams(fr.split("?")[1]).get("country__exact");
     const shown = (await rows(page, "#records")).map((r) => r[3]);
     assert(shown.length > 0 && shown.every((c) => c === value), `only ${value}`);
@@ -67,7 +67,7 @@ Deno.test("browser: a SQL query is a link: reopened in another page it fills the
   const downloads = await mkdtemp(join(tmpdir(), "svc-ui-downloads-"));
   try {
     await inApp(async ({ page, url, browser, watch, shoot }) => {
-      await show(page, "#/p/towns/sql?version=1");
+      await show(page, "/p/towns/sql?version=1");
       await page.waitForSelector('#columns[data-state="ok"]', WAIT);
       const listed = await texts(page, "#columns button.column");
       assertEquals(listed, ["id", "name", "country", "population", "capital", "remark"]);
@@ -84,7 +84,7 @@ Deno.test("browser: a SQL query is a link: reopened in another page it fills the
       await page.waitForSelector('#sql-result[data-run="1"]', WAIT);
       assertEquals(await page.$eval("#sql-result", (e) => e.getAttribute("data-state")), "ok");
       const link = await here(page);
-      assertEquals(link, "#/p/towns/sql?" + new URLSearchParams({ version: "1", sql }));
+      assertEquals(link, "/p/towns/sql?" + new URLSearchParams({ version: "1", sql }));
       await drawn(page, link);
       const result = await rows(page, "#sql-table");
       const api = await apiJson(url, "/projects/towns/query", {
@@ -97,7 +97,7 @@ Deno.test("browser: a SQL query is a link: reopened in another page it fills the
 
       // The link, opened in another page, fills the editor and runs it.
       const { page: other, watch: otherWatch } = await watchedPage(browser);
-      await other.goto(`${url}/${link}`);
+      await other.goto(`${url}${link}`);
       await drawn(other, link);
       await other.waitForSelector('#sql-result[data-state="ok"]', WAIT);
       assertEquals(await other.$eval("#sql", (e) => (e as Json).value), sql);
@@ -131,7 +131,7 @@ Deno.test("browser: a SQL query is a link: reopened in another page it fills the
 
       // Back: the SQL box as it was before the run.
       await page.goBack();
-      await drawn(page, "#/p/towns/sql?version=1");
+      await drawn(page, "/p/towns/sql?version=1");
       assertEquals(await page.$eval("#sql", (e) => (e as Json).value), "SELECT * FROM records LIMIT 20");
       assertEquals(watch.errors, []);
     });

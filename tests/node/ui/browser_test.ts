@@ -28,7 +28,7 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         const first = await page.goto(`${url}/`);
         assertEquals(first?.status(), 200);
         assertEquals(first?.headers()["content-security-policy"]?.startsWith("default-src 'none'"), true);
-        await drawn(page, "#/");
+        await drawn(page, "/");
 
         // The project list.
         const list = await rows(page, "#projects");
@@ -39,8 +39,8 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         await shot(page, shots.path, "projects", taken);
 
         // A project page.
-        await page.click('#projects a[href="#/p/cities"]');
-        await drawn(page, "#/p/cities");
+        await page.click('#projects a[href="/p/cities"]');
+        await drawn(page, "/p/cities");
         assertEquals(await texts(page, "#title"), ["World cities"]);
         const facts = await texts(page, "#facts dt, #facts dd");
         assertEquals(facts.slice(0, 6), ["License", "CC-BY-4.0", "Tags", "geo", "Versions here", "2, 1"]);
@@ -82,7 +82,7 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
 
         // Records, with column types, paged forward and back.
         await page.click("#browse");
-        await drawn(page, "#/p/cities/data?version=2");
+        await drawn(page, "/p/cities/data?version=2");
         const heads = await texts(page, "#records thead tr.head th[data-column]");
         assertEquals(heads, ["idinteger", "namestring", "populationinteger", "scorenumber", "notestring"]);
         assertEquals(await texts(page, "#records thead tr.head th .type"), [
@@ -97,16 +97,16 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         assertEquals(await texts(page, "#range"), ["v2 · records 1–50 of 600"]);
         await shot(page, shots.path, "records", taken);
         await page.click("#next");
-        await drawn(page, "#/p/cities/data?version=2&offset=50");
+        await drawn(page, "/p/cities/data?version=2&offset=50");
         const page2 = (await rows(page, "#records")).map((r) => r.slice(1));
         assertEquals([page2.length, page2[0][0], page2[49][0]], [50, "50", "99"]);
         assertEquals(await page.$eval("#range", (e) => e.getAttribute("data-offset")), "50");
         await shot(page, shots.path, "records-page-2", taken);
         await page.click("#prev");
-        await drawn(page, "#/p/cities/data?version=2");
+        await drawn(page, "/p/cities/data?version=2");
         page1 = (await rows(page, "#records")).map((r) => r.slice(1));
         assertEquals(page1[0][0], "0");
-        await show(page, "#/p/cities/data?version=2&offset=550&limit=50");
+        await show(page, "/p/cities/data?version=2&offset=550&limit=50");
         assertEquals(
           await page.$eval("#next", (e) => e.getAttribute("aria-disabled")),
           "true",
@@ -114,7 +114,7 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         );
 
         // The SQL box: a count, then an error.
-        await show(page, "#/p/cities/sql");
+        await show(page, "/p/cities/sql");
         await page.$eval("#sql", (e) => (e as Json).value = "");
         await page.type("#sql", "SELECT count(*) FROM records");
         await page.click("#run");
@@ -140,15 +140,15 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         await shot(page, shots.path, "sql-error", taken);
 
         // The MCP recipe.
-        await page.click('#nav a[href="#/mcp"]');
-        await drawn(page, "#/mcp");
+        await page.click('#nav a[href="/ui/mcp"]');
+        await drawn(page, "/ui/mcp");
         assertEquals(await texts(page, "#mcp-url"), [`${url}/mcp`]);
         const config = JSON.parse((await texts(page, "#mcp-config"))[0]);
         assertEquals(config, { mcpServers: { svc: { type: "http", url: `${url}/mcp` } } });
         await shot(page, shots.path, "mcp", taken);
 
         // Hostile README, title, license, column name and values: shown as text, nothing runs.
-        await show(page, "#/p/hostile");
+        await show(page, "/p/hostile");
         const readme = (await texts(page, "#readme"))[0];
         for (
           const shown of [
@@ -166,7 +166,7 @@ Deno.test("browser: projects, project page, paged records, SQL, MCP recipe; host
         assertEquals((await texts(page, "#facts dd"))[0], "<script>alert(10)</script>");
         await assertInert(page, watch);
         await shot(page, shots.path, "hostile-project", taken);
-        await show(page, "#/p/hostile/data");
+        await show(page, "/p/hostile/data");
         const cells = await rows(page, "#records");
         assertEquals(cells[0], ["1", "0", HOSTILE_VALUE, "<script>window.__pwned = 'cell'</script>"]);
         assertEquals(
@@ -212,7 +212,7 @@ Deno.test("browser: a node with a token asks for it; the cookie works from the n
 
         await page.type("#token", TOKEN);
         await Promise.all([page.waitForNavigation(), page.click("#login button")]);
-        await drawn(page, "#/");
+        await drawn(page, "/");
         assertEquals((await rows(page, "#projects")).length, 3);
         const [cookie] = await page.cookies();
         const port = new URL(url).port;
@@ -252,7 +252,7 @@ Deno.test("browser: a node with a token asks for it; the cookie works from the n
               if (e.state === "completed") resolve(e.filePath);
             });
           });
-          await show(page, "#/p/cities/data?version=2&id__lt=5&sort_desc=id");
+          await show(page, "/p/cities/data?version=2&id__lt=5&sort_desc=id");
           await page.click('#downloads a[data-format="csv"]');
           const csv = (await readFile(await done, "utf8")).trim().split(/\r?\n/);
           assertEquals(csv.map((l) => l.split(",")[0]), ["id", "4", "3", "2", "1", "0"]);
@@ -260,8 +260,8 @@ Deno.test("browser: a node with a token asks for it; the cookie works from the n
           await rm(saved, { recursive: true, force: true });
         }
 
-        await page.click('#nav a[href="#/mcp"]');
-        await drawn(page, "#/mcp");
+        await page.click('#nav a[href="/ui/mcp"]');
+        await drawn(page, "/ui/mcp");
         const config = JSON.parse((await texts(page, "#mcp-config"))[0]);
         assertEquals(config.mcpServers.svc.headers, { Authorization: "Bearer <your node token>" });
         await shot(page, shots.path, "mcp-token", taken);

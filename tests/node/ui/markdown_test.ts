@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../support/assert.ts";
-import * as markdown from "../../../src/node/ui/browser/markdown.ts";
+import * as markdown from "../../../src/node/ui/views/markdown.ts";
 
 // The renderer's own module (the browser gets it bundled into /ui/app.js); blocks are read here field by field.
 // deno-lint-ignore no-explicit-any

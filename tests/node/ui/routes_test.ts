@@ -133,7 +133,14 @@ Deno.test("with a token: / is the login page; a wrong token answers it again wit
 
     const typed = { cookie: cookiePair(right), "sec-fetch-site": "none" };
     const shell = await ask(node, "/", { headers: typed });
-    assert((await shell.text()).includes("/ui/app.js"), "logged in, the address typed: the app");
+    assert((await shell.text()).includes('<table id="projects">'), "logged in, the address typed: the projects");
+    const reloaded = await (await ask(node, "/p/cities/data?version=2&limit=2", { headers: typed })).text();
+    assert(reloaded.includes('<table id="records"'), "a page reloaded or bookmarked: its data");
+    const byHand = await (await ask(node, "/p/cities", { headers: { cookie: cookiePair(right) } })).text();
+    assert(
+      byHand.includes("<form") && !byHand.includes("World cities"),
+      "a copied cookie without a browser: the login",
+    );
     const copied = await ask(node, "/", { headers: { cookie: cookiePair(right) } });
     assert((await copied.text()).includes("<form"), "the cookie without a browser's word for it: the login form");
 
@@ -263,13 +270,15 @@ Deno.test("a read-only node serves the same read-only interface", async () => {
   });
 });
 
-Deno.test("a link from another site opens the front page; nothing else passes the cross-site guard", async () => {
+Deno.test("a link from another site opens a page of the interface; nothing else passes the cross-site guard", async () => {
   await withHandler({}, async (node) => {
     const navigate = { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
-    const front = await ask(node, "/", { headers: navigate });
-    assertEquals(front.status, 200);
-    assertEquals(front.headers.get("content-security-policy"), UI_CSP);
-    await front.body?.cancel();
+    for (const path of ["/", "/p/cities", "/p/cities/data?version=2&sort=name", "/ui/mcp"]) {
+      const page = await ask(node, path, { headers: navigate });
+      assertEquals(page.status, 200, path);
+      assertEquals(page.headers.get("content-security-policy"), UI_CSP);
+      await page.body?.cancel();
+    }
     for (
       const [path, headers] of [
         ["/projects", navigate],
@@ -277,6 +286,7 @@ Deno.test("a link from another site opens the front page; nothing else passes th
         ["/", { ...navigate, "sec-fetch-dest": "iframe" }],
         ["/", { ...navigate, "sec-fetch-mode": "cors" }],
         ["/ui/app.js", { ...navigate, "sec-fetch-dest": "script", "sec-fetch-mode": "no-cors" }],
+        ["/p/cities", { ...navigate, "sec-fetch-mode": "cors" }],
       ] as const
     ) {
       const res = await ask(node, path, { headers });

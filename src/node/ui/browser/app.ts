@@ -1,151 +1,153 @@
 /**
- * The browser interface's entry, bundled into `/ui/app.js`: the hash router,
- * the navigation bar around the views, and the error page.
- *
- * Views live in the URL's fragment: `#/` (projects), `#/mcp`,
- * `#/p/{slug}[?version=N]`, `#/p/{slug}/data?...` (records: a view with
- * filters, search, sort, facets and paging, see `state.ts`),
- * `#/p/{slug}/record?...&offset=N` (one record of such a view),
- * `#/p/{slug}/statistics[?version=N]` and `#/p/{slug}/sql[?version=N&sql=...]`
- * (`#/projects/{slug}...` is taken for `#/p/{slug}...`). When a view is drawn,
- * `<main>` gets `data-view` (its name) and `data-ready` (the fragment it shows).
+ * The browser interface's script, bundled into `/ui/app.js`. The node
+ * answers every page as HTML holding its data (see `views/routes.ts` for
+ * the addresses); the script enhances the page it is loaded on, then draws
+ * the next pages itself from the JSON API with the same views: a link or a
+ * form of the interface moves the address (`history.pushState`) and the
+ * page drawn, the browser's back and forward draw again. Links of the
+ * interface from before it had addresses (`#/p/cities/data?...`) are taken
+ * to their address. When a page is drawn and enhanced, `<main>` gets
+ * `data-view` (its name) and `data-ready` (its address: path and query).
  *
  * @module
  */
-import { api, ApiError, errorBox, h, type NodeFacts, session, SLUG } from "./dom.ts";
-import { viewData, viewRecord } from "./data.ts";
-import { viewProject } from "./project.ts";
+import {
+  type Drawn,
+  drawPage,
+  errorView,
+  formView,
+  fromFragment,
+  isPagePath,
+  type PageRoute,
+  pageRoute,
+  viewOrder,
+} from "../views/mod.ts";
+import { api, mount, session } from "./dom.ts";
+import { enhance } from "./enhance.ts";
 import { viewSql } from "./sql.ts";
-import { viewStatistics } from "./statistics.ts";
-import { viewMcp, viewProjects } from "./views.ts";
+import type { NodeFacts } from "../views/mod.ts";
 
-/** A view: its name, its project, and how to draw it into an element (answering the page title). */
-interface Route {
-  name: string;
-  slug?: string;
-  params?: URLSearchParams;
-  draw(view: HTMLElement): Promise<string> | string;
-}
-
-/** The fragment of the last view drawn without an error: where an error page's way back goes. */
+/** The address of the last page drawn without an error: where an error page's way back goes. */
 let lastGood: string | null = null;
 
-function wayBack(r: Route): HTMLElement {
-  const here = location.hash || "#/";
-  const version = r.params?.get("version");
-  const q = version && /^\d{1,15}$/.test(version) ? "?version=" + version : "";
-  return h("p", { class: "links way-back", id: "way-back" }, [
-    lastGood && lastGood !== here ? h("a", { href: lastGood, id: "back", text: "← Back to the previous view" }) : null,
-    r.slug && (r.name === "data" || r.name === "record") && r.params &&
-      [...r.params.keys()].some((k) => k !== "version")
-      ? h("a", { href: "#/p/" + r.slug + "/data" + q, id: "plain-records", text: "The records without filters" })
-      : null,
-    r.slug && r.name !== "project"
-      ? h("a", { href: "#/p/" + r.slug, id: "to-project", text: "Project " + r.slug })
-      : null,
-    h("a", { href: "#/", id: "to-projects", text: "All projects" }),
-  ]);
-}
+/** Counts the pages asked for: a page drawn after a newer one was asked for is dropped. */
+let asked = 0;
 
-/** The error page of route `r` failing with `e`: what went wrong and the ways back. */
-function errorView(view: HTMLElement, r: Route, e: unknown): string {
-  view.replaceChildren();
-  const status = e instanceof ApiError ? e.status : 0;
-  const title = status === 404 ? "Not found" : status >= 400 && status < 500 ? "Cannot show this" : "Error";
-  view.appendChild(h("h1", { id: "error-title", text: title }));
-  view.appendChild(errorBox(e));
-  view.appendChild(wayBack(r));
-  return title;
-}
+const here = () => location.pathname + location.search;
 
-function missing(view: HTMLElement): string {
-  view.appendChild(h("h1", { id: "error-title", text: "Not found" }));
-  view.appendChild(h("p", { text: "This page does not exist." }));
-  view.appendChild(wayBack({ name: "missing", draw: missing }));
-  return "Not found";
-}
-
-const PROJECT_VIEWS: Readonly<
-  Record<string, (view: HTMLElement, slug: string, params: URLSearchParams) => Promise<string>>
-> = {
-  data: viewData,
-  record: viewRecord,
-  statistics: viewStatistics,
-  sql: viewSql,
-};
-
-function parseHash(): Route {
-  const raw = location.hash.replace(/^#/, "") || "/";
-  const q = raw.indexOf("?");
-  const params = new URLSearchParams(q < 0 ? "" : raw.slice(q + 1));
-  const s = (q < 0 ? raw : raw.slice(0, q)).split("/").filter((x) => x !== "");
-  if (s.length === 0) return { name: "projects", draw: viewProjects };
-  if (s.length === 1 && s[0] === "mcp") return { name: "mcp", draw: viewMcp };
-  if ((s[0] === "p" || s[0] === "projects") && SLUG.test(s[1] || "")) {
-    const slug = s[1];
-    if (s.length === 2) return { name: "project", slug, params, draw: (view) => viewProject(view, slug, params) };
-    const draw = s.length === 3 && Object.hasOwn(PROJECT_VIEWS, s[2]) ? PROJECT_VIEWS[s[2]] : null;
-    if (draw) return { name: s[2], slug, params, draw: (view) => draw(view, slug, params) };
-  }
-  return { name: "missing", draw: missing };
-}
-
-let drawn = 0;
-
-async function route(main: HTMLElement, nav: HTMLElement): Promise<void> {
-  const mine = ++drawn;
-  main.removeAttribute("data-ready");
-  const r = parseHash();
-  const view = h("div", { class: "view" });
-  let title: string | null = null;
-  let failed = r.name === "missing";
+async function draw(route: PageRoute, view: HTMLElement): Promise<{ title: string; failed: boolean }> {
+  if (route.name === "sql") return { title: await viewSql(view, route.slug!, route.params), failed: false };
+  const back = lastGood !== here() ? lastGood : null;
+  let drawn: Drawn;
+  let failed = route.name === "missing";
   try {
-    title = await r.draw(view);
+    drawn = failed
+      ? errorView(route, null, back)
+      : await drawPage(route, api, { node: session.node, origin: location.origin });
   } catch (e) {
-    title = errorView(view, r, e);
+    drawn = errorView(route, e, back);
     failed = true;
   }
-  if (mine !== drawn) return;
-  if (!failed) lastGood = location.hash || "#/";
-  main.replaceChildren(view);
-  document.title = (title ? title + " · " : "") + "svc node";
-  for (const a of nav.querySelectorAll("a[data-view]")) {
-    if (a.getAttribute("data-view") === r.name) a.setAttribute("aria-current", "page");
-    else a.removeAttribute("aria-current");
-  }
-  scrollTo(0, 0);
-  main.setAttribute("data-view", failed && r.name !== "missing" ? "error" : r.name);
-  main.setAttribute("data-ready", location.hash || "#/");
+  for (const node of drawn.body) if (node !== null) view.appendChild(mount(node));
+  return { title: drawn.title, failed };
 }
 
-function drawNav(nav: HTMLElement): void {
-  const node = session.node;
-  const items: HTMLElement[] = [
-    h("a", { href: "#/", "data-view": "projects", text: "Projects" }),
-    h("a", { href: "#/mcp", "data-view": "mcp", text: "MCP" }),
-    h("span", { class: "spacer" }),
-  ];
-  if (node.readOnly) items.push(h("span", { class: "badge", text: "read-only" }));
-  if (node.auth === "token") {
-    items.push(h("form", { method: "post", action: "/ui/logout", id: "logout" }, [
-      h("button", { type: "submit", class: "quiet", text: "Log out" }),
-    ]));
+/** Marks the page `name` of `route` shown: the navigation bar, `<main>`'s markers, the way back. */
+function shown(main: HTMLElement, route: PageRoute, failed: boolean): void {
+  for (const a of document.querySelectorAll("#nav a[data-view]")) {
+    if (a.getAttribute("data-view") === route.name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
   }
-  nav.replaceChildren(...items);
+  if (!failed) lastGood = here();
+  main.setAttribute("data-view", failed && route.name !== "missing" ? "error" : route.name);
+  main.setAttribute("data-ready", here());
+}
+
+/** Draws the page of the current address into `main`. */
+async function route(main: HTMLElement): Promise<void> {
+  const mine = ++asked;
+  main.removeAttribute("data-ready");
+  const r = pageRoute(location.pathname, location.search);
+  const view = document.createElement("div");
+  view.className = "view";
+  const { title, failed } = await draw(r, view);
+  if (mine !== asked) return;
+  main.replaceChildren(view);
+  document.title = (title ? title + " · " : "") + "svc node";
+  scrollTo(0, 0);
+  if (!failed) enhance(view, r.name, r.slug, r.params);
+  shown(main, r, failed);
+}
+
+/** Goes to `address` (path and query) and draws it; `replace` keeps the browser's history as it was. */
+function go(main: HTMLElement, address: string, replace = false): void {
+  if (address !== here()) {
+    if (replace) history.replaceState(null, "", address);
+    else history.pushState(null, "", address);
+  }
+  route(main);
+}
+
+/** The address a form of the interface asks for (its fields, in the view's own terms where it is a records page). */
+function formAddress(form: HTMLFormElement): string {
+  const url = new URL(form.action, location.href);
+  const params = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) if (typeof value === "string") params.append(name, value);
+  const r = pageRoute(url.pathname, "");
+  const viewed = r.name === "data" || r.name === "record";
+  const query = viewed ? formView(params) ?? viewOrder(params) : params;
+  const text = query.toString();
+  return url.pathname + (text === "" ? "" : "?" + text);
+}
+
+function links(main: HTMLElement): void {
+  document.addEventListener("click", (event) => {
+    if (
+      event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey
+    ) return;
+    const a = (event.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;
+    if (!a || a.hasAttribute("download") || (a.target && a.target !== "_self")) return;
+    const raw = a.getAttribute("href") ?? "";
+    const old = fromFragment(raw);
+    if (old === null && raw.startsWith("#")) return; // a place in this page: the browser's
+    const url = new URL(old ?? raw, location.href);
+    if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
+    event.preventDefault();
+    go(main, url.pathname + url.search);
+  });
+  document.addEventListener("submit", (event) => {
+    const form = event.target as HTMLFormElement;
+    if (event.defaultPrevented || form.method.toLowerCase() !== "get") return;
+    const url = new URL(form.action, location.href);
+    if (url.origin !== location.origin || !isPagePath(url.pathname)) return;
+    event.preventDefault();
+    go(main, formAddress(form));
+  });
 }
 
 async function start(): Promise<void> {
   const main = document.getElementById("main");
-  const nav = document.getElementById("nav");
-  if (!main || !nav) return;
+  if (!main) return;
   try {
     session.node = await api<NodeFacts>("/healthz");
   } catch (_) {
     session.node = {};
   }
-  drawNav(nav);
-  addEventListener("hashchange", () => route(main, nav));
-  await route(main, nav);
+  links(main);
+  addEventListener("popstate", () => route(main));
+  addEventListener("hashchange", () => {
+    const address = fromFragment(location.hash);
+    if (address !== null) go(main, address, true);
+  });
+  const old = fromFragment(location.hash);
+  if (old !== null) return go(main, old, true);
+  // The node drew this page: the script only adds its part.
+  const r = pageRoute(location.pathname, location.search);
+  const view = main.getAttribute("data-view") ?? "";
+  const failed = view === "error" || view === "missing";
+  if (r.name === "sql" || view !== r.name) return route(main);
+  if (!failed) enhance(main, r.name, r.slug, r.params);
+  shown(main, r, failed);
 }
 
 start();

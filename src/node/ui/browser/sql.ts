@@ -1,15 +1,15 @@
 /**
- * The SQL box of a project (`#/p/{slug}/sql?version=N&limit=L&sql=...`):
+ * The SQL box of a project (`/p/{slug}/sql?version=N&limit=L&sql=...`):
  * one read-only statement over a version, the version's columns beside the
  * editor (a click puts the quoted name at the cursor), and downloads of the
- * result. A run puts the statement in the fragment, so the address is a
+ * result. A run puts the statement in the address, so the address is a
  * link to the query; opening such a link fills the editor and runs it.
  *
  * @module
  */
 import type { ProjectDetail, QueryAnswer } from "../../../wire/mod.ts";
-import { api, ApiError, errorBox, h, intParam, projectPath, table, tabs } from "./dom.ts";
-import { tabHref } from "./state.ts";
+import { ApiError, intParam, projectPath, tabHref, tabs } from "../views/mod.ts";
+import { api, errorBox, h, mount, table } from "./dom.ts";
 
 /** Rows asked for unless the fragment says otherwise. */
 const ROWS = 200;
@@ -34,8 +34,8 @@ function bodyOf(f: SqlFields): QueryBody {
   return { sql: f.sql.value, version: Number(f.version.value) || undefined, limit: Number(f.limit.value) || undefined };
 }
 
-/** The fragment naming the form's query. */
-function sqlHash(slug: string, f: SqlFields): string {
+/** The address naming the form's query. */
+function sqlAddress(slug: string, f: SqlFields): string {
   const extra: [string, string][] = [];
   const limit = Number(f.limit.value);
   if (limit && limit !== ROWS) extra.push(["limit", String(limit)]);
@@ -186,14 +186,14 @@ function sqlForm(slug: string, f: SqlFields, submit: (event: Event) => void): HT
   return form;
 }
 
-/** `#/p/{slug}/sql[?version=N][&limit=L][&sql=...]`: one read-only statement over a version, run when given. */
+/** `/p/{slug}/sql[?version=N][&limit=L][&sql=...]`: one read-only statement over a version, run when given. */
 export async function viewSql(view: HTMLElement, slug: string, params: URLSearchParams): Promise<string> {
   const p = await api<ProjectDetail>(projectPath(slug));
   const latest = p.localVersions[0] || 0;
   const chosen = intParam(params, "version", latest, 1, Number.MAX_SAFE_INTEGER);
   const shared = params.get("sql");
-  view.appendChild(h("h1", {}, [h("a", { href: "#/p/" + slug, text: p.title }), " · SQL"]));
-  view.appendChild(tabs(slug, chosen || null, "sql"));
+  view.appendChild(h("h1", {}, [h("a", { href: "/p/" + slug, text: p.title }), " · SQL"]));
+  view.appendChild(mount(tabs(slug, chosen || null, "sql")));
   view.appendChild(h("p", { class: "muted" }, [
     "One read-only statement over the table ",
     h("code", { text: "records" }),
@@ -216,10 +216,10 @@ export async function viewSql(view: HTMLElement, slug: string, params: URLSearch
   let runs = 0;
   const submit = (event: Event) => {
     event.preventDefault();
-    const hash = sqlHash(slug, f);
-    if (location.hash !== hash) {
-      history.pushState(null, "", hash);
-      document.getElementById("main")?.setAttribute("data-ready", location.hash);
+    const address = sqlAddress(slug, f);
+    if (location.pathname + location.search !== address) {
+      history.pushState(null, "", address);
+      document.getElementById("main")?.setAttribute("data-ready", location.pathname + location.search);
     }
     return runSql(slug, f, ++runs);
   };

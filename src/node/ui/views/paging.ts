@@ -1,10 +1,13 @@
 /**
  * The pager of a view: previous and next, where the page stands, the page
- * size and a jump to a page number.
+ * size and a jump to a page number (two small forms, `_limit` and `_page`,
+ * which work as forms without the script and at once with it).
  *
  * @module
  */
-import { h } from "./dom.ts";
+import { h, type VNode } from "./html.ts";
+import { count } from "./format.ts";
+import { stateFields } from "./facets.ts";
 import { dataHref, MAX_PAGE, type ViewState, withState } from "./state.ts";
 import type { ViewPage } from "./types.ts";
 
@@ -17,40 +20,49 @@ function hasNext(s: ViewState, page: ViewPage, total: number | null): boolean {
   return page.count === s.limit && (total === null || s.offset + page.count < total);
 }
 
-function sizeControl(slug: string, s: ViewState): HTMLElement {
+function sizeControl(slug: string, s: ViewState): VNode {
   const sizes = SIZES.includes(s.limit) ? SIZES : [...SIZES, s.limit].sort((a, b) => a - b);
-  const select = h("select", { id: "page-size" }, sizes.map((n) => h("option", { value: String(n), text: String(n) })));
-  select.value = String(s.limit);
-  select.addEventListener("change", () => {
-    const limit = Number(select.value);
-    location.hash = dataHref(slug, withState(s, { limit, offset: Math.floor(s.offset / limit) * limit }));
-  });
-  return h("label", {}, [select, " per page"]);
+  return h("form", { method: "get", action: "/p/" + slug + "/data", id: "page-size-form", class: "row" }, [
+    ...stateFields(s, ["limit"]),
+    h("label", {}, [
+      h(
+        "select",
+        { id: "page-size", name: "_limit" },
+        sizes.map((n) => h("option", { value: String(n), selected: n === s.limit, text: String(n) })),
+      ),
+      " per page",
+    ]),
+    h("button", { type: "submit", class: "quiet", id: "page-size-go", text: "Show" }),
+  ]);
 }
 
-function jumpControl(slug: string, s: ViewState, total: number | null): HTMLElement {
+function jumpControl(slug: string, s: ViewState, total: number | null): VNode {
   const pages = total === null ? null : Math.max(1, Math.ceil(total / s.limit));
-  const number = h("input", { id: "page-number", type: "number", min: "1", max: pages === null ? null : pages });
-  number.setAttribute("aria-label", "Page number");
-  number.value = String(Math.floor(s.offset / s.limit) + 1);
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const wanted = Math.max(1, Math.min(pages ?? Number.MAX_SAFE_INTEGER, Math.floor(Number(number.value) || 1)));
-    location.hash = dataHref(slug, withState(s, { offset: (wanted - 1) * s.limit }));
-  };
-  return h("form", { id: "jump", class: "row", on: { submit } }, [
-    h("label", {}, ["Page ", number]),
-    pages === null ? null : h("span", { id: "pages", text: "of " + pages }),
+  return h("form", { method: "get", action: "/p/" + slug + "/data", id: "jump", class: "row" }, [
+    ...stateFields(s, ["offset"]),
+    h("label", {}, [
+      "Page ",
+      h("input", {
+        id: "page-number",
+        name: "_page",
+        type: "number",
+        min: "1",
+        max: pages === null ? null : pages,
+        "aria-label": "Page number",
+        value: String(Math.floor(s.offset / s.limit) + 1),
+      }),
+    ]),
+    pages === null ? null : h("span", { id: "pages", text: "of " + count(pages) }),
     h("button", { type: "submit", class: "quiet", id: "go", text: "Go" }),
   ]);
 }
 
 /** The pager of `page`, the view `s` of `slug` holding `total` records (null when unknown). */
-export function pager(slug: string, s: ViewState, page: ViewPage, total: number | null): HTMLElement {
+export function pager(slug: string, s: ViewState, page: ViewPage, total: number | null): VNode {
   const last = s.offset + page.count;
   const range = page.count === 0
-    ? "no records at offset " + s.offset
-    : "records " + (s.offset + 1) + "–" + last + (total !== null ? " of " + total : "");
+    ? "no records at offset " + count(s.offset)
+    : "records " + count(s.offset + 1) + "–" + count(last) + (total !== null ? " of " + count(total) : "");
   const more = hasNext(s, page, total);
   return h("div", { class: "pager" }, [
     h("a", {
