@@ -17,7 +17,7 @@ import { constants, createReadStream } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import process from "node:process";
 import { createInterface } from "node:readline";
-import { callJson, Client, type Endpoint, KeyRequiredError } from "../client/mod.ts";
+import { callJson, Client, type Endpoint } from "../client/mod.ts";
 import { isSlug, notASlug, parseExactJson, stableStringify } from "../wire/mod.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { commandArgs } from "./args.ts";

@@ -16,7 +16,6 @@ import { type FileHandle, lstat, mkdir, open, readdir, readFile, rename, rm, unl
 import { join } from "node:path";
 import {
   copyOf,
-  type CopyOrigin,
   type ListedPart,
   partFile,
   projectDir,
