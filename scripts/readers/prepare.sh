@@ -3,13 +3,14 @@
 # tests/fleet/sharing_readers_test.ts, tests/sharing/spark/) and the spark_sharing benchmark drive, pinned, outside
 # git, in two parts:
 #
-#   pandas  the protocol's Python connector delta-sharing with pandas and pyarrow, and pyspark, from PyPI into a venv,
-#           exactly as scripts/readers/requirements.txt pins them (pyspark 4.0.1 is Spark 4.0.1 on Scala 2.13);
+#   pandas  the protocol's Python connector delta-sharing with pandas and pyarrow, from PyPI into a venv, exactly as
+#           scripts/readers/requirements.txt pins them;
 #   spark   the Delta Sharing Spark connector made for Spark 4.0.1, io.delta:delta-sharing-spark_2.13:4.0.1, and Delta
 #           Lake's io.delta:delta-spark_2.13:4.0.1 (responseFormat=delta reads through it), with what they need beyond
 #           Spark, resolved from Maven Central by the machine's Maven: a pom naming them is written into the cache at
-#           run time and `mvn dependency:copy-dependencies` fetches the published jars. Java 17 and Maven come from
-#           Debian when missing (as root).
+#           run time and `mvn dependency:copy-dependencies` fetches the published jars; then pyspark 4.0.1 (Spark 4.0.1
+#           on Scala 2.13) into the venv, as scripts/readers/requirements-spark.txt pins it. Java 17 and Maven come
+#           from Debian when missing (as root).
 #
 # When Maven Central does not serve the connector (as the registry this project's machines reach does not), the spark
 # part says so in one line and is not installed; the pandas part is installed all the same.
@@ -18,8 +19,10 @@
 #   scripts/readers/prepare.sh spark           # the same, but exit 1 unless the spark part is ready too
 #   scripts/readers/prepare.sh --check [spark] # installs nothing: says how each part stands; exits as above
 #
-# All print the path of readers.json (python, packages; spark: javaHome, jars, connector, or null) on stdout. Installs
-# live under SVC_READERS_HOME (default ~/.cache/svc-readers), each keyed by the hash of what it was made from.
+# All print the path of readers-KEY.json (python, packages; spark: javaHome, jars, connector, or null) on stdout.
+# Installs live under SVC_READERS_HOME (default ~/.cache/svc-readers), each keyed by the hash of what it was made from:
+# the pins and the Python interpreter python3 names here (its path and version: a pyenv shim and Debian's python3 are
+# two installs, side by side, so that runs whose PATH differs never take each other's).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 home=${SVC_READERS_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/svc-readers}
@@ -77,14 +80,16 @@ connector_pom() {
 XML
 }
 
-# Keyed by the pins, not their comments.
-python_key=$(cd "$here" && { python3 --version 2>&1; grep -v '^#' requirements.txt; } | sha256sum | cut -c1-16)
+# Keyed by the interpreter and the pins, not their comments.
+interpreter=$(cd "$here" && python3 -c 'import sys; print(sys.executable, sys.version)' 2>&1)
+python_key=$(cd "$here" && { echo "$interpreter"; grep -hv '^#' requirements.txt requirements-spark.txt; } |
+  sha256sum | cut -c1-16)
 spark_key=$(connector_pom | sha256sum | cut -c1-16)
 venv="$home/python-$python_key"
 spark="$home/spark-$spark_key"
 # Why the last try could not install the spark part: one line.
 spark_missing="$home/spark-missing.txt"
-manifest="$home/readers.json"
+manifest="$home/readers-$python_key.json"
 
 pandas_ready() { [ -f "$venv/.ready" ] && [ -f "$manifest" ] && grep -q "\"$python_key\"" "$manifest"; }
 spark_ready() { pandas_ready && [ -f "$spark/.ready" ] && grep -q "\"$spark_key\"" "$manifest"; }
@@ -165,14 +170,22 @@ Sharing here: the Spark tests (deno task test:readers) and deno task bench spark
 # The pandas part: the pinned Python packages in $venv.
 install_pandas() {
   [ -f "$venv/.ready" ] && return 0
-  say "Python packages from PyPI into $venv (pyspark is 430 MB: a few minutes)"
+  say "Python packages from PyPI into $venv (a minute or two)"
   rm -rf "$venv"
   python3 -m venv "$venv" 2>/dev/null || { apt_install python3-venv && python3 -m venv "$venv"; } ||
     fail "${problem:-python3 -m venv failed}"
   "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$here/requirements.txt" >&2 ||
     fail "pip could not install scripts/readers/requirements.txt"
   "$venv/bin/python" -c 'from importlib.metadata import version
-print(", ".join(f"{n} {version(n)}" for n in ["delta-sharing", "pandas", "pyarrow", "pyspark"]))' >"$venv/.ready"
+print(", ".join(f"{n} {version(n)}" for n in ["delta-sharing", "pandas", "pyarrow"]))' >"$venv/.ready"
+}
+
+# Spark itself, once its connector could be had: pyspark into the venv (430 MB: a few minutes).
+install_pyspark() {
+  "$venv/bin/python" -c 'import pyspark' 2>/dev/null && return 0
+  say "pyspark from PyPI into $venv (430 MB: a few minutes)"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-input -r "$here/requirements-spark.txt" >&2 ||
+    fail "pip could not install scripts/readers/requirements-spark.txt"
 }
 
 if spark_ready; then
@@ -189,18 +202,19 @@ else
   [ "$need" = spark ] && fail "$problem"
 fi
 install_pandas
+[ -f "$spark/.ready" ] && install_pyspark
 
 # What Spark ships already (pyspark's jars/, e.g. antlr4-runtime) stays off the list: one copy of a class on the path.
 SVC_MANIFEST="$manifest" SVC_VENV="$venv" SVC_PYTHON_KEY="$python_key" SVC_SPARK="$spark" SVC_SPARK_KEY="$spark_key" \
   SVC_JAVA_HOME="${java_home:-}" SVC_CONNECTOR="$CONNECTOR" "$venv/bin/python" - <<'PY'
 import json, os, re
 from importlib.metadata import version
-import pyspark
 
 env = os.environ
 spark_dir = env["SVC_SPARK"]
 spark = None
 if os.path.exists(os.path.join(spark_dir, ".ready")):
+    import pyspark
     shipped = {re.sub(r"-[0-9][^-]*\.jar$", "", j) for j in os.listdir(os.path.join(os.path.dirname(pyspark.__file__), "jars"))}
     jars = sorted(j for j in os.listdir(os.path.join(spark_dir, "jars")) if re.sub(r"-[0-9][^-]*\.jar$", "", j) not in shipped)
     spark = {
@@ -212,7 +226,7 @@ if os.path.exists(os.path.join(spark_dir, ".ready")):
 manifest = {
     "python": os.path.join(env["SVC_VENV"], "bin", "python"),
     "pythonKey": env["SVC_PYTHON_KEY"],
-    "packages": {name: version(name) for name in ["delta-sharing", "pandas", "pyarrow", "pyspark"]},
+    "packages": {name: version(name) for name in ["delta-sharing", "pandas", "pyarrow"] + (["pyspark"] if spark else [])},
     "spark": spark,
 }
 tmp = f"{env['SVC_MANIFEST']}.{os.getpid()}"
@@ -221,11 +235,13 @@ with open(tmp, "w") as f:
     f.write("\n")
 os.replace(tmp, env["SVC_MANIFEST"])
 PY
-# Installs made from other pins are not used again; nor are connector-* folders, which earlier versions of this script
-# built from sources.
-for old in "$home"/python-* "$home"/spark-* "$home"/connector-*; do
-  [ "$old" = "$venv" ] || [ "$old" = "$spark" ] || [ "$old" = "$spark_missing" ] || rm -rf "$old"
-done
+# Installs of other pins or interpreters are kept while they are used (a run whose PATH names another python3 may be
+# using one now) and removed after 30 days unused; connector-* folders, which earlier versions of this script built
+# from sources, go at once, and so does the readers.json of earlier versions.
+touch "$venv" "$manifest"
+find "$home" -maxdepth 1 \( -name 'python-*' -o -name 'spark-*' -o -name 'readers-*.json' \) -mtime +30 \
+  -exec rm -rf {} + 2>/dev/null || true
+rm -rf "$home"/connector-* "$home/readers.json"
 if [ -f "$spark/.ready" ]; then
   say "ready: pandas ($(tr -d '\n' < "$venv/.ready")) and spark ($CONNECTOR, Java at $java_home)"
 else

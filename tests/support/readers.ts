@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { readFile } from "node:fs/promises";
 import { ROOT, runCli } from "./cli_process.ts";
 
-/** What prepare.sh installed (its `readers.json`). */
+/** What prepare.sh installed (its `readers-KEY.json`). */
 export interface Readers {
   /** The venv's Python, with delta-sharing, pandas, pyarrow and pyspark. */
   python: string;

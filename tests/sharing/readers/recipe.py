@@ -14,7 +14,10 @@ from _answer import answer, args, done
 def summary(value):
     if isinstance(value, pandas.DataFrame):
         return {"count": len(value), "sum": int(value["id"].sum()), "distinct": int(value["id"].nunique())}
-    from pyspark.sql import DataFrame, functions as F
+    try:
+        from pyspark.sql import DataFrame, functions as F
+    except ImportError:  # the pandas readers alone: no Spark installed, so no Spark DataFrame either
+        return None
 
     if isinstance(value, DataFrame):
         row = value.agg(F.count(F.lit(1)), F.sum("id"), F.countDistinct("id")).collect()[0]
