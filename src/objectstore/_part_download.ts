@@ -9,12 +9,19 @@
  * @module
  */
 import { createHash, randomBytes } from "node:crypto";
-import { open, rename, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { NodeError } from "../errors/mod.ts";
 
-/** Where a part's bytes come from: a stream of exactly `size` bytes hashing to `sha256`. */
-export type PartSource = (sha256: string, size: number) => Promise<ReadableStream<Uint8Array>>;
+/**
+ * Where a part's bytes come from: a stream of exactly `size` bytes hashing to `sha256`; `ref` is the part as
+ * asked for (its `key` in the object store, when the asker knows it).
+ */
+export type PartSource = (
+  sha256: string,
+  size: number,
+  ref?: { key?: string },
+) => Promise<ReadableStream<Uint8Array>>;
 
 /** A part's bytes that do not hash to its name: not tried again. */
 class CorruptPart extends NodeError {
@@ -23,8 +30,9 @@ class CorruptPart extends NodeError {
   }
 }
 
-async function writeOnce(source: PartSource, sha256: string, size: number, partial: string): Promise<void> {
-  const stream = await source(sha256, size);
+async function writeOnce(source: PartSource, part: PartWanted, partial: string): Promise<void> {
+  const { sha256, size } = part;
+  const stream = await source(sha256, size, part);
   const hash = createHash("sha256");
   let count = 0;
   const file = await open(partial, "w");
@@ -49,27 +57,37 @@ async function writeOnce(source: PartSource, sha256: string, size: number, parti
   if (got !== sha256) throw new CorruptPart(sha256, got);
 }
 
+/** A part to download: its digest, size, and key in the object store when known. */
+export interface PartWanted {
+  /** SHA-256 of its bytes. */
+  sha256: string;
+  /** Its size in bytes. */
+  size: number;
+  /** Its key in the object store. */
+  key?: string;
+}
+
 /**
- * Downloads part `sha256` of `size` bytes from `source` into
- * `folder/<sha256>`, verified, trying `tries` times in all.
+ * Downloads `part` from `source` into the file `final` (its folder made
+ * when missing), verified, trying `tries` times in all.
  */
 export async function downloadPart(
   source: PartSource,
-  folder: string,
-  sha256: string,
-  size: number,
+  part: PartWanted,
+  final: string,
   tries: number,
 ): Promise<void> {
-  const partial = join(folder, `${sha256}.${randomBytes(6).toString("hex")}.partial`);
+  await mkdir(dirname(final), { recursive: true });
+  const partial = `${final}.${randomBytes(6).toString("hex")}.partial`;
   for (let n = 1;; n++) {
     try {
-      await writeOnce(source, sha256, size, partial);
-      await rename(partial, join(folder, sha256));
+      await writeOnce(source, part, partial);
+      await rename(partial, final);
       return;
     } catch (e) {
       await rm(partial, { force: true });
-      const final = e instanceof CorruptPart || (e instanceof NodeError && e.kind === "not-found");
-      if (final || n >= tries) throw e;
+      const hopeless = e instanceof CorruptPart || (e instanceof NodeError && e.kind === "not-found");
+      if (hopeless || n >= tries) throw e;
     }
   }
 }
