@@ -1,7 +1,7 @@
 /**
  * `GET /metrics`: the node's counters (see `metrics.ts`) and the gauges read
  * now from what they describe: readiness, SQL, the page cache, following,
- * the store and the process.
+ * the store (an object store's part cache too) and the process.
  *
  * @module
  */
@@ -184,6 +184,7 @@ export async function metricsText(state: NodeState, metrics: NodeMetrics): Promi
     ...servingFamilies(state, metrics),
     ...followFamilies(state),
     ...await storeFamilies(state),
+    ...state.store.families(),
     ...await processFamilies(state),
   ]);
 }
