@@ -148,13 +148,18 @@ export function servingJson(settings: ServeSettings, url: string, walls: readonl
  */
 async function openBucket(bucket: NonNullable<ServeSettings["objectStore"]>): Promise<ObjectStore> {
   await mkdir(bucket.cacheDir, { recursive: true });
-  return await openObjectStoreNode({
+  const store = await openObjectStoreNode({
     // checkServeSettings refused a bucket without credentials.
     config: bucket.s3 as S3Config,
     root: await realpath(bucket.cacheDir),
     partCacheBytes: bucket.partCacheBytes,
     warn: (message) => process.stderr.write(`warning: ${message}\n`),
   });
+  // Wrong keys, a missing bucket or an endpoint that does not answer are said now, not at the first request.
+  await store.client.listPage("", { maxKeys: 1 }).catch((e) => {
+    throw new CliError(`cannot read ${bucket.location}: ${(e as Error).message}`);
+  });
+  return store;
 }
 
 /**
