@@ -111,7 +111,13 @@ function whole(projects: ObjectProjects, slug: string, n: number, r: Checked | n
 export function openObjectStore(options: ObjectStoreOptions): ObjectStore {
   const { client, root, cache } = options;
   const ageMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
-  const failed = (e: unknown) => options.warn?.(`the object store did not answer a look: ${(e as Error)?.message}`);
+  // Said once a minute at most: an object store away for long must not fill the log with a line a second.
+  let said = -Infinity;
+  const failed = (e: unknown) => {
+    if (Date.now() - said < 60_000) return;
+    said = Date.now();
+    options.warn?.(`the object store did not answer a look (what was read before is served): ${(e as Error)?.message}`);
+  };
   const projects = objectProjects(client, ageMs, failed);
   const versions: ObjectVersions = objectVersions(client, root, ageMs, failed);
   let images: Promise<FooterImages> | null = null;
