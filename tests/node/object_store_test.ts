@@ -121,6 +121,11 @@ Deno.test("a reader killed and restarted serves its first page from what it had 
     await stopNode(reader, "SIGKILL");
 
     const again = await fleet.reader("r");
+    // Narrowed as any node is: to its cache folder, the bucket's endpoint and its address.
+    assertMatch(
+      again.stderr(),
+      /sandbox: deno, .*\(deno permissions narrowed to the part cache, the bucket's endpoint/,
+    );
     assertEquals(await bytesOf(again, "/projects/cities/data?limit=20"), first);
     assertEquals(await metric(again, "svc_part_cache_downloads_total"), 0);
     assert(await metric(again, "svc_part_cache_hits_total") >= 1, "the page was read from the part it had");
