@@ -22,7 +22,8 @@ const walks = new WeakMap<NodeState, { at: number; bytes: Promise<number> }>();
 function walkedBytes(state: NodeState): Promise<number> {
   const last = walks.get(state);
   if (last && state.now() - last.at < STORE_WALK_MS) return last.bytes;
-  const bytes = storeBytes(state.store.root);
+  // Over a bucket the folder is the part cache, whose footer images are sparse: what the disk holds is counted.
+  const bytes = storeBytes(state.store.root, { allocated: state.store.remote });
   walks.set(state, { at: state.now(), bytes });
   return bytes;
 }
