@@ -95,6 +95,30 @@ function whole(projects: ObjectProjects, slug: string, n: number, r: Checked | n
   return reason === null ? r as Exclude<Checked, { reason: string }> : null;
 }
 
+/** The newest whole version of `slug`, or null: the newest few first (set-apart ones among them), then older ones. */
+async function newestWhole(projects: ObjectProjects, versions: ObjectVersions, slug: string) {
+  const project = await projects.project(slug);
+  if (!project) return null;
+  // Versions set apart are looked at again first: a manifest being written when the journal was read is there now.
+  const newest = project.versions.newestFirst(16);
+  const set = project.incomplete.map((i) => i.version).filter((n) => n > (newest[newest.length - 1] ?? 0));
+  for (const n of [...new Set([...set, ...newest])].sort((a, b) => b - a)) {
+    const found = whole(projects, slug, n, await versions.check(slug, n));
+    if (found) return found;
+  }
+  // The newest were not whole (something went wrong in the bucket): older ones, a few at a time.
+  for (let seen = newest.length; seen < project.versions.count;) {
+    const batch = project.versions.newestFirst(seen + 16).slice(seen);
+    for (const n of batch) {
+      const found = whole(projects, slug, n, await versions.check(slug, n));
+      if (found) return found;
+    }
+    if (batch.length === 0) break;
+    seen += batch.length;
+  }
+  return null;
+}
+
 /**
  * Opens the store in the bucket `options.client` reaches.
  *
@@ -144,28 +168,7 @@ export function openObjectStore(options: ObjectStoreOptions): ObjectStore {
       if (!(await projects.project(slug))) return null;
       return whole(projects, slug, n, await versions.check(slug, n));
     },
-    async latest(slug) {
-      const project = await projects.project(slug);
-      if (!project) return null;
-      // Versions set apart are looked at again first: a manifest being written when the journal was read is there now.
-      const newest = project.versions.newestFirst(16);
-      const set = project.incomplete.map((i) => i.version).filter((n) => n > (newest[newest.length - 1] ?? 0));
-      for (const n of [...new Set([...set, ...newest])].sort((a, b) => b - a)) {
-        const found = whole(projects, slug, n, await versions.check(slug, n));
-        if (found) return found;
-      }
-      // The newest were not whole (something went wrong in the bucket): older ones, a few at a time.
-      for (let seen = newest.length; seen < project.versions.count;) {
-        const batch = project.versions.newestFirst(seen + 16).slice(seen);
-        for (const n of batch) {
-          const found = whole(projects, slug, n, await versions.check(slug, n));
-          if (found) return found;
-        }
-        if (batch.length === 0) break;
-        seen += batch.length;
-      }
-      return null;
-    },
+    latest: (slug) => newestWhole(projects, versions, slug),
     partPath(slug, sha256) {
       if (!isSha256(sha256)) throw new RangeError(`invalid part digest: ${JSON.stringify(sha256)}`);
       return partFile(root, slug, sha256);
