@@ -30,19 +30,46 @@ class CorruptPart extends NodeError {
   }
 }
 
-async function writeOnce(source: PartSource, part: PartWanted, partial: string): Promise<void> {
+/** How long a download may go without a byte before it is given up (and tried again): a stalled one holds readers. */
+const STALL_MS = 30_000;
+
+/** The chunks of `stream`, failing when none comes for `stallMs`; the stream is cancelled however it ends. */
+async function* chunksOf(
+  stream: ReadableStream<Uint8Array>,
+  sha256: string,
+  stallMs: number,
+): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    while (true) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        const message = `part ${sha256}: no byte came from the object store for ${stallMs / 1000} s`;
+        timer = setTimeout(() => reject(new NodeError("unavailable", message)), stallMs);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), stalled]);
+        if (done) return;
+        yield value;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+async function writeOnce(source: PartSource, part: PartWanted, partial: string, stallMs: number): Promise<void> {
   const { sha256, size } = part;
   const stream = await source(sha256, size, part);
   const hash = createHash("sha256");
   let count = 0;
   const file = await open(partial, "w");
   try {
-    for await (const chunk of stream) {
+    for await (const chunk of chunksOf(stream, sha256, stallMs)) {
       count += chunk.length;
-      if (count > size) {
-        await stream.cancel().catch(() => {});
-        break;
-      }
+      if (count > size) break;
       hash.update(chunk);
       await file.write(chunk);
     }
@@ -69,19 +96,21 @@ export interface PartWanted {
 
 /**
  * Downloads `part` from `source` into the file `final` (its folder made
- * when missing), verified, trying `tries` times in all.
+ * when missing), verified, trying `tries` times in all, each given up after
+ * `stallMs` without a byte.
  */
 export async function downloadPart(
   source: PartSource,
   part: PartWanted,
   final: string,
   tries: number,
+  stallMs: number = STALL_MS,
 ): Promise<void> {
   await mkdir(dirname(final), { recursive: true });
   const partial = `${final}.${randomBytes(6).toString("hex")}.partial`;
   for (let n = 1;; n++) {
     try {
-      await writeOnce(source, part, partial);
+      await writeOnce(source, part, partial, stallMs);
       await rename(partial, final);
       return;
     } catch (e) {

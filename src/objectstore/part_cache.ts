@@ -31,6 +31,8 @@ export interface PartCacheOptions {
   source: PartSource;
   /** Tries of a download before a reader is told it failed (default 3). */
   tries?: number;
+  /** Milliseconds a download may go without a byte before that try is given up (default 30 000). */
+  stallMs?: number;
 }
 
 /** A part by its content. */
@@ -194,7 +196,8 @@ export class PartCache {
       }
       this.#bytes += size;
       try {
-        await downloadPart(this.#options.source, part, this.#path(name), this.#options.tries ?? 3);
+        const { source, tries, stallMs } = this.#options;
+        await downloadPart(source, part, this.#path(name), tries ?? 3, stallMs);
       } catch (e) {
         this.#bytes -= size;
         this.#counts.failures++;
