@@ -33,6 +33,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   startup: async () => (await import("./startup.ts")).benchmark,
   memory: async () => (await import("./memory.ts")).benchmark,
   longlife: async () => (await import("./longlife.ts")).benchmark,
+  objectstore: async () => (await import("./objectstore.ts")).benchmark,
 };
 
 /**

@@ -53,7 +53,8 @@ for the origin) and lay its version out in the store as a pull would.
 
 Options:
   --out DIR       store directory (default: ${DEFAULT_STORE}); --store DIR is
-                  the same option
+                  the same option; s3://bucket/prefix loads into a bucket
+                  (AWS_* variables, as svc serve reads them)
   --check         check only; write nothing
   --verify        take it only if signed by a pinned key of the origin
                   (svc trust add); also SVC_VERIFY=1

@@ -31,7 +31,8 @@ counts only the new ones as egress.
 Options:
   --version N      the version (the same as SLUG@N; default: the newest)
   --out DIR        store directory (default: ${DEFAULT_STORE}); --store DIR
-                   is the same option
+                   is the same option; s3://bucket/prefix pulls into a
+                   bucket (AWS_* variables, as svc serve reads them)
   --workers N      parts fetched at once (default: 4)
   --format F       parquet (default): the parts, as a node serves them; or
                    jsonl: the records paged from /data into

@@ -75,10 +75,11 @@ export function narrowedFlags(
   const paths = localNodePaths();
   if (typeof paths === "string") return paths;
   const trustFile = withRealPath(trustFilePath(env))[0];
-  const reach = { ...nodeReach(settings, trustFile), store: withRealPath(settings.store) };
+  const named = nodeReach(settings, trustFile);
+  const reach = { ...named, store: withRealPath(named.store as string) };
   // Deno's lists are comma-separated, with no escape: such a path would name other paths.
-  const named = [...reach.store, trustFile, paths.deno, paths.duckdbBinding, paths.config ?? ""];
-  if (named.some((p) => p.includes(","))) return `a path holds a comma, which Deno's permission lists cannot name`;
+  const listed = [...reach.store, trustFile, paths.deno, paths.duckdbBinding, paths.config ?? ""];
+  if (listed.some((p) => p.includes(","))) return `a path holds a comma, which Deno's permission lists cannot name`;
   // The launcher's start has set node_modules up.
   const flags = [...nodePermissionFlags(paths, reach), ...nodeModulesAsIs(paths.config, existsSync)];
   // V8 sizes its heap when it starts: the young generation the budget allows.
@@ -222,5 +223,8 @@ function denoWall(settings: ServeSettings, env: Record<string, string | undefine
     : settings.upstream
     ? ", the upstream and the origin"
     : " and the origin";
+  if (settings.objectStore) {
+    return `deno permissions narrowed to the part cache, the bucket's endpoint, the bind address${calls}`;
+  }
   return `deno permissions narrowed to the store, the bind address${calls}`;
 }

@@ -5,6 +5,8 @@
  * @module
  */
 import process from "node:process";
+import { join } from "node:path";
+import { mkdir, realpath } from "node:fs/promises";
 import { serveNode } from "../node/mod.ts";
 import {
   exit,
@@ -15,7 +17,8 @@ import {
   surviveStrayErrors,
 } from "../runtime/mod.ts";
 import type { Follower } from "../follow/mod.ts";
-import { readProjectMeta } from "../store/mod.ts";
+import { type CopyTarget, copyTarget, type ObjectStore, objectTarget, openObjectStoreNode } from "../store/mod.ts";
+import type { S3Config } from "../objectstore/mod.ts";
 import { trustFilePath } from "../trust/mod.ts";
 import { CliError } from "../errors/mod.ts";
 import { checkServeSettings, parseServeArgs, SERVE_HELP, type ServeSettings } from "../settings/mod.ts";
@@ -35,9 +38,11 @@ export async function serveCommand(args: string[]): Promise<number> {
   outliveOutputReaders();
   surviveStrayErrors((e) => process.stderr.write(`error: unhandled, the node goes on: ${(e as Error)?.stack ?? e}\n`));
   const log = settings.quiet ? null : (line: string) => process.stderr.write(line + "\n");
-  const follower = settings.follow.length > 0 ? await followerFor(settings) : null;
+  const objectStore = settings.objectStore ? await openBucket(settings.objectStore) : null;
+  const follower = settings.follow.length > 0 ? await followerFor(settings, objectStore) : null;
   const serving = await serveNode({
-    store: settings.store,
+    store: settings.objectStore?.cacheDir ?? settings.store,
+    objectStore: objectStore ?? undefined,
     host: settings.host,
     port: settings.port,
     token: settings.token,
@@ -87,21 +92,25 @@ export async function serveCommand(args: string[]): Promise<number> {
     if (process.env[SANDBOX_CHILD] === "1") onLauncherHangup(() => stop("the process that started it has gone", 0));
   });
   // Said only once the handlers are in place: a Ctrl-C right after the line always stops the node cleanly.
-  const auth = settings.token ? "token required" : "no token";
   const walls = await serving.node.sandbox();
   if (settings.json) process.stdout.write(JSON.stringify(servingJson(settings, serving.url, walls)) + "\n");
-  process.stderr.write(
-    `svc node serving ${settings.store} on ${serving.url} (${auth}${settings.readOnly ? ", read-only" : ""})\n` +
-      `MCP (Streamable HTTP): ${serving.url}/mcp\n` +
-      `In a browser: ${serving.url}/\n` +
-      (follower
-        ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
-          `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
-        : "") +
-      `${sandboxLine(settings, process.env, walls)}\n`,
-  );
+  process.stderr.write(servingLines(settings, serving.url, follower !== null, walls));
   await stopped;
   return code;
+}
+
+/** What `svc serve` says on stderr once it serves: where, the MCP and browser addresses, following, the sandbox. */
+function servingLines(settings: ServeSettings, url: string, following: boolean, walls: readonly string[]): string {
+  const auth = settings.token ? "token required" : "no token";
+  const readOnly = settings.readOnly || settings.objectStore !== null ? ", read-only" : "";
+  return `svc node serving ${settings.store} on ${url} (${auth}${readOnly})\n` +
+    `MCP (Streamable HTTP): ${url}/mcp\n` +
+    `In a browser: ${url}/\n` +
+    (following
+      ? `following ${settings.follow.join(" ")} from ${settings.upstream ?? settings.baseUrl} every ` +
+        `${settings.interval} s${settings.verify ? ", signatures required" : ""}\n`
+      : "") +
+    `${sandboxLine(settings, process.env, walls)}\n`;
 }
 
 /**
@@ -125,7 +134,7 @@ export function servingJson(settings: ServeSettings, url: string, walls: readonl
     mcp: `${url}/mcp`,
     store: settings.store,
     auth: settings.token ? "token" : "none",
-    readOnly: settings.readOnly,
+    readOnly: settings.readOnly || settings.objectStore !== null,
     follow: settings.follow,
     from: following ? settings.upstream ?? settings.baseUrl : null,
     interval: following ? settings.interval : null,
@@ -134,13 +143,44 @@ export function servingJson(settings: ServeSettings, url: string, walls: readonl
 }
 
 /**
+ * The store in the bucket `bucket` names, its parts kept in the real path
+ * of its cache folder (made when missing).
+ */
+async function openBucket(bucket: NonNullable<ServeSettings["objectStore"]>): Promise<ObjectStore> {
+  await mkdir(bucket.cacheDir, { recursive: true });
+  const store = await openObjectStoreNode({
+    // checkServeSettings refused a bucket without credentials.
+    config: bucket.s3 as S3Config,
+    root: await realpath(bucket.cacheDir),
+    partCacheBytes: bucket.partCacheBytes,
+    warn: (message) => process.stderr.write(`warning: ${message}\n`),
+  });
+  // Wrong keys, a missing bucket or an endpoint that does not answer are said now, not at the first request.
+  await store.client.listPage("", { maxKeys: 1 }).catch((e) => {
+    throw new CliError(`cannot read ${bucket.location}: ${(e as Error).message}`);
+  });
+  return store;
+}
+
+/**
  * The follow loop of `settings`: from the upstream node (with its token, never
  * the agent key) or from the origin (with the agent key); signatures checked
  * against the keys pinned for the origin either way.
  */
-async function followerFor(settings: ServeSettings): Promise<Follower> {
+async function followerFor(settings: ServeSettings, bucket: ObjectStore | null): Promise<Follower> {
+  const target: CopyTarget = bucket
+    ? objectTarget(bucket.client, {
+      singleWriter: settings.objectStore!.singleWriter,
+      // Beside the part cache: the narrowed node writes there (and in no temporary folder it would have to ask for).
+      scratch: join(bucket.root, ".taking"),
+      // The node's own view of the bucket: it serves what its follower commits at once.
+      store: bucket,
+    })
+    : copyTarget(settings.store);
+  // A mirror writing a bucket whose server cannot keep two writers apart is refused now, not at its first version.
+  await target.checkWrites();
   for (const slug of settings.follow) {
-    if ((await readProjectMeta(settings.store, slug))?.local === true) {
+    if ((await target.meta(slug))?.local === true) {
       throw new CliError(`${slug} is a local project in ${settings.store}; a local project cannot be followed`);
     }
   }
@@ -151,7 +191,7 @@ async function followerFor(settings: ServeSettings): Promise<Follower> {
     : new Client({ baseUrl: settings.baseUrl!, apiKey: settings.apiKey });
   return await startFollower({
     client,
-    store: settings.store,
+    store: target,
     trust: {
       trustFile: trustFilePath(process.env),
       origin: settings.baseUrl!.replace(/\/+$/, ""),

@@ -8,7 +8,7 @@
  */
 import type { FollowStatus } from "../wire/mod.ts";
 import { initialStatus, readListing, syncProject, type SyncSource } from "./sync.ts";
-import { openStore, pruneReported } from "../store/mod.ts";
+import { copyTarget } from "../store/mod.ts";
 import { refreshPinnedKeys } from "./keys.ts";
 
 /** What to follow. */
@@ -40,7 +40,8 @@ export interface Follower {
  */
 export async function startFollower(options: FollowerOptions): Promise<Follower> {
   const from = options.client.baseUrl;
-  const store = openStore(options.store);
+  const target = copyTarget(options.store);
+  const store = target.store;
   const statuses = new Map<string, FollowStatus>();
   for (const slug of options.slugs) {
     statuses.set(slug, initialStatus(from, (await store.latest(slug))?.version ?? null));
@@ -69,7 +70,7 @@ export async function startFollower(options: FollowerOptions): Promise<Follower>
         options.log?.(`follow ${slug}: took v${after.version} from ${from} (${after.signature ?? "not checked"})`);
         const keep = options.keepVersions ?? null;
         if (keep !== null) {
-          await pruneReported(options.store, slug, keep, (line) => options.log?.(line))
+          await target.prune(slug, keep, (line) => options.log?.(line))
             .catch((e) => options.log?.(`follow ${slug}: pruning failed: ${(e as Error).message}`));
         }
       }

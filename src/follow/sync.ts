@@ -14,15 +14,15 @@
  */
 import { type Client, NotFoundError, SvcError } from "../client/mod.ts";
 import { pull, type PullResult, type TrustOptions } from "../local/mod.ts";
-import { openStore, readProjectMeta } from "../store/mod.ts";
+import { type CopyTarget, copyTarget } from "../store/mod.ts";
 import type { FollowStatus } from "../wire/mod.ts";
 
 /** Where one project is followed from, and how. */
 export interface SyncSource {
   /** The client of the origin or the upstream node. */
   client: Client;
-  /** The store directory. */
-  store: string;
+  /** The store: its directory, `s3://bucket/prefix`, or a target made already. */
+  store: string | CopyTarget;
   /** The signature check (origin, trust file, verify). */
   trust: TrustOptions;
 }
@@ -54,7 +54,8 @@ export async function readListing(client: Client): Promise<Listing> {
  * to the newest it does serve.
  */
 async function take(source: SyncSource, slug: string, listed: number | undefined, held: number | undefined) {
-  const options = { store: source.store, workers: 4, trust: source.trust, atLeast: held };
+  const target = copyTarget(source.store);
+  const options = { store: target.location, target, workers: 4, trust: source.trust, atLeast: held };
   if (listed === undefined) return await pull(source.client, slug, options);
   if (held !== undefined && listed < held) {
     throw new SvcError(
@@ -83,12 +84,13 @@ export async function syncProject(
   previous: FollowStatus,
   listing: Listing,
 ): Promise<FollowStatus> {
-  const held = await openStore(source.store).latest(slug);
+  const target = copyTarget(source.store);
+  const held = await target.store.latest(slug);
   const now = () => new Date().toISOString();
   const listed = listing instanceof Error ? undefined : listing.get(slug);
   let result: PullResult | null = null;
   try {
-    if ((await readProjectMeta(source.store, slug))?.local === true) {
+    if ((await target.meta(slug))?.local === true) {
       throw new SvcError(
         `${slug} is a local project on this node; a local project cannot be followed`,
         0,

@@ -35,6 +35,8 @@ export interface NodeReach {
   calls: string[];
   /** Whether the node writes nothing to the store. */
   readOnly: boolean;
+  /** Variables the node reads beyond `SVC_*` (a node over an object store: the `AWS_*` ones). */
+  env?: string[];
 }
 
 /** Where the node's runtime and its helpers are, on this machine or in the image. */
@@ -105,12 +107,15 @@ export function nodePermissionFlags(paths: NodePaths, reach: NodeReach): string[
   const net = [`${reach.bind.host}:${reach.bind.port}`, ...reach.calls.map(netTarget)];
   const trust = reach.trustWrite ? dirname(reach.trustFile) : reach.trustFile;
   const store = typeof reach.store === "string" ? [reach.store] : reach.store;
+  const rest = reach.env?.length
+    ? base.rest.map((flag) => flag.startsWith("--allow-env=") ? `${flag},${reach.env!.join(",")}` : flag)
+    : base.rest;
   return [
     `--allow-read=${[...store, trust, ...base.read].join(",")}`,
     `--allow-write=${
       [...(reach.readOnly ? [] : store), ...(reach.trustWrite ? [trust] : []), ...base.write].join(",")
     }`,
     `--allow-net=${[...new Set(net)].join(",")}`,
-    ...base.rest,
+    ...rest,
   ];
 }

@@ -140,6 +140,13 @@ export function serveReach(args: string[], env: Env): ServeReach | null {
   for (const url of [upstream, baseUrl]) {
     if (url !== null && !/^https?:\/\/[^/?#\s]+/i.test(url)) return null;
   }
+  // A store in an object store reaches its bucket with AWS_* variables: the full parser decides.
+  if (
+    /^s3:/i.test(text("store") ?? "") ||
+    ["s3-endpoint", "s3-region", "part-cache", "cache-dir"].some((n) => found.has(n as OptionName))
+  ) {
+    return null;
+  }
   return {
     store: text("store") ?? "svc-data",
     host: text("host") ?? "127.0.0.1",

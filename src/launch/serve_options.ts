@@ -41,6 +41,10 @@ export const SERVE_OPTIONS = {
   "ready-max-lag": { type: "string" },
   "no-metrics": { type: "boolean" },
   "no-sandbox": { type: "boolean" },
+  "s3-endpoint": { type: "string" },
+  "s3-region": { type: "string" },
+  "part-cache": { type: "string" },
+  "cache-dir": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;

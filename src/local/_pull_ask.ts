@@ -13,10 +13,8 @@
  *
  * @module
  */
-import { lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { MAX_HAVE } from "../client/mod.ts";
-import { openStore, projectDir, publishManifest, type StoredVersion, withProjectLock } from "../store/mod.ts";
+import { type CopyTarget, publishManifest, type StoredVersion } from "../store/mod.ts";
 import type { ProjectDetail } from "../wire/mod.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
 import type { PullOptions, PullResult } from "./types.ts";
@@ -35,30 +33,28 @@ export function listedParts(detail: ProjectDetail | null, version: number | unde
 }
 
 /**
- * Digests of part files `root` holds for `slug`, at most
+ * Digests of part files `target` holds for `slug`, at most
  * {@linkcode MAX_HAVE}: those in `first` (the version wanted), then those of
  * the newest whole version held, then the others, newest files first.
  */
-export async function heldParts(root: string, slug: string, first: readonly string[]): Promise<string[]> {
-  const dir = join(projectDir(root, slug), "parts");
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const onDisk = new Set(names.filter((n) => /^[0-9a-f]{64}\.parquet$/.test(n)).map((n) => n.slice(0, 64)));
+export async function heldParts(target: CopyTarget, slug: string, first: readonly string[]): Promise<string[]> {
+  const held = await target.heldParts(slug);
   const chosen = new Set<string>();
   const add = (shas: Iterable<string>) => {
     for (const sha of shas) {
       if (chosen.size >= MAX_HAVE) return;
-      if (onDisk.has(sha)) chosen.add(sha);
+      if (held.has(sha)) chosen.add(sha);
     }
   };
   add(first);
-  if (chosen.size < MAX_HAVE) add(((await openStore(root).latest(slug))?.parts ?? []).map((p) => p.sha256));
-  if (chosen.size < MAX_HAVE && chosen.size < onDisk.size) {
-    const rest = [...onDisk].filter((sha) => !chosen.has(sha));
+  if (chosen.size < MAX_HAVE) add(((await target.store.latest(slug))?.parts ?? []).map((p) => p.sha256));
+  if (chosen.size < MAX_HAVE && chosen.size < held.size) {
+    const rest = [...held.keys()].filter((sha) => !chosen.has(sha));
     const stamped = await Promise.all(rest.map(async (sha) => ({
       sha,
-      mtime: (await lstat(join(dir, `${sha}.parquet`)).catch(() => null))?.mtimeMs ?? 0,
+      at: held.get(sha) ?? await target.partAge(slug, sha) ?? 0,
     })));
-    add(stamped.sort((a, b) => b.mtime - a.mtime).map((s) => s.sha));
+    add(stamped.sort((a, b) => b.at - a.at).map((s) => s.sha));
   }
   return [...chosen];
 }
@@ -69,15 +65,20 @@ export async function heldParts(root: string, slug: string, first: readonly stri
  * a pull that fetched nothing; else null, and the source is asked: it may
  * hold a signature this copy lacks, or say why not.
  */
-export async function heldWhole(slug: string, version: number, options: PullOptions): Promise<PullResult | null> {
-  const stored: StoredVersion | null = await openStore(options.store).version(slug, version);
+export async function heldWhole(
+  target: CopyTarget,
+  slug: string,
+  version: number,
+  options: PullOptions,
+): Promise<PullResult | null> {
+  const stored: StoredVersion | null = await target.store.version(slug, version);
   if (!stored) return null;
   const { signature: signed, totals } = stored.manifest;
   let signature: PullResult["signature"] = null;
   if (options.trust) {
     try {
       signature = (await checkVersion({
-        root: options.store,
+        target,
         slug,
         asked: options.version ?? null,
         manifest: await publishManifest(stored, { partUrl: null, sources: true }) as Record<string, unknown>,
@@ -90,11 +91,7 @@ export async function heldWhole(slug: string, version: number, options: PullOpti
     if (signature === "verified" && origin?.kind === "copy" && !origin.verified) {
       // Its signature verifies now (keys were pinned since it was taken): the held copy says so from now on.
       const verified = { ...stored.manifest, origin: { ...origin, verified: true } };
-      await withProjectLock(
-        options.store,
-        slug,
-        () => takeVersion(options.store, verified, { verified: true, required: false }),
-      );
+      await target.locked(slug, () => takeVersion(target, verified, { verified: true, required: false }));
     }
   }
   return {

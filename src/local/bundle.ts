@@ -14,16 +14,12 @@ import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
   copyOf,
+  copyTarget,
   openStore,
   parseVersion,
-  projectDir,
-  projectFile,
   publishManifest,
   readProjectMeta,
-  syncDir,
   type Version,
-  withProjectLock,
-  writeFileAtomic,
 } from "../store/mod.ts";
 import { isSlug, parseDocumentJson, stringifyExactJson } from "../wire/mod.ts";
 import { VERSION } from "../version.ts";
@@ -199,11 +195,11 @@ export async function save(
 
 /**
  * Checks the bundle at `file` member by member and, unless `check`, lays its
- * version out in the store at `root`.
+ * version out in the store `store` (a directory, or `s3://bucket/prefix`).
  */
 export async function loadBundle(
   file: string,
-  root: string,
+  store: string,
   options: {
     check?: boolean;
     /** The signature check; an empty `origin` means the one the signature names. */
@@ -220,7 +216,8 @@ export async function loadBundle(
       yield chunk as Uint8Array;
     }
   };
-  const staging = join(root, `.load-${randomUUID()}`);
+  const target = copyTarget(store);
+  const staging = options.check ? "" : join(await target.scratch(), `.load-${randomUUID()}`);
   if (!options.check) await mkdir(staging, { recursive: true });
   try {
     const json = new Map<string, Uint8Array>();
@@ -294,11 +291,11 @@ export async function loadBundle(
       if (!listed.has(sha)) refuse(`the bundle holds part ${sha}, which its manifest does not list`);
     }
     const slug = header.project;
-    await refuseLocal(root, slug);
+    await refuseLocal(target, slug);
     const named = (raw.signature as { origin?: unknown } | undefined)?.origin;
     const verdict = options.trust
       ? await checkVersion({
-        root,
+        target,
         slug,
         asked: header.version,
         manifest: raw,
@@ -307,32 +304,26 @@ export async function loadBundle(
       }, { ...options.trust, origin: options.trust.origin || (typeof named === "string" ? named : "") })
       : null;
     let newParts = 0;
-    for (const sha of parts.keys()) {
-      if (!(await stat(join(projectDir(root, slug), "parts", `${sha}.parquet`)).catch(() => null))) newParts++;
-    }
+    for (const [sha, bytes] of parts) if (!(await target.hasPart(slug, sha, bytes))) newParts++;
     const signature = verdict?.status ?? null;
     if (options.check) return { header, newParts, written: false, signature };
-    const dir = join(projectDir(root, slug), "parts");
-    await mkdir(dir, { recursive: true });
-    await withProjectLock(root, slug, async () => {
-      for (const sha of parts.keys()) await rename(join(staging, `${sha}.parquet`), join(dir, `${sha}.parquet`));
-      await syncDir(dir);
-      await writeFileAtomic(
-        projectFile(root, slug),
-        JSON.stringify({ ...projectKeys(meta), slug, local: false }, null, 2) + "\n",
-      );
+    await target.partsFolder(slug);
+    await target.locked(slug, async () => {
+      for (const sha of parts.keys()) await target.placePart(slug, sha, join(staging, `${sha}.parquet`));
+      await target.flushParts(slug);
+      await target.writeProject(slug, JSON.stringify({ ...projectKeys(meta), slug, local: false }, null, 2) + "\n");
       const taken = { loaded: true, loadedAt: new Date().toISOString(), loadedFrom: file };
       const onDisk: Version = {
         ...copy,
         origin: { kind: "copy", published: copy.origin.published, verified: signature === "verified", taken },
       };
-      await takeVersion(root, onDisk, {
+      await takeVersion(target, onDisk, {
         verified: signature === "verified",
         required: options.trust?.required === true,
       });
     });
     return { header, newParts, written: true, signature };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    if (staging !== "") await rm(staging, { recursive: true, force: true });
   }
 }

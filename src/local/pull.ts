@@ -12,19 +12,9 @@
  * @module
  */
 import { createHash, randomUUID } from "node:crypto";
-import { type FileHandle, lstat, mkdir, open, readdir, readFile, rename, rm, unlink } from "node:fs/promises";
+import { type FileHandle, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import {
-  copyOf,
-  type ListedPart,
-  partFile,
-  projectDir,
-  projectFile,
-  readProjectMeta,
-  syncDir,
-  withProjectLock,
-  writeFileAtomic,
-} from "../store/mod.ts";
+import { copyOf, type CopyTarget, copyTarget, type ListedPart } from "../store/mod.ts";
 import type { ProjectDetail } from "../wire/mod.ts";
 import { bodyChunks } from "./_body_chunks.ts";
 import { heldParts, heldWhole, listedParts } from "./_pull_ask.ts";
@@ -41,11 +31,6 @@ import {
 } from "../client/mod.ts";
 import type { PullOptions, PullResult } from "./types.ts";
 export type { PullOptions, PullResult } from "./types.ts";
-
-async function whole(path: string, bytes: number): Promise<boolean> {
-  const info = await lstat(path).catch(() => null);
-  return info !== null && info.isFile() && info.size === bytes;
-}
 
 async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
   for (let at = 0; at < chunk.byteLength;) {
@@ -171,9 +156,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Refuses to pull over a project created on this store: it is not a copy of anything. */
-export async function refuseLocal(root: string, slug: string): Promise<void> {
-  if ((await readProjectMeta(root, slug))?.local === true) {
-    throw new ValueError(`${slug} is a local project in ${root}; a copy cannot be taken over it`);
+export async function refuseLocal(store: string | CopyTarget, slug: string): Promise<void> {
+  const target = copyTarget(store);
+  if ((await target.meta(slug))?.local === true) {
+    throw new ValueError(`${slug} is a local project in ${target.location}; a copy cannot be taken over it`);
   }
 }
 
@@ -183,26 +169,27 @@ export async function refuseLocal(root: string, slug: string): Promise<void> {
  */
 export async function pull(client: Client, slug: string, options: PullOptions): Promise<PullResult> {
   if (!isSlug(slug)) throw new ValueError(notASlug(slug));
-  await refuseLocal(options.store, slug);
-  if (options.manifest) return await take(client, slug, options, options.manifest, null, []);
+  const target = options.target ?? copyTarget(options.store);
+  await refuseLocal(target, slug);
+  if (options.manifest) return await take(client, slug, target, options, options.manifest, null, []);
   const pinned = options.version;
-  const held = pinned === undefined ? null : await heldWhole(slug, pinned, options);
+  const held = pinned === undefined ? null : await heldWhole(target, slug, pinned, options);
   if (held) return held;
   const detail = await client.project(slug);
   if (pinned === undefined && detail.latestVersion > 0) {
     refuseBelow(client, slug, detail.latestVersion, options);
-    const newest = await heldWhole(slug, detail.latestVersion, options);
+    const newest = await heldWhole(target, slug, detail.latestVersion, options);
     if (newest) {
-      await withProjectLock(options.store, slug, async () => {
-        await refuseLocal(options.store, slug);
-        await writeProjectFile(options.store, slug, detail);
+      await target.locked(slug, async () => {
+        await refuseLocal(target, slug);
+        await writeProjectFile(target, slug, detail);
       });
       return newest;
     }
   }
-  const have = await heldParts(options.store, slug, listedParts(detail, pinned ?? detail.latestVersion));
+  const have = await heldParts(target, slug, listedParts(detail, pinned ?? detail.latestVersion));
   const manifest = await client.manifest(slug, pinned, { have });
-  return await take(client, slug, options, manifest, detail, have);
+  return await take(client, slug, target, options, manifest, detail, have);
 }
 
 /** Refuses `version` when it is below `options.atLeast` (a follower's: following never goes back). */
@@ -218,11 +205,23 @@ function refuseBelow(client: Client, slug: string, version: number, options: Pul
 }
 
 /** Writes `project.json` from the source's `detail`, unless it says that already. */
-async function writeProjectFile(root: string, slug: string, detail: ProjectDetail): Promise<void> {
+async function writeProjectFile(target: CopyTarget, slug: string, detail: ProjectDetail): Promise<void> {
   const meta = JSON.stringify({ ...detail, local: false }, null, 2) + "\n";
-  if ((await readFile(projectFile(root, slug), "utf8").catch(() => null)) !== meta) {
-    await writeFileAtomic(projectFile(root, slug), meta);
-  }
+  if ((await target.projectText(slug)) !== meta) await target.writeProject(slug, meta);
+}
+
+/** The parts of `parts` that `target` does not hold whole, each once (looked at a few at a time). */
+async function missingParts(target: CopyTarget, slug: string, parts: readonly ListedPart[]): Promise<ListedPart[]> {
+  const unique = [...new Map(parts.map((p) => [p.sha256, p])).values()];
+  const held = new Array<boolean>(unique.length);
+  let next = 0;
+  const look = async () => {
+    for (let i = next++; i < unique.length; i = next++) {
+      held[i] = await target.hasPart(slug, unique[i].sha256, unique[i].bytes);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, unique.length) }, look));
+  return unique.filter((_, i) => !held[i]);
 }
 
 /**
@@ -234,12 +233,12 @@ async function writeProjectFile(root: string, slug: string, detail: ProjectDetai
 async function take(
   client: Client,
   slug: string,
+  target: CopyTarget,
   options: PullOptions,
   manifest: Manifest,
   known: ProjectDetail | null,
   have: readonly string[],
 ): Promise<PullResult> {
-  const root = options.store;
   const { url: _u, ...rest } = manifest as Manifest & { url?: unknown };
   if (manifest.project !== slug || (options.version !== undefined && manifest.version !== options.version)) {
     throw new BundleError(
@@ -258,7 +257,7 @@ async function take(
   const stored = copy.layout;
   const verdict = options.trust
     ? await checkVersion({
-      root,
+      target,
       slug,
       asked: options.version ?? null,
       manifest: manifest as Record<string, unknown>,
@@ -266,26 +265,22 @@ async function take(
     }, options.trust)
     : null;
   const detail = known ?? await client.project(slug);
-  const dir = join(projectDir(root, slug), "parts");
-  await mkdir(dir, { recursive: true });
-  return await withProjectLock(root, slug, async () => {
-    await refuseLocal(root, slug);
+  return await target.locked(slug, async () => {
+    await refuseLocal(target, slug);
+    const dir = await target.partsFolder(slug);
     for (const name of await readdir(dir)) if (name.startsWith(".tmp-")) await rm(join(dir, name), { force: true });
-    const missing = [];
-    for (const part of stored.parts) {
-      if (!(await whole(partFile(root, slug, part.sha256), part.bytes))) missing.push(part);
-    }
-    const unique = [...new Map(missing.map((p) => [p.sha256, p])).values()];
+    const unique = await missingParts(target, slug, stored.parts);
     const total = unique.reduce((a, p) => a + p.bytes, 0);
     const urls = new Map(manifest.parts.map((p) => [p.sha256, p.url]));
     await askAgainFor(client, slug, manifest, unique, have, urls);
-    await fetchParts(unique, urls, dir, options, total);
-    await syncDir(dir);
+    const place = (sha256: string) => target.placePart(slug, sha256, join(dir, `${sha256}.parquet`));
+    await fetchParts(unique, urls, dir, place, options, total);
+    await target.flushParts(slug);
     const verified = verdict?.status === "verified";
     const taken = { pulledAt: new Date().toISOString(), downloaded: unique.length, source: client.baseUrl };
     const onDisk = { ...copy, origin: { ...copy.origin, verified, taken } };
-    await writeProjectFile(root, slug, detail);
-    await takeVersion(root, onDisk, { verified, required: options.trust?.required === true });
+    await writeProjectFile(target, slug, detail);
+    await takeVersion(target, onDisk, { verified, required: options.trust?.required === true });
     const totals = manifest.totals as { records?: number } | undefined;
     return {
       slug,
@@ -330,7 +325,8 @@ async function askAgainFor(
 }
 
 /**
- * Downloads `parts` into `dir` with up to `options.workers` transfers at once.
+ * Downloads `parts` into `dir` with up to `options.workers` transfers at once,
+ * each `place`d once landed (a store in an object store uploads it then).
  * The first failure stops every other transfer, and this answers only once
  * they have all ended and removed their temporary files: nothing may land in
  * the store after the project's lock is released.
@@ -339,6 +335,7 @@ async function fetchParts(
   parts: ListedPart[],
   urls: Map<string, string | undefined>,
   dir: string,
+  place: (sha256: string) => Promise<void>,
   options: PullOptions,
   total: number,
 ): Promise<void> {
@@ -356,12 +353,12 @@ async function fetchParts(
       for (let part = queue.shift(); part && !stop.signal.aborted; part = queue.shift()) {
         const url = urls.get(part.sha256);
         if (!url) throw new BundleError(`part ${part.sha256} has no URL in the manifest`, 0, "manifest", null);
-        const next = settle(
-          (await fetchPart(url, dir, part, (n) => {
-            done += n;
-            options.onProgress?.(done, total);
-          }, stop.signal)).landing,
-        );
+        const fetched = await fetchPart(url, dir, part, (n) => {
+          done += n;
+          options.onProgress?.(done, total);
+        }, stop.signal);
+        const sha256 = part.sha256;
+        const next = settle(fetched.landing.then(() => stop.signal.aborted ? undefined : place(sha256)));
         await landing;
         landing = next;
       }

@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { projectDir } from "../store/mod.ts";
+import { isObjectLocation, projectDir } from "../store/mod.ts";
 import { isSlug, notASlug, stringifyExactJson } from "../wire/mod.ts";
 import { type Client, SignatureError, ValueError } from "../client/mod.ts";
 import { refuseLocal } from "./pull.ts";
@@ -62,6 +62,9 @@ export async function pullJsonLines(
       "signature",
       null,
     );
+  }
+  if (isObjectLocation(options.store)) {
+    throw new ValueError("JSON lines are written into a store on disk, not into an object store: give --store DIR");
   }
   await refuseLocal(options.store, slug);
   // Integers beyond 2^53 come as bigint and are written back with every digit.

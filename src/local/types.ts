@@ -5,6 +5,7 @@
  * @module
  */
 import type { Manifest, SignatureStatus } from "../wire/mod.ts";
+import type { CopyTarget } from "../store/mod.ts";
 
 /** Whose keys to check against. */
 export interface TrustOptions {
@@ -27,8 +28,13 @@ export interface PullOptions {
    * follower passes the version it holds: following never goes back).
    */
   atLeast?: number;
-  /** The store directory. */
+  /** The store: its directory, or `s3://bucket/prefix` (a bucket reached with the `AWS_*` variables). */
   store: string;
+  /**
+   * The store as a target made already (a mirror's, sharing its node's view of the bucket); wins over `store`.
+   * @internal
+   */
+  target?: CopyTarget;
   /** Parts fetched at once (default 4). */
   workers?: number;
   /** Called as bytes arrive: done and total of the parts to fetch. */

@@ -12,26 +12,16 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises";
-import {
-  commitVersion,
-  manifestFile,
-  openStore,
-  parseVersion,
-  type Version,
-  versionDocument,
-  writeFileAtomic,
-} from "../store/mod.ts";
+import { type CopyTarget, parseVersion, type Version } from "../store/mod.ts";
 import { readTrustFile, type Verdict, verifyManifest, writeTrustFile } from "../trust/mod.ts";
-import { stringifyExactJson } from "../wire/mod.ts";
 import { BundleError, SignatureError } from "../client/mod.ts";
 import type { TrustOptions } from "./types.ts";
 export type { TrustOptions } from "./types.ts";
 
 /** What is being taken, and into which store. */
 export interface Candidate {
-  /** The store directory. */
-  root: string;
+  /** The store it goes to. */
+  target: CopyTarget;
   /** The project asked for. */
   slug: string;
   /** The version asked for, or null for the newest. */
@@ -53,7 +43,7 @@ function refuse(message: string, code = "signature", signature: string | null = 
  * versions the store holds; pins chain-learned keys once verified.
  */
 export async function checkVersion(candidate: Candidate, trust: TrustOptions): Promise<Verdict> {
-  const { root, slug, asked, manifest, parts } = candidate;
+  const { target, slug, asked, manifest, parts } = candidate;
   const version = manifest.version as number;
   if (manifest.project !== slug || (asked !== null && version !== asked)) {
     throw new BundleError(
@@ -63,7 +53,7 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
       null,
     );
   }
-  const store = openStore(root);
+  const store = target.store;
   const same = await store.version(slug, version);
   if (same && same.parts.map((p) => p.sha256).join() !== parts.join()) {
     refuse(`${slug} v${version} has other parts than the copy held; refused`, "rollback");
@@ -97,24 +87,19 @@ export async function checkVersion(candidate: Candidate, trust: TrustOptions): P
  * unsigned. Call it under the project's lock.
  */
 export async function takeVersion(
-  root: string,
+  target: CopyTarget,
   version: Version,
   trust: { verified: boolean; required: boolean },
 ): Promise<void> {
   const { project: slug, version: n } = version;
-  let text: string | null = null;
-  try {
-    text = await readFile(manifestFile(root, slug, n), "utf8");
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-  }
-  if (text === null) return await commitVersion(root, version);
+  const text = await target.manifestText(slug, n);
+  if (text === null) return await target.commit(version);
   const held = parseVersion(text, slug, n);
   if (!("reason" in held) && held.origin?.kind === "copy" && held.origin.verified) return;
   if (trust.verified && version.origin?.kind === "copy") {
     // Same parts, now covered by a signature that verified: the held copy takes it.
     const verified: Version = { ...version, origin: { ...version.origin, verified: true } };
-    await writeFileAtomic(manifestFile(root, slug, n), stringifyExactJson(versionDocument(verified), 2) + "\n");
+    await target.rewrite(verified);
   } else if (trust.required) {
     refuse(
       `${slug} v${n} is held as an unsigned copy, which a verified pull does not take`,

@@ -27,6 +27,8 @@ export interface Upkeep {
  * Tidies every project of `store` as the node starts.
  */
 export async function tidyStore(store: Store, upkeep: Upkeep): Promise<void> {
+  // A store in an object store is its writers' to keep; the node's local folder holds only a cache.
+  if (store.remote) return;
   for (const slug of await store.slugs().catch(() => [] as string[])) {
     try {
       if (!upkeep.readOnly) {

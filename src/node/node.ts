@@ -11,7 +11,14 @@ import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
 import { DEFAULT_SHARE_NAME, footerReader, pageKeyFor, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
-import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore, reportRefusedLinks } from "../store/mod.ts";
+import {
+  createExportCache,
+  DEFAULT_EXPORT_CACHE_BYTES,
+  type ObjectStore,
+  openStore,
+  reportRefusedLinks,
+  type Store,
+} from "../store/mod.ts";
 import type { FollowView, NodeContext, SharingSetup } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import {
@@ -33,11 +40,20 @@ import { collectGarbage } from "../runtime/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
 import { createQuickHandler } from "./quick.ts";
+import { storeFooters } from "./store_footers.ts";
 
 /** How to run a node. */
 export interface NodeOptions {
-  /** The store directory. */
+  /** The store directory; with `objectStore`, the local folder where the parts being read are kept. */
   store: string;
+  /**
+   * The store in an S3-compatible bucket instead of the folder (see
+   * `openObjectStoreNode`, its root the real path of `store`, where it
+   * keeps the parts being read): the node reads it and takes no write of
+   * its own (a follower may write the bucket). `svc serve` opens it.
+   * @internal
+   */
+  objectStore?: ObjectStore;
   /** The address the node is bound to (for the Host guard). */
   host: string;
   /** The port clients reach it at, for the Host guard (default 8686; `serveNode` sets the bound one). */
@@ -91,19 +107,21 @@ const EXPORT_WAIT_MS = 60_000;
  */
 const DECODES_AT_ONCE = 2;
 
-/** The node's page reader: its cache as the plan sizes it, its decodes bounded. */
-function nodePages(engine: ReadEngine, plan: MemoryPlan): PageReader {
+/** The node's page reader: its cache as the plan sizes it, its decodes bounded, its parts leased as read from a bucket. */
+function nodePages(engine: ReadEngine, plan: MemoryPlan, store: Store): PageReader {
   return pageReader(engine, {
     cache: pageCache(plan.pageCache, { compressed: plan.pageCacheCompressed }),
     decodeTurns: turns(DECODES_AT_ONCE, null, "blocks being decoded"),
+    remote: store.remote ? { lease: (parts) => store.lease(parts) } : undefined,
   });
 }
 
-/** What the Delta Sharing routes keep for a node over `root`. */
-function sharingSetup(engine: ReadEngine, root: string, options: NodeOptions): SharingSetup {
+/** What the Delta Sharing routes keep for a node over `store`. */
+function sharingSetup(engine: ReadEngine, store: Store, options: NodeOptions): SharingSetup {
+  const root = store.root;
   return {
     share: options.shareName ?? DEFAULT_SHARE_NAME,
-    footers: footerReader(engine),
+    footers: storeFooters(footerReader(engine), store),
     recipients: recipientBook(root),
     pageKey: pageKeyFor(options.token),
   };
@@ -163,6 +181,31 @@ function nodeGate(parts: GateParts): MemoryGate {
 }
 
 /**
+ * The node's store (its folder, or the bucket `svc serve` opened), tidied
+ * as the node starts, and whether the node refuses writes.
+ */
+async function nodeStore(
+  options: NodeOptions,
+  root: string,
+  realRoot: string,
+  logs: NodeLog,
+): Promise<{ store: Store; readOnly: boolean }> {
+  reportRefusedLinks((line) => logs.warn(line));
+  const bucket = options.objectStore;
+  if (bucket && bucket.root !== realRoot) throw new Error(`the object store keeps its parts in ${bucket.root}`);
+  const store = bucket ?? openStore(root);
+  // A node over a bucket takes no write of its own (see docs/operations.md, "Object store").
+  const readOnly = (options.readOnly ?? false) || bucket !== undefined;
+  await tidyStore(store, {
+    keepVersions: options.keepVersions ?? null,
+    readOnly,
+    report: (line) => logs.info(line),
+    warn: (message) => logs.warn(message),
+  });
+  return { store, readOnly };
+}
+
+/**
  * The node's store, made when missing, tidied (and upgraded) as the node
  * starts, with the node's log; and the SQL workers' folders a stopped node
  * left behind swept.
@@ -173,17 +216,10 @@ async function openNodeStore(options: NodeOptions) {
   if (!(await stat(root).catch(() => null))) await mkdir(root, { recursive: true });
   const realRoot = await realpath(root);
   const logs = nodeLog(options.log ?? null, options.warnings);
-  reportRefusedLinks((line) => logs.warn(line));
-  const store = openStore(root);
-  await tidyStore(store, {
-    keepVersions: options.keepVersions ?? null,
-    readOnly: options.readOnly ?? false,
-    report: (line) => logs.info(line),
-    warn: (message) => logs.warn(message),
-  });
+  const { store, readOnly } = await nodeStore(options, root, realRoot, logs);
   const swept = await sweepStaleWorkerFolders();
   if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
-  return { root, realRoot, logs, store };
+  return { root, realRoot, logs, store, readOnly };
 }
 
 /**
@@ -200,12 +236,12 @@ async function openNodeStore(options: NodeOptions) {
  * ```
  */
 export async function createNode(options: NodeOptions): Promise<SvcNode> {
-  const { root, realRoot, logs, store } = await openNodeStore(options);
+  const { root, realRoot, logs, store, readOnly } = await openNodeStore(options);
   const plan = options.memory ?? nodeMemoryPlan(null, process.env, { pageCache: options.pageCache ?? null });
   for (const line of plan.outside) logs.warn(line);
   const engine = await openReadEngine(root, { memoryLimit: plan.readEngine, connections: plan.readConnections });
   const writer = await openReadEngine(root, { memoryLimit: WRITER_MEMORY, connections: 1, caches: false });
-  const pages = nodePages(engine, plan);
+  const pages = nodePages(engine, plan, store);
   const sql = createSqlPool({
     duckdbMemory: plan.sqlWorker,
     recycleAbove: plan.sqlRecycleAbove,
@@ -221,7 +257,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     store,
     exports: createExportCache(root, {
       maxBytes: options.exportCache ?? DEFAULT_EXPORT_CACHE_BYTES,
-      readOnly: options.readOnly ?? false,
+      readOnly,
     }),
     engine,
     writer,
@@ -229,9 +265,9 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     sql,
     storeRealPath: realRoot,
     token: options.token,
-    readOnly: options.readOnly ?? false,
+    readOnly,
     keepVersions: options.keepVersions ?? null,
-    storeAsNamed: options.store,
+    storeAsNamed: store.remote ? store.location : options.store,
     since: new Date(),
     address: { host: options.host, port: options.port ?? 8686, allowedHosts: options.allowedHosts ?? [] },
     loopbackNode: isLoopback(options.host),
@@ -250,7 +286,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
   };
   const context: NodeContext = Object.assign(state, {
     mcp: mcpEndpoint(state),
-    sharing: sharingSetup(engine, root, options),
+    sharing: sharingSetup(engine, store, options),
   });
   const trim = idleTrim(state);
   // A first look at rest: a node whose baseline is over its budget says so now, and serves on.

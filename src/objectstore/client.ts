@@ -44,6 +44,8 @@ export interface GetOptions {
   offset?: number;
   /** How many bytes (default to the end). */
   length?: number;
+  /** The last this many bytes instead (`bytes=-N`); the whole object when it is shorter. */
+  suffix?: number;
   /** Read only the object whose entity tag this is; else a `conflict` error. */
   ifMatch?: string;
 }
@@ -58,6 +60,8 @@ export interface ObjectBody {
   size: number;
   /** The object's entity tag. */
   etag: string;
+  /** When it was last written (the epoch when the server does not say). */
+  lastModified: Date;
 }
 
 /** A pre-signed GET. */
@@ -73,11 +77,34 @@ function md5Hex(bytes: Uint8Array): string {
 }
 
 function rangeOf(options: GetOptions): string | undefined {
+  if (options.suffix !== undefined) {
+    if (!Number.isSafeInteger(options.suffix) || options.suffix <= 0) {
+      throw new RangeError(`a suffix of ${options.suffix}`);
+    }
+    return `bytes=-${options.suffix}`;
+  }
   if (options.offset === undefined && options.length === undefined) return undefined;
   const start = options.offset ?? 0;
   if (options.length === undefined) return `bytes=${start}-`;
   if (options.length <= 0) throw new RangeError(`a range of ${options.length} bytes`);
   return `bytes=${start}-${start + options.length - 1}`;
+}
+
+/**
+ * The host (and port) every call under `config` goes to: the endpoint's,
+ * or the bucket's name before it when addressed virtual-hosted. What a
+ * node's network permission must name.
+ *
+ * @example
+ * ```ts
+ * import { s3Host } from "./client.ts";
+ * const credentials = { accessKeyId: "a", secretAccessKey: "s" };
+ * s3Host({ bucket: "b", prefix: "", endpoint: "http://127.0.0.1:7070", region: "us-east-1", credentials, pathStyle: true });
+ * // "127.0.0.1:7070"
+ * ```
+ */
+export function s3Host(config: S3Config): string {
+  return targetOf(config).host;
 }
 
 /** One bucket and prefix of an S3-compatible object store. */
@@ -136,7 +163,9 @@ export class S3Client {
     const response = await send(this.config, { method: "GET", key: full, headers, idempotent: true });
     const length = Number(response.headers.get("content-length") ?? "0");
     const total = /\/(\d+)$/.exec(response.headers.get("content-range") ?? "");
-    const whole = (options.offset ?? 0) === 0 && (options.length === undefined || options.length >= length);
+    const whole = options.suffix !== undefined
+      ? length <= options.suffix
+      : (options.offset ?? 0) === 0 && (options.length === undefined || options.length >= length);
     if (range && response.status !== 206 && !whole) {
       await response.body?.cancel();
       throw new ObjectStoreError(callName(this.config, "GET", full), response.status, "RangeIgnored", range);
@@ -146,6 +175,7 @@ export class S3Client {
       length,
       size: total ? Number(total[1]) : length,
       etag: response.headers.get("etag") ?? "",
+      lastModified: new Date(response.headers.get("last-modified") ?? 0),
     };
   }
 

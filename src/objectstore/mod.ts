@@ -16,7 +16,7 @@
  *
  * @module
  */
-export { S3Client } from "./client.ts";
+export { S3Client, s3Host } from "./client.ts";
 export type {
   GetOptions,
   ListPage,

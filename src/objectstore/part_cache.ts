@@ -13,7 +13,7 @@
  */
 import { unlinkSync } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { NodeError } from "../errors/mod.ts";
 import { type Family, gauge, readCounter } from "../metrics/mod.ts";
 import type { S3Client } from "./client.ts";
@@ -31,6 +31,8 @@ export interface PartCacheOptions {
   source: PartSource;
   /** Tries of a download before a reader is told it failed (default 3). */
   tries?: number;
+  /** Milliseconds a download may go without a byte before that try is given up (default 30 000). */
+  stallMs?: number;
 }
 
 /** A part by its content. */
@@ -39,6 +41,13 @@ export interface PartRef {
   sha256: string;
   /** Its size in bytes. */
   size: number;
+  /**
+   * Its file's path relative to the folder, in folders of its own (`cities/parts/<sha256>.parquet`, as a
+   * store lays them out); the digest when absent. The path ends with the digest (and `.parquet`, if any).
+   */
+  name?: string;
+  /** Where the object store holds it, for the source (see {@linkcode objectSource}). */
+  key?: string;
 }
 
 /** A part held in the cache for a reader: not evicted until released. */
@@ -129,14 +138,7 @@ export class PartCache {
     await mkdir(options.folder, { recursive: true });
     const cache = new PartCache(options);
     const found: { name: string; size: number; at: number }[] = [];
-    for (const name of await readdir(options.folder)) {
-      const path = join(options.folder, name);
-      if (name.endsWith(".partial")) await rm(path, { force: true });
-      else if (SHA256.test(name)) {
-        const info = await stat(path);
-        if (info.isFile()) found.push({ name, size: info.size, at: info.mtimeMs });
-      }
-    }
+    await scan(options.folder, options.folder, 0, found);
     for (const f of found.sort((a, b) => a.at - b.at)) {
       cache.#entries.set(f.name, { size: f.size, leases: 0 });
       cache.#bytes += f.size;
@@ -146,28 +148,28 @@ export class PartCache {
   }
 
   /** The file a part is kept in. */
-  #path(sha256: string): string {
-    return join(this.#options.folder, sha256);
+  #path(name: string): string {
+    return join(this.#options.folder, name);
   }
 
   /** Evicts unleased parts, least recent first, until `room` more bytes fit; whether they do. */
   #evictFor(room: number): boolean {
-    for (const [sha256, entry] of this.#entries) {
+    for (const [name, entry] of this.#entries) {
       if (this.#bytes + room <= this.#options.maxBytes) break;
       if (entry.leases > 0) continue;
-      this.#entries.delete(sha256);
+      this.#entries.delete(name);
       this.#bytes -= entry.size;
       this.#counts.evictions++;
       // At once, not later: a download of the same part may rename a new file to this name next.
-      unlinkSync(this.#path(sha256));
+      unlinkSync(this.#path(name));
     }
     return this.#bytes + room <= this.#options.maxBytes;
   }
 
-  #leaseOf(sha256: string, entry: Entry): PartLease {
+  #leaseOf(name: string, entry: Entry): PartLease {
     let released = false;
     return {
-      path: this.#path(sha256),
+      path: this.#path(name),
       release: () => {
         if (released) return;
         released = true;
@@ -176,7 +178,7 @@ export class PartCache {
     };
   }
 
-  async #fetch(part: PartRef, pending: Pending): Promise<void> {
+  async #fetch(part: PartRef, name: string, pending: Pending): Promise<void> {
     const { sha256, size } = part;
     try {
       if (size > this.#options.maxBytes) {
@@ -194,7 +196,8 @@ export class PartCache {
       }
       this.#bytes += size;
       try {
-        await downloadPart(this.#options.source, this.#options.folder, sha256, size, this.#options.tries ?? 3);
+        const { source, tries, stallMs } = this.#options;
+        await downloadPart(source, part, this.#path(name), tries ?? 3, stallMs);
       } catch (e) {
         this.#bytes -= size;
         this.#counts.failures++;
@@ -203,9 +206,9 @@ export class PartCache {
       this.#counts.downloads++;
       this.#counts.downloadedBytes += size;
       // Every reader that waited holds it from this instant: nothing can evict it between.
-      this.#entries.set(sha256, { size, leases: pending.waiters });
+      this.#entries.set(name, { size, leases: pending.waiters });
     } finally {
-      this.#pending.delete(sha256);
+      this.#pending.delete(name);
     }
   }
 
@@ -218,36 +221,37 @@ export class PartCache {
    */
   async lease(part: PartRef): Promise<PartLease> {
     const { sha256, size } = part;
-    if (!SHA256.test(sha256) || !Number.isSafeInteger(size) || size < 0) {
+    const name = part.name ?? sha256;
+    if (!SHA256.test(sha256) || !Number.isSafeInteger(size) || size < 0 || !nameOk(name, sha256)) {
       throw new NodeError("internal", `not a part: ${JSON.stringify(part)}`);
     }
-    const held = this.#entries.get(sha256);
+    const held = this.#entries.get(name);
     if (held && held.size === size) {
-      this.#entries.delete(sha256);
-      this.#entries.set(sha256, held);
+      this.#entries.delete(name);
+      this.#entries.set(name, held);
       held.leases++;
       this.#counts.hits++;
-      return this.#leaseOf(sha256, held);
+      return this.#leaseOf(name, held);
     }
     if (held && held.leases === 0) {
       // A file of another size under this name (left by an earlier run): not this part.
-      this.#entries.delete(sha256);
+      this.#entries.delete(name);
       this.#bytes -= held.size;
-      unlinkSync(this.#path(sha256));
+      unlinkSync(this.#path(name));
     } else if (held) {
       throw new NodeError("internal", `part ${sha256} is held as ${held.size} bytes, asked for as ${size}`);
     }
     this.#counts.misses++;
-    let pending = this.#pending.get(sha256);
+    let pending = this.#pending.get(name);
     if (!pending) {
       const made: Pending = { waiters: 0, done: Promise.resolve() };
-      this.#pending.set(sha256, made);
-      made.done = Promise.resolve().then(() => this.#fetch(part, made));
+      this.#pending.set(name, made);
+      made.done = Promise.resolve().then(() => this.#fetch(part, name, made));
       pending = made;
     }
     pending.waiters++;
     await pending.done;
-    return this.#leaseOf(sha256, this.#entries.get(sha256)!);
+    return this.#leaseOf(name, this.#entries.get(name)!);
   }
 
   /**
@@ -309,5 +313,37 @@ export class PartCache {
  * ```
  */
 export function objectSource(client: S3Client, keyOf: (sha256: string) => string): PartSource {
-  return async (sha256) => (await client.get(keyOf(sha256))).body;
+  return async (sha256, _size, ref) => (await client.get(ref?.key ?? keyOf(sha256))).body;
+}
+
+/** Whether `name` is a relative path of plain segments whose last one is `sha256` or `<sha256>.parquet`. */
+function nameOk(name: string, sha256: string): boolean {
+  const segments = name.split("/");
+  const last = segments[segments.length - 1];
+  return (last === sha256 || last === `${sha256}.parquet`) &&
+    segments.every((s) => s !== "" && s !== "." && s !== ".." && !s.includes("\\"));
+}
+
+/** A part's file as a store lays it out, or as the cache names it alone. */
+const PART_FILE = /^[0-9a-f]{64}(\.parquet)?$/;
+
+/**
+ * Finds the finished parts under `dir` (at most three folders deep), and
+ * removes unfinished downloads (`*.partial`).
+ */
+async function scan(
+  root: string,
+  dir: string,
+  depth: number,
+  found: { name: string; size: number; at: number }[],
+): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && depth < 3 && !entry.name.startsWith(".")) await scan(root, path, depth + 1, found);
+    else if (entry.isFile() && entry.name.endsWith(".partial")) await rm(path, { force: true });
+    else if (entry.isFile() && PART_FILE.test(entry.name)) {
+      const info = await stat(path);
+      found.push({ name: relative(root, path).split(sep).join("/"), size: info.size, at: info.mtimeMs });
+    }
+  }
 }

@@ -44,7 +44,17 @@ export interface PageReaderOptions {
    * connections.
    */
   decodeTurns?: { take(): Promise<() => void> };
+  /**
+   * The parts are fetched before they are read (a store in an object
+   * store): each read leases only the parts it reads, and the records of
+   * each part come from the version's manifest where it lists them, so a
+   * page costs the parts it overlaps, not the whole version.
+   */
+  remote?: { lease(parts: readonly PagePart[]): Promise<() => void> };
 }
+
+/** A part as a page reads it. */
+type PagePart = StoredVersion["parts"][number];
 
 /**
  * The query for rows `from` to `from + want` of one part, by row number, so
@@ -123,6 +133,18 @@ interface ReaderState {
   oversized: Set<string>;
   /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
   ownRowNumber: Set<string>;
+  /** How parts are fetched before they are read, when they are (see {@linkcode PageReaderOptions.remote}). */
+  remote: PageReaderOptions["remote"] | null;
+}
+
+/** Runs `fn` with `parts` leased when the reader's parts are fetched before they are read. */
+async function reading<T>(state: ReaderState, parts: readonly PagePart[], fn: () => Promise<T>): Promise<T> {
+  const release = await state.remote?.lease(parts);
+  try {
+    return await fn();
+  } finally {
+    release?.();
+  }
 }
 
 /**
@@ -147,6 +169,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     oversized: new Set(),
     decodeTurns: options.decodeTurns ?? null,
     ownRowNumber: new Set(),
+    remote: options.remote ?? null,
   };
   return {
     partRecords: (version) => partRecords(state, version),
@@ -165,14 +188,15 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
 }
 
 /** Reads the row-group bounds (and so the row counts) of `parts` from their footers, all in one query. */
-async function learnBounds(state: ReaderState, parts: readonly { path: string; sha256: string }[]): Promise<void> {
+async function learnBounds(state: ReaderState, parts: readonly PagePart[]): Promise<void> {
   const list = parts.map((p) => sqlString(p.path)).join(", ");
-  const rows = await state.engine.use(async (c) =>
-    (await c.runAndReadAll(
-      `SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata([${list}]) ` +
-        "ORDER BY file_name, row_group_id",
-    )).getRows()
-  );
+  const rows = await reading(state, parts, () =>
+    state.engine.use(async (c) =>
+      (await c.runAndReadAll(
+        `SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata([${list}]) ` +
+          "ORDER BY file_name, row_group_id",
+      )).getRows()
+    ));
   const byPath = new Map<string, number[]>();
   for (const [file, , n] of rows) {
     const starts = byPath.get(String(file)) ?? [0];
@@ -192,20 +216,34 @@ async function learnBounds(state: ReaderState, parts: readonly { path: string; s
 
 async function partRecords(state: ReaderState, version: StoredVersion): Promise<number[]> {
   const missing = version.parts.filter((p) => !state.counts.has(p.sha256));
+  // Fetched parts are not fetched only to be counted: the manifest's counts stand until a part is read.
+  if (state.remote && missing.every((p) => p.records !== null)) {
+    return version.parts.map((p) => state.counts.get(p.sha256) ?? p.records!);
+  }
   if (missing.length > 0) await learnBounds(state, missing);
   return version.parts.map((p) => state.counts.get(p.sha256) ?? 0);
 }
 
 async function slice(
   state: ReaderState,
-  path: string,
-  sha256: string,
+  part: PagePart,
   from: number,
   want: number,
   first = false,
 ): Promise<string[]> {
+  const { path, sha256 } = part;
   const byRowNumber = partSliceSql(path, from, want);
   const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
+  return await reading(state, [part], () => sliceRows(state, sha256, byRowNumber, byOffset, first));
+}
+
+async function sliceRows(
+  state: ReaderState,
+  sha256: string,
+  byRowNumber: string,
+  byOffset: string,
+  first: boolean,
+): Promise<string[]> {
   return await state.engine.use(async (c) => {
     let result;
     if (state.ownRowNumber.has(sha256)) {
@@ -227,9 +265,9 @@ async function slice(
 }
 
 /** Where each block of a part starts, and the part's rows last. */
-async function groupStarts(state: ReaderState, path: string, sha256: string): Promise<number[]> {
-  if (!state.bounds.has(sha256)) await learnBounds(state, [{ path, sha256 }]);
-  return state.bounds.get(sha256)!;
+async function groupStarts(state: ReaderState, part: PagePart): Promise<number[]> {
+  if (!state.bounds.has(part.sha256)) await learnBounds(state, [part]);
+  return state.bounds.get(part.sha256)!;
 }
 
 /**
@@ -263,14 +301,15 @@ function admitted(state: ReaderState, key: string): boolean {
  * of the pages waiting for a connection: each page it serves later is one
  * not read from the parts.
  */
-function decoded(state: ReaderState, path: string, sha256: string, start: number, rows: number): Promise<CachedGroup> {
+function decoded(state: ReaderState, part: PagePart, start: number, rows: number): Promise<CachedGroup> {
+  const sha256 = part.sha256;
   const key = `${sha256}:${start}`;
   const under = state.decoding.get(key);
   if (under) return under;
   const decode = (async () => {
     const done = await state.decodeTurns?.take();
     try {
-      const group = cachedGroup(await slice(state, path, sha256, start, rows, true), {
+      const group = cachedGroup(await slice(state, part, start, rows, true), {
         compressed: state.cache!.compressed,
       });
       if (group.size > state.cache!.stats().maxBytes) {
@@ -289,10 +328,11 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
   return decode;
 }
 
-async function piece(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<Piece> {
+async function piece(state: ReaderState, part: PagePart, from: number, want: number): Promise<Piece> {
   const cache = state.cache;
-  if (!cache) return pieceOf(await slice(state, path, sha256, from, want));
-  const starts = await groupStarts(state, path, sha256);
+  const sha256 = part.sha256;
+  if (!cache) return pieceOf(await slice(state, part, from, want));
+  const starts = await groupStarts(state, part);
   const blocks: { g: number; group: CachedGroup | undefined }[] = [];
   for (let g = 0; g < starts.length - 1; g++) {
     if (starts[g + 1] > from && starts[g] < from + want) blocks.push({ g, group: cache.get(sha256, starts[g]) });
@@ -305,7 +345,7 @@ async function piece(state: ReaderState, path: string, sha256: string, from: num
       b: Math.min(from + want, starts[g + 1]) - starts[g],
     }));
   if (missing.length === 0) return cachedPiece(cut());
-  const decode = (g: number) => decoded(state, path, sha256, starts[g], starts[g + 1] - starts[g]);
+  const decode = (g: number) => decoded(state, part, starts[g], starts[g + 1] - starts[g]);
   const admittedNow = missing.filter((b) => admitted(state, `${sha256}:${starts[b.g]}`));
   if (admittedNow.length === missing.length) {
     try {
@@ -318,7 +358,7 @@ async function piece(state: ReaderState, path: string, sha256: string, from: num
   } else {
     for (const b of admittedNow) decode(b.g).catch(() => {});
   }
-  return pieceOf(await slice(state, path, sha256, from, want));
+  return pieceOf(await slice(state, part, from, want));
 }
 
 async function pieces(state: ReaderState, version: StoredVersion, offset: number, limit: number): Promise<Piece[]> {
@@ -331,8 +371,7 @@ async function pieces(state: ReaderState, version: StoredVersion, offset: number
     if (offset < end) {
       const from = Math.max(0, offset - start);
       const want = Math.min(limit - taken, sizes[i] - from);
-      const part = version.parts[i];
-      const got = await piece(state, part.path, part.sha256, from, want);
+      const got = await piece(state, version.parts[i], from, want);
       out.push(got);
       taken += got.count;
     }

@@ -9,7 +9,7 @@
  */
 import { type Client, SignatureError, SvcError } from "../client/mod.ts";
 import { pull, type PullOptions, type PullResult } from "../local/mod.ts";
-import { openStore } from "../store/mod.ts";
+import { copyTarget } from "../store/mod.ts";
 import { isSlug, type Manifest, notASlug, type PaymentReceipt } from "../wire/mod.ts";
 import { buyDataset } from "./buy.ts";
 import type { PayOptions } from "./purchase.ts";
@@ -28,7 +28,7 @@ export interface PullPaidResult extends PullResult {
 /** The pinned version when the store holds it whole, as a pull that fetched nothing. */
 async function held(slug: string, options: PullPaidOptions): Promise<PullPaidResult | null> {
   if (options.version === undefined) return null;
-  const stored = await openStore(options.store).version(slug, options.version);
+  const stored = await copyTarget(options.store).store.version(slug, options.version);
   if (!stored) return null;
   const { signature, origin, totals } = stored.manifest;
   const signedBy = typeof signature?.origin === "string" ? signature.origin : null;

@@ -1,7 +1,7 @@
 /**
  * `GET /metrics`: the node's counters (see `metrics.ts`) and the gauges read
  * now from what they describe: readiness, SQL, the page cache, following,
- * the store and the process.
+ * the store (an object store's part cache too) and the process.
  *
  * @module
  */
@@ -22,7 +22,8 @@ const walks = new WeakMap<NodeState, { at: number; bytes: Promise<number> }>();
 function walkedBytes(state: NodeState): Promise<number> {
   const last = walks.get(state);
   if (last && state.now() - last.at < STORE_WALK_MS) return last.bytes;
-  const bytes = storeBytes(state.store.root);
+  // Over a bucket the folder is the part cache, whose footer images are sparse: what the disk holds is counted.
+  const bytes = storeBytes(state.store.root, { allocated: state.store.remote });
   walks.set(state, { at: state.now(), bytes });
   return bytes;
 }
@@ -184,6 +185,7 @@ export async function metricsText(state: NodeState, metrics: NodeMetrics): Promi
     ...servingFamilies(state, metrics),
     ...followFamilies(state),
     ...await storeFamilies(state),
+    ...state.store.families(),
     ...await processFamilies(state),
   ]);
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import type { NodeState } from "./state.ts";
-import { withVersion } from "./versions.ts";
+import type { StoredVersion } from "../store/mod.ts";
+import { requireVersion, withVersion } from "./versions.ts";
 
 /** Largest page of `GET /data`. */
 export const MAX_PAGE = 1000;
@@ -35,7 +36,11 @@ export async function readPage(
   request: PageRequest,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const { limit, offset } = request;
-  return await withVersion(state, slug, request.version, async (version) => {
+  // From a bucket, the page reader leases the parts a page reads, not the whole version.
+  const over = state.store.remote
+    ? async <T>(fn: (v: StoredVersion) => Promise<T>) => await fn(await requireVersion(state, slug, request.version))
+    : <T>(fn: (v: StoredVersion) => Promise<T>) => withVersion(state, slug, request.version, fn);
+  return await over(async (version) => {
     const [records, counts] = await Promise.all([
       state.pages.pageBytes(version, offset, limit),
       state.pages.partRecords(version),

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { leaseParts, type ProjectState, type StoredVersion, withLease } from "../store/mod.ts";
+import type { ProjectState, StoredVersion } from "../store/mod.ts";
 import { NodeError } from "../errors/mod.ts";
 import { isSlug, notASlug } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
@@ -56,8 +56,9 @@ export async function requireVersion(
 
 /**
  * Runs `fn` over version `wanted` of `slug` (the newest whole one when
- * null) while its parts are leased: a prune that runs meanwhile leaves them
- * on disk until `fn` is done. Not found as {@linkcode requireVersion} says.
+ * null) while its parts are leased (see `Store.lease`): a prune that runs
+ * meanwhile leaves them on disk, an object store's part cache holds them,
+ * until `fn` is done. Not found as {@linkcode requireVersion} says.
  */
 export async function withVersion<T>(
   state: StoreState,
@@ -66,7 +67,12 @@ export async function withVersion<T>(
   fn: (version: StoredVersion) => Promise<T>,
 ): Promise<T> {
   const version = await requireVersion(state, slug, wanted);
-  return await withLease(version.parts.map((p) => p.path), () => fn(version));
+  const release = await state.store.lease(version.parts);
+  try {
+    return await fn(version);
+  } finally {
+    release();
+  }
 }
 
 /** A version held for a reader that outlives one call (a streamed export): release it when done. */
@@ -82,5 +88,5 @@ export interface HeldVersion {
  */
 export async function holdVersion(state: StoreState, slug: string, wanted: number | null): Promise<HeldVersion> {
   const version = await requireVersion(state, slug, wanted);
-  return { version, release: leaseParts(version.parts.map((p) => p.path)) };
+  return { version, release: await state.store.lease(version.parts) };
 }

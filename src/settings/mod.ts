@@ -27,3 +27,12 @@ export { knownCgroupLimit, memoryPlan, nodeMemoryPlan } from "./memory.ts";
 export { usageFrom } from "./usage.ts";
 export { verifyRequired } from "./verify.ts";
 export { nodeReach, type ReachSettings, sandboxOff } from "./sandbox.ts";
+export {
+  checkObjectStore,
+  DEFAULT_CACHE_DIR,
+  DEFAULT_PART_CACHE,
+  objectStoreReach,
+  type ObjectStoreSettings,
+  objectStoreSettings,
+  S3_ENV_NAMES,
+} from "./object_store.ts";

@@ -8,11 +8,14 @@
 import type { NodeReach } from "../runtime/mod.ts";
 import { UsageError } from "../errors/mod.ts";
 import { onOff } from "../launch/mod.ts";
+import { objectStoreReach, type ObjectStoreSettings } from "./object_store.ts";
 
 /** The settings a node's reach follows from (a `ServeSettings` has them). */
 export interface ReachSettings {
-  /** Store directory. */
+  /** Store directory (or `s3://bucket/prefix`). */
   store: string;
+  /** The store's bucket and the local part cache, when the store is in an object store. */
+  objectStore?: ObjectStoreSettings | null;
   /** Address to bind. */
   host: string;
   /** Port to bind. */
@@ -73,12 +76,16 @@ export function switchedOff(name: string, raw: string | undefined): boolean {
  */
 export function nodeReach(settings: ReachSettings, trustFile: string): NodeReach {
   const following = settings.follow.length > 0;
+  const follows = following ? [settings.upstream ?? settings.baseUrl!, settings.baseUrl!] : [];
+  // Over a bucket the local folder is the part cache, which even a read-only node writes.
+  const bucket = settings.objectStore ? objectStoreReach(settings.objectStore) : null;
   return {
-    store: settings.store,
+    store: bucket?.cacheDir ?? settings.store,
     trustFile,
     trustWrite: following && settings.verify,
     bind: { host: settings.host, port: settings.port },
-    calls: following ? [settings.upstream ?? settings.baseUrl!, settings.baseUrl!] : [],
-    readOnly: settings.readOnly,
+    calls: [...follows, ...(bucket?.calls ?? [])],
+    readOnly: bucket ? false : settings.readOnly,
+    ...(bucket ? { env: bucket.env } : {}),
   };
 }

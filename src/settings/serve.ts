@@ -16,6 +16,7 @@ import { verifyRequired } from "./verify.ts";
 import { sandboxOff, switchedOff } from "./sandbox.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { SERVE_OPTIONS } from "../launch/mod.ts";
+import { checkObjectStore, type ObjectStoreSettings, objectStoreSettings } from "./object_store.ts";
 
 /** The default port of a node. */
 export const DEFAULT_PORT = 8686;
@@ -28,8 +29,10 @@ export const MIN_EXPOSED_TOKEN = 16;
 
 /** `svc serve`'s settings. */
 export interface ServeSettings {
-  /** Store directory. */
+  /** Store directory, or `s3://bucket/prefix`. */
   store: string;
+  /** The store's bucket and the local part cache, when the store is in an object store. */
+  objectStore: ObjectStoreSettings | null;
   /** Address to bind. */
   host: string;
   /** Port to bind. */
@@ -86,7 +89,20 @@ export const SERVE_HELP = `Usage: svc serve [options]
 Serve a store over HTTP: the read API, on the same paths as the origin.
 
 Options:
-  --store DIR             store directory (default: ${DEFAULT_STORE})
+  --store DIR             store directory (default: ${DEFAULT_STORE}), or
+                          s3://bucket/prefix: a store in an S3-compatible
+                          bucket, reached with AWS_ACCESS_KEY_ID,
+                          AWS_SECRET_ACCESS_KEY (AWS_SESSION_TOKEN), served
+                          --read-only or written by --follow only
+  --s3-endpoint URL       the object store's endpoint (default:
+                          AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, else AWS's)
+  --s3-region REGION      its region (default: AWS_REGION,
+                          AWS_DEFAULT_REGION, else us-east-1)
+  --part-cache SIZE       with an s3:// store, the most bytes of parts kept
+                          on local disk for reading (default: 2GiB; env
+                          SVC_NODE_PART_CACHE)
+  --cache-dir DIR         with an s3:// store, the folder they are kept in
+                          (default: svc-cache; env SVC_NODE_CACHE_DIR)
   --host ADDR             address to bind (default: 127.0.0.1); anything but
                           loopback needs a --token of ${MIN_EXPOSED_TOKEN}+ characters
   --port N                port (default: ${DEFAULT_PORT})
@@ -243,6 +259,7 @@ export function parseServeArgs(args: string[], env: Record<string, string | unde
   });
   return {
     store: values.store ?? DEFAULT_STORE,
+    objectStore: objectStoreSettings(values, env),
     host,
     port: values.port === undefined ? DEFAULT_PORT : intIn("port", values.port, 0, 65535),
     token,
@@ -380,4 +397,5 @@ export function checkServeSettings(s: ServeSettings): void {
   if (s.follow.length > 0 && s.apiKey === null) {
     throw new CliError("following needs an agent key: --api-key or SVC_API_KEY (with --upstream it stays here)");
   }
+  if (s.objectStore) checkObjectStore(s.objectStore, s);
 }

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ProjectState, StoredVersion } from "../store/mod.ts";
+import type { ProjectState, Store, StoredVersion } from "../store/mod.ts";
 import { promiseParts } from "../store/mod.ts";
 import { signPartQuery } from "../service/mod.ts";
 import type { Column, FileStats, FooterReader } from "./file_stats.ts";
@@ -35,6 +35,8 @@ export interface TableReadContext {
   origin: string;
   /** The key page tokens are signed with. */
   pageKey: PageKey;
+  /** The store, when its parts may be fetched from it directly (an object store's pre-signed URLs). */
+  store?: Pick<Store, "partUrl">;
 }
 
 /** A version's table metadata, before it is written in one format or the other. */
@@ -128,9 +130,11 @@ export interface FileLines {
 }
 
 /**
- * The URL of part `sha256` of `slug` as a reader fetches it: signed with the
- * node's token for {@linkcode FILE_URL_LIFETIME_S} seconds, plain on a node
- * without one; and when it expires (ms since the epoch).
+ * The URL of part `sha256` of `slug` as a reader fetches it: from the store
+ * itself when it gives one (an object store's pre-signed GET, so the bytes
+ * do not pass through the node), else signed with the node's token; for
+ * {@linkcode FILE_URL_LIFETIME_S} seconds (plain on a node without a token);
+ * and when it expires (ms since the epoch).
  *
  * @example
  * ```ts
@@ -140,11 +144,13 @@ export interface FileLines {
  * ```
  */
 export function fileUrl(
-  ctx: Pick<TableReadContext, "token" | "now" | "origin">,
+  ctx: Pick<TableReadContext, "token" | "now" | "origin" | "store">,
   slug: string,
   sha256: string,
 ): { url: string; expires: number } {
   const now = ctx.now();
+  const direct = ctx.store?.partUrl(slug, sha256, FILE_URL_LIFETIME_S) ?? null;
+  if (direct !== null) return { url: direct, expires: now + FILE_URL_LIFETIME_S * 1000 };
   const base = `${ctx.origin}/parts/${slug}/${sha256}.parquet`;
   if (!ctx.token) return { url: base, expires: now + FILE_URL_LIFETIME_S * 1000 };
   const signed = signPartQuery(ctx.token, slug, sha256, now / 1000);

@@ -1,7 +1,8 @@
 /**
- * The on-disk store: layout, `project.json`, versions (one typed model, one
+ * The store: layout, `project.json`, versions (one typed model, one
  * writer), the part stack and provenance of local projects, and the versions
- * readers may see.
+ * readers may see; on disk, or in an S3-compatible bucket (read by nodes that
+ * keep only the parts they read, written by pulls, loads and followers).
  *
  * @module
  */
@@ -37,3 +38,14 @@ export {
 } from "./no_follow.ts";
 export { storeBytes } from "./usage.ts";
 export { CHANGES_FILE, changeText, readChange, type VersionChange } from "./changes.ts";
+export { type CopyTarget, directoryTarget } from "./copy_target.ts";
+export { objectTarget, type ObjectTargetOptions } from "./object_target.ts";
+export { copyTarget, isObjectLocation, singleWriterSaid } from "./target_at.ts";
+export {
+  DEFAULT_REFRESH_MS,
+  type ObjectStore,
+  type ObjectStoreOptions,
+  openObjectStore,
+  openObjectStoreNode,
+} from "./object_store.ts";
+export { journalKey, journalPrefix, manifestKey, partKey, projectKey, versionOfJournalKey } from "./object_layout.ts";

@@ -16,14 +16,36 @@ import { partFile, projectDir, projectFile, versionOfDirName } from "./layout.ts
 import type { ProjectMeta } from "./project_file.ts";
 import { readProjectMeta } from "./project_file.ts";
 import { projectLinked } from "./no_follow.ts";
+import { leaseParts } from "./retention.ts";
+import type { Family } from "../metrics/mod.ts";
 
 export type { StoredVersion } from "./_version_check.ts";
 export type { ProjectState } from "./_summary.ts";
 
-/** Read access to a store directory. */
+/** A part as a reader leases it: its digest, size and path. */
+export interface LeasedPart {
+  /** SHA-256 of its bytes. */
+  sha256: string;
+  /** Its size in bytes. */
+  bytes: number;
+  /** Its file (see {@linkcode Store.partPath}). */
+  path: string;
+}
+
+/** Read access to a store: a directory, or a bucket of an object store (`object_store.ts`). */
 export interface Store {
-  /** The store directory. */
+  /**
+   * The store directory; for a store in an object store, the local folder
+   * where the parts being read are kept (laid out as a directory store's).
+   */
   readonly root: string;
+  /** Where the store is, as an operator names it: its directory, or `s3://bucket/prefix`. */
+  readonly location: string;
+  /**
+   * Whether a part must be fetched before it is read (an object store):
+   * readers then lease only the parts they read, not a whole version.
+   */
+  readonly remote: boolean;
   /** Slugs of the projects in the store, sorted. */
   slugs(): Promise<string[]>;
   /** Every project in the store, by slug (cheaper than {@linkcode Store.project} for each of {@linkcode Store.slugs}). */
@@ -38,6 +60,28 @@ export interface Store {
   latest(slug: string): Promise<StoredVersion | null>;
   /** Path of a part file (the slug and digest are validated). */
   partPath(slug: string, sha256: string): string;
+  /**
+   * Makes `parts` readable at their paths until the returned function is
+   * called: a directory store keeps them from pruning; an object store
+   * fetches the missing ones into its part cache and keeps them from
+   * eviction (a busy or unavailable error when it cannot).
+   */
+  lease(parts: readonly LeasedPart[]): Promise<() => void>;
+  /**
+   * A URL that fetches a part straight from the store, without
+   * credentials, for `seconds` (an object store's pre-signed GET); null
+   * for a directory store, whose parts the node serves itself.
+   */
+  partUrl(slug: string, sha256: string, seconds: number): string | null;
+  /** What the store counts for `/metrics` (an object store's part cache); none for a directory. */
+  families(): Family[];
+  /**
+   * Files to read the Parquet footers of `parts` from (columns, row groups
+   * and statistics, never data), in order: the parts themselves in a
+   * directory; in an object store, local images of their footers made
+   * with one ranged read each, so that statistics fetch no part.
+   */
+  footerPaths(parts: readonly { sha256: string; path: string }[]): Promise<string[]>;
 }
 
 /**
@@ -155,6 +199,8 @@ async function checked(s: StoreState, slug: string, version: number): Promise<Ch
 function storeOver(s: StoreState): Store {
   const store: Store = {
     root: s.root,
+    location: s.root,
+    remote: false,
     async slugs() {
       const out: string[] = [];
       for (const name of await candidates(s)) {
@@ -202,6 +248,12 @@ function storeOver(s: StoreState): Store {
     partPath(slug, sha256) {
       return partFile(s.root, slug, sha256);
     },
+    lease(parts) {
+      return Promise.resolve(leaseParts(parts.map((p) => p.path)));
+    },
+    partUrl: () => null,
+    families: () => [],
+    footerPaths: (parts) => Promise.resolve(parts.map((p) => p.path)),
   };
   return store;
 }

@@ -9,7 +9,8 @@ import { join } from "node:path";
 
 /**
  * Bytes of the regular files under `root` (0 when it does not exist); files
- * that vanish while it walks are skipped.
+ * that vanish while it walks are skipped. With `allocated`, the bytes the
+ * disk holds for them (a sparse file counts its data, not its length).
  *
  * @example
  * ```ts
@@ -19,7 +20,7 @@ import { join } from "node:path";
  * await storeBytes(root); // 4
  * ```
  */
-export async function storeBytes(root: string): Promise<number> {
+export async function storeBytes(root: string, options: { allocated?: boolean } = {}): Promise<number> {
   let total = 0;
   const folders = [root];
   while (folders.length > 0) {
@@ -28,7 +29,10 @@ export async function storeBytes(root: string): Promise<number> {
     for (const entry of entries) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) folders.push(path);
-      else if (entry.isFile()) total += (await lstat(path).catch(() => null))?.size ?? 0;
+      else if (entry.isFile()) {
+        const info = await lstat(path).catch(() => null);
+        total += (options.allocated ? (info?.blocks ?? 0) * 512 : info?.size) ?? 0;
+      }
     }
   }
   return total;

@@ -232,3 +232,35 @@ Deno.test("reopened, the cache keeps what an earlier run verified, drops its unf
     await assertRejects(() => PartCache.open({ folder, maxBytes: 0, source }), /positive number of bytes/);
   });
 });
+
+Deno.test("a download that stalls is given up and tried again; one that names its own folder lands there", async () => {
+  await withFixture(async ({ folder, source, store }) => {
+    const part = await store(bytesOf(7, 3000));
+    let tries = 0;
+    // The first try sends half the bytes and then nothing: the object store stalled mid-body.
+    const stalling: PartSource = async (sha256, size, ref) => {
+      if (++tries > 1) return await source(sha256, size, ref);
+      return new ReadableStream({ start: (c) => c.enqueue(bytesOf(7, 3000).subarray(0, 1500)) });
+    };
+    const cache = await PartCache.open({ folder, maxBytes: 100_000, source: stalling, stallMs: 200 });
+    const named = { ...part, name: "cities/parts/" + part.sha256 + ".parquet", key: `parts/${part.sha256}.parquet` };
+    const started = performance.now();
+    const lease = await cache.lease(named);
+    assert(performance.now() - started >= 200, "the stalled try was waited for, once");
+    assertEquals(tries, 2);
+    assertEquals(lease.path, join(folder, "cities", "parts", `${part.sha256}.parquet`));
+    assertEquals(sha256Hex(await Deno.readFile(lease.path)), part.sha256);
+    lease.release();
+    const reopened = await PartCache.open({ folder, maxBytes: 100_000, source });
+    assertEquals(reopened.stats().parts, 1, "a part in its own folder is found again at start");
+    const always = await PartCache.open({
+      folder: await Deno.makeTempDir({ dir: folder }),
+      maxBytes: 100_000,
+      source: () => Promise.resolve(new ReadableStream({ start: (c) => c.enqueue(new Uint8Array(10)) })),
+      stallMs: 50,
+      tries: 2,
+    });
+    await assertRejects(() => always.lease(part), /no byte came from the object store for 0\.05 s/);
+    assertEquals(always.stats().failures, 1);
+  });
+});

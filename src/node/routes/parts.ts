@@ -8,7 +8,7 @@ import { isSha256 } from "../../wire/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { openRegularFile } from "../file_body.ts";
 import { hasToken } from "../guards/token.ts";
-import { partSignatureValid } from "../../service/mod.ts";
+import { PART_URL_LIFETIME_S, partSignatureValid } from "../../service/mod.ts";
 
 import { NodeError } from "../../errors/mod.ts";
 import { matchesEtag, rangedFile } from "./_range.ts";
@@ -35,6 +35,9 @@ export async function getPart(ctx: NodeContext, req: Request, slug: string, file
   if (ctx.token && !hasToken(req, ctx.token) && !partUrlSigned(ctx, new URL(req.url), slug, file)) {
     throw new NodeError("forbidden", "part URL signature is missing, wrong or expired — ask for the manifest again");
   }
+  // A part in an object store is fetched from the bucket, by a pre-signed URL: its bytes do not pass through here.
+  const direct = ctx.store.partUrl(slug, sha, PART_URL_LIFETIME_S);
+  if (direct !== null) return new Response(null, { status: 302, headers: { location: direct, "x-svc-node": "1" } });
   const opened = await openRegularFile(ctx.store.partPath(slug, sha), ctx.store.root);
   if (!opened) throw new NodeError("not-found", `no part ${sha} of ${slug} on this node`);
   const { handle, size } = opened;

@@ -222,7 +222,7 @@ async function postTableQuery(ctx: NodeContext, req: Request, name: string): Pro
   };
   const meta = await tableMetadata(ctx.sharing, version);
   const files = await fileLines(
-    { ...ctx.sharing, token: ctx.token, now: ctx.now, origin: publicOrigin(req) },
+    { ...ctx.sharing, store: ctx.store, token: ctx.token, now: ctx.now, origin: publicOrigin(req) },
     meta,
     query,
     format,
