@@ -23,6 +23,8 @@ export interface PageReader {
   pageBytes(version: StoredVersion, offset: number, limit: number): Promise<{ bytes: Uint8Array; count: number }>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
+  /** Where each row group of each part of `version` starts, then the part's rows (row-group bounds, from the metadata). */
+  partGroups(version: StoredVersion): Promise<number[][]>;
   /** What the page cache holds and how it served, or null without one. */
   cacheStats(): PageCacheStats | null;
   /** Drops the least recently used blocks of the cache until at most `bytes` are held. */
@@ -111,6 +113,8 @@ interface ReaderState {
   counts: Map<string, number>;
   /** Where each block of a part starts, and its rows last, by digest. */
   bounds: Map<string, number[]>;
+  /** Where each row group of a part starts, and its rows last, by digest. */
+  groups: Map<string, number[]>;
   /** Misses of blocks not yet cached, by `<sha256>:<start>`. */
   touched: Map<string, number>;
   /** Blocks being decoded into the cache, by `<sha256>:<start>`: pages missing one share its decode. */
@@ -140,6 +144,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     cache: options.cache && options.cache.stats().maxBytes > 0 ? options.cache : null,
     counts: new Map(),
     bounds: new Map(),
+    groups: new Map(),
     touched: new Map(),
     decoding: new Map(),
     oversized: new Set(),
@@ -148,6 +153,10 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
   };
   return {
     partRecords: (version) => partRecords(state, version),
+    async partGroups(version) {
+      await partRecords(state, version);
+      return version.parts.map((p) => state.groups.get(p.sha256) ?? [0]);
+    },
     async page(version, offset, limit) {
       return (await pieces(state, version, offset, limit)).flatMap((p) => p.records());
     },
@@ -170,20 +179,25 @@ async function learnBounds(state: ReaderState, parts: readonly { path: string; s
         "ORDER BY file_name, row_group_id",
     )).getRows()
   );
-  const byPath = new Map<string, number[]>();
+  const byPath = new Map<string, { blocks: number[]; groups: number[] }>();
   for (const [file, , n] of rows) {
-    const starts = byPath.get(String(file)) ?? [0];
+    const known = byPath.get(String(file)) ?? { blocks: [0], groups: [0] };
+    const starts = known.blocks;
     const from = starts[starts.length - 1];
     const end = from + Number(n);
     // Large row groups are decoded (and kept) in blocks: one decode's transient memory stays small.
     for (let at = from + BLOCK_ROWS; at < end; at += BLOCK_ROWS) starts.push(at);
-    if (end > from) starts.push(end);
-    byPath.set(String(file), starts);
+    if (end > from) {
+      starts.push(end);
+      known.groups.push(end);
+    }
+    byPath.set(String(file), known);
   }
   for (const p of parts) {
-    const starts = byPath.get(p.path) ?? [0];
-    state.bounds.set(p.sha256, starts);
-    state.counts.set(p.sha256, starts[starts.length - 1]);
+    const { blocks, groups } = byPath.get(p.path) ?? { blocks: [0], groups: [0] };
+    state.bounds.set(p.sha256, blocks);
+    state.groups.set(p.sha256, groups);
+    state.counts.set(p.sha256, blocks[blocks.length - 1]);
   }
 }
 
