@@ -17,6 +17,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   page_cache: async () => (await import("./page_cache.ts")).benchmark,
   sql_queries: async () => (await import("./sql_queries.ts")).benchmark,
   export: async () => (await import("./export.ts")).benchmark,
+  downloads: async () => (await import("./downloads.ts")).benchmark,
   contribute: async () => (await import("./contribute.ts")).benchmark,
   mcp: async () => (await import("./mcp.ts")).benchmark,
   pull: async () => (await import("./pull.ts")).benchmark,
