@@ -37,11 +37,13 @@ export {
 export {
   type ColumnFilter,
   type Facet,
+  type FacetsAndTotal,
   type FilterOp,
   type ViewColumn,
   viewColumns,
   ViewError,
   viewFacets,
+  viewFacetsAndTotal,
   type ViewPage,
   viewPage,
   type ViewShape,
