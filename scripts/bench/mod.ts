@@ -30,6 +30,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   delta_sharing: async () => (await import("./delta_sharing.ts")).benchmark,
   metrics: async () => (await import("./metrics.ts")).benchmark,
   explore: async () => (await import("./explore.ts")).benchmark,
+  facets: async () => (await import("./facets.ts")).benchmark,
   startup: async () => (await import("./startup.ts")).benchmark,
   memory: async () => (await import("./memory.ts")).benchmark,
 };
