@@ -3,15 +3,15 @@
  * texts joined by commas (as a page writes them) and where each record
  * starts, so a page is a slice of bytes already encoded and none of it sits
  * in the JavaScript heap. A compressed block keeps the same bytes compressed
- * (Brotli at quality 2) in runs of {@linkcode COMPRESSED_RUN} records, so a
- * page decompresses only the runs it falls in. On the bench data JSON records
- * came out at a ninth of their size (deflate at level 1: a quarter),
- * compressing a 10,240-record block took about 8 ms and decompressing a
- * page's runs about 0.07 ms (docs/benchmarks.md).
+ * in runs of {@linkcode COMPRESSED_RUN} records (zstd, or Brotli where the
+ * runtime has no zstd), so a page decompresses only the runs it falls in. On
+ * the bench data JSON records came out at an eighth of their size (deflate at
+ * level 1: a quarter), compressing a 10,240-record block took about 4 ms and
+ * decompressing a page's runs about 0.06 ms (docs/benchmarks.md, "budget").
  *
  * @module
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import * as zlib from "node:zlib";
 
 /** One block's records, as the page cache keeps them. */
 export interface CachedGroup {
@@ -23,24 +23,28 @@ export interface CachedGroup {
   bytes(a: number, b: number): Uint8Array;
   /** Records `a` to `b` (not included), each as its JSON text. */
   records(a: number, b: number): string[];
+  /** Whether its bytes are kept compressed. */
+  readonly compressed: boolean;
+  /** The same records kept compressed (itself when they are). */
+  compress(): CachedGroup;
 }
 
 /** How a block is kept. */
 export interface CachedGroupOptions {
-  /** Compress the records in runs (an eighth to a quarter of the memory, about 0.07 ms more a page). */
+  /** Compress the records in runs (an eighth to a quarter of the memory, about 0.06 ms more a page). */
   compressed?: boolean;
 }
 
 /** Records a compressed block compresses together: a page of 100 decompresses two runs, or one, or three. */
 export const COMPRESSED_RUN = 128;
 /**
- * Quality 2 and a 64 KiB window. Measured on 10,240 records of 109 bytes:
- * 8.6x smaller, 8 ms to compress the block, 0.07 ms to decompress a page's
- * runs. Quality 1 in runs of 256 records was 7.8x, 5 ms and 0.13 ms, and the
- * decompressing is paid on every page served from the cache.
+ * Brotli's quality 2 and a 64 KiB window. Measured on 10,240 records of 109
+ * bytes: 8.6x smaller, 8 ms to compress the block, 0.07 ms to decompress a
+ * page's runs. Quality 1 in runs of 256 records was 7.8x, 5 ms and 0.13 ms,
+ * and the decompressing is paid on every page served from the cache.
  */
 const BROTLI = {
-  params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_LGWIN]: 16 },
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 },
 };
 /** What every block holds besides its bytes and offsets. */
 const OVERHEAD = 64;
@@ -129,27 +133,52 @@ function split(text: Uint8Array, starts: Uint32Array, base: number, a: number, b
 
 function plainGroup(source: Uint8Array, offsets: Uint32Array): CachedGroup {
   const { words: [starts], bytes: text } = packed([offsets], source);
-  return {
+  const group: CachedGroup = {
     count: starts.length - 1,
     size: text.byteLength + starts.byteLength + OVERHEAD,
     bytes: (a, b) => b > a ? text.subarray(starts[a], starts[b] - 1) : new Uint8Array(0),
     records: (a, b) => split(text, starts, 0, a, b),
+    compressed: false,
+    compress: () => compressedGroup(text, starts),
   };
+  return group;
 }
+
+/** A codec for runs: compress one, decompress one. */
+interface RunCodec {
+  compress(bytes: Uint8Array): Uint8Array;
+  decompress(bytes: Uint8Array): Uint8Array;
+}
+
+/**
+ * zstd at level 1 where the runtime has it (Deno, Node from 22.15): on the
+ * bench's records as small as Brotli's quality 2 (8.3x), a block compressed
+ * in 4 ms instead of 8-30, a run decompressed in 20-25 µs instead of 30-40
+ * (each call costs 11-16 µs before the bytes; docs/benchmarks.md, "budget").
+ */
+const RUNS: RunCodec = typeof zlib.zstdCompressSync === "function" && typeof zlib.zstdDecompressSync === "function"
+  ? {
+    compress: (bytes) => zlib.zstdCompressSync(bytes, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } }),
+    decompress: (bytes) => zlib.zstdDecompressSync(bytes),
+  }
+  : {
+    compress: (bytes) => zlib.brotliCompressSync(bytes, BROTLI),
+    decompress: (bytes) => zlib.brotliDecompressSync(bytes),
+  };
 
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
   const compressedRuns: Uint8Array[] = [];
   for (let from = 0; from < count; from += COMPRESSED_RUN) {
     const to = Math.min(count, from + COMPRESSED_RUN);
-    compressedRuns.push(brotliCompressSync(text.subarray(offsets[from], offsets[to] - 1), BROTLI));
+    compressedRuns.push(RUNS.compress(text.subarray(offsets[from], offsets[to] - 1)));
   }
   const runStarts = new Uint32Array(compressedRuns.length + 1);
   compressedRuns.forEach((run, r) => (runStarts[r + 1] = runStarts[r] + run.byteLength));
   const joined = new Uint8Array(runStarts[compressedRuns.length]);
   compressedRuns.forEach((run, r) => joined.set(run, runStarts[r]));
   const { words: [starts, at], bytes } = packed([offsets, runStarts], joined);
-  const run = (r: number) => brotliDecompressSync(bytes.subarray(at[r], at[r + 1]));
+  const run = (r: number) => RUNS.decompress(bytes.subarray(at[r], at[r + 1]));
   /** Runs `first` to `last` decompressed and joined by commas: the text from record `first * COMPRESSED_RUN`. */
   const decompressed = (first: number, last: number): Uint8Array => {
     const pieces = [];
@@ -160,7 +189,7 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
     const first = Math.floor(a / COMPRESSED_RUN);
     return { text: decompressed(first, Math.floor((b - 1) / COMPRESSED_RUN)), base: starts[first * COMPRESSED_RUN] };
   };
-  return {
+  const group: CachedGroup = {
     count,
     size: bytes.byteLength + starts.byteLength + at.byteLength + OVERHEAD,
     bytes(a, b) {
@@ -173,5 +202,8 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
       const { text, base } = around(a, b);
       return split(text, starts, base, a, b);
     },
+    compressed: true,
+    compress: () => group,
   };
+  return group;
 }

@@ -281,14 +281,12 @@ function decoded(state: ReaderState, path: string, sha256: string, start: number
   const decode = (async () => {
     const done = await state.decodeTurns?.take();
     try {
-      const group = cachedGroup(await slice(state, path, sha256, start, rows, true), {
-        compressed: state.cache!.compressed,
-      });
-      if (group.size > state.cache!.stats().maxBytes) {
+      // Plain: a compressing cache compresses its least recently used blocks once it is full.
+      const group = cachedGroup(await slice(state, path, sha256, start, rows, true));
+      if (!state.cache!.set(sha256, start, group)) {
         if (state.oversized.size >= MAX_TOUCHED) state.oversized.clear();
         state.oversized.add(key);
       }
-      state.cache!.set(sha256, start, group);
       return group;
     } finally {
       done?.();

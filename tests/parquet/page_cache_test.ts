@@ -196,3 +196,29 @@ Deno.test("pages missing the same block share one decode of it; a block larger t
     }
   });
 });
+
+Deno.test("a compressing cache keeps blocks plain while they fit, then compresses the least recently used, then drops", () => {
+  const records = (from: number) =>
+    Array.from(
+      { length: 2000 },
+      (_, i) => JSON.stringify({ id: from + i, name: `city-${from + i}`, note: "n".repeat(20) }),
+    );
+  const block = (from: number) => cachedGroup(records(from));
+  const plainSize = block(0).size;
+  const cache = pageCache(Math.floor(plainSize * 2.5), { compressed: true });
+  const sha = "ab".repeat(32);
+  assert(cache.set(sha, 0, block(0)) && cache.set(sha, 2000, block(2000)));
+  assertEquals([0, 2000].map((start) => cache.get(sha, start)!.compressed), [false, false], "both fit plain");
+  assert(cache.set(sha, 4000, block(4000)));
+  assertEquals([0, 2000, 4000].map((start) => cache.get(sha, start)?.compressed), [true, false, false]);
+  assertEquals(cache.get(sha, 0)!.records(1999, 2000), records(0).slice(1999), "the compressed block holds the same");
+  // Block 0 was the least recently used plain one when 4,000 came; read since, 2,000 is now the least recently used.
+  for (let from = 6000; from < 200_000; from += 2000) assert(cache.set(sha, from, block(from)));
+  const { bytes, maxBytes, groups } = cache.stats();
+  assert(bytes <= maxBytes, `${bytes} <= ${maxBytes}`);
+  assert(groups > 3, `more blocks than fit plain: ${groups}`);
+  assertEquals(cache.get(sha, 2000), undefined, "the least recently used are dropped once every other is compressed");
+  const tooLarge = pageCache(Math.floor(plainSize / 2), { compressed: true });
+  assert(tooLarge.set(sha, 0, block(0)), "a block larger than the cache goes in compressed");
+  assertEquals(pageCache(Math.floor(plainSize / 2)).set(sha, 0, block(0)), false, "a plain cache cannot keep it");
+});
