@@ -27,6 +27,10 @@ export interface CachedGroup {
   readonly compressed: boolean;
   /** The same records kept compressed (itself when they are). */
   compress(): CachedGroup;
+  /** The same records kept plain (itself when they are): every run decompressed once. */
+  decompress(): CachedGroup;
+  /** Bytes it would hold plain. */
+  readonly plainSize: number;
 }
 
 /** How a block is kept. */
@@ -103,6 +107,27 @@ export function cachedGroup(records: readonly string[], options: CachedGroupOpti
 }
 
 /**
+ * A plain {@linkcode CachedGroup} of records already joined by commas into
+ * `text` (UTF-8), each `lengths[i]` bytes long.
+ *
+ * @example
+ * ```ts
+ * import { cachedGroupOfText } from "./cached_group.ts";
+ * const group = cachedGroupOfText(new TextEncoder().encode('{"id":1},{"id":22}'), [8, 9]);
+ * group.records(1, 2); // ['{"id":22}']
+ * ```
+ */
+export function cachedGroupOfText(text: Uint8Array, lengths: readonly number[]): CachedGroup {
+  const starts = new Uint32Array(lengths.length + 1);
+  for (let i = 0; i < lengths.length; i++) starts[i + 1] = starts[i] + lengths[i] + 1;
+  if (Math.max(0, starts[lengths.length] - 1) !== text.length) {
+    throw new RangeError(`${lengths.length} records of ${starts[lengths.length] - 1} bytes, not ${text.length}`);
+  }
+  // The text is an allocation of its own already (DuckDB's value, copied out): kept as it is, not copied again.
+  return plainGroup(text, starts, false);
+}
+
+/**
  * One allocation holding `words` (each as 32-bit words) then `bytes`: a block
  * is one backing store, so a cache of thousands of blocks leaves the C
  * allocator no small long-lived pieces to fragment its heap with (and a large
@@ -131,8 +156,8 @@ function split(text: Uint8Array, starts: Uint32Array, base: number, a: number, b
   );
 }
 
-function plainGroup(source: Uint8Array, offsets: Uint32Array): CachedGroup {
-  const { words: [starts], bytes: text } = packed([offsets], source);
+function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): CachedGroup {
+  const { words: [starts], bytes: text } = pack ? packed([offsets], source) : { words: [offsets], bytes: source };
   const group: CachedGroup = {
     count: starts.length - 1,
     size: text.byteLength + starts.byteLength + OVERHEAD,
@@ -140,6 +165,8 @@ function plainGroup(source: Uint8Array, offsets: Uint32Array): CachedGroup {
     records: (a, b) => split(text, starts, 0, a, b),
     compressed: false,
     compress: () => compressedGroup(text, starts),
+    decompress: () => group,
+    plainSize: text.byteLength + starts.byteLength + OVERHEAD,
   };
   return group;
 }
@@ -204,6 +231,8 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
     },
     compressed: true,
     compress: () => group,
+    decompress: () => plainGroup(count === 0 ? new Uint8Array(0) : decompressed(0, runStarts.length - 2), starts),
+    plainSize: text.byteLength + starts.byteLength + OVERHEAD,
   };
   return group;
 }

@@ -8,9 +8,10 @@
  */
 import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
-import { type CachedGroup, cachedGroup, joinBytes } from "./cached_group.ts";
+import { admitted, decoded, slice } from "./_block_decodes.ts";
+import { BLOCK_ROWS, type ReaderState } from "./_reader_state.ts";
+import { type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
-import { recordEncoder } from "./rows.ts";
 
 /** Reads pages of records from the parts of whole versions. */
 export interface PageReader {
@@ -27,7 +28,7 @@ export interface PageReader {
   partGroups(version: StoredVersion): Promise<number[][]>;
   /** What the page cache holds and how it served, or null without one. */
   cacheStats(): PageCacheStats | null;
-  /** Drops the least recently used blocks of the cache until at most `bytes` are held. */
+  /** Compresses, then drops, the least recently used blocks of the cache until at most `bytes` are held. */
   trimCache(bytes: number): void;
   /** Waits for the blocks being decoded into the cache (before the engine closes). */
   settle(): Promise<void>;
@@ -46,20 +47,7 @@ export interface PageReaderOptions {
   decodeTurns?: { take(): Promise<() => void> };
 }
 
-/**
- * The query for rows `from` to `from + want` of one part, by row number, so
- * that DuckDB reads only the row groups that hold them.
- *
- * @example
- * ```ts
- * import { partSliceSql } from "./pages.ts";
- * partSliceSql("/store/cities/parts/ab.parquet", 400, 200);
- * ```
- */
-export function partSliceSql(path: string, from: number, want: number): string {
-  return `SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(path)}, file_row_number = true) ` +
-    `WHERE file_row_number >= ${from} AND file_row_number < ${from + want} ORDER BY file_row_number`;
-}
+export { partSliceSql } from "./_block_decodes.ts";
 
 /** Records of one part's range, as the page needs them. */
 interface Piece {
@@ -93,41 +81,6 @@ function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Pi
 }
 
 /**
- * Rows of a block, the unit the cache decodes and keeps: a row group, or a
- * slice of one this long. A decode of a 122,880-row group at once left
- * hundreds of MB of DuckDB results waiting for the garbage collector (they
- * outlive the young generation); blocks of 10,240 rows die young.
- */
-const BLOCK_ROWS = 10_240;
-
-/** Misses of one block after which it is decoded into the cache: a block read once is not worth keeping. */
-const ADMIT_AFTER = 2;
-/** Blocks whose misses (or whose size past the cache's) are remembered, at most (the count starts over past it). */
-const MAX_TOUCHED = 10_000;
-
-/** What a page reader keeps: part row counts and block bounds by digest, and the cache's admissions. */
-interface ReaderState {
-  engine: ReadEngine;
-  cache: PageCache | null;
-  /** Rows of each part, by digest (parts are immutable). */
-  counts: Map<string, number>;
-  /** Where each block of a part starts, and its rows last, by digest. */
-  bounds: Map<string, number[]>;
-  /** Where each row group of a part starts, and its rows last, by digest. */
-  groups: Map<string, number[]>;
-  /** Misses of blocks not yet cached, by `<sha256>:<start>`. */
-  touched: Map<string, number>;
-  /** Blocks being decoded into the cache, by `<sha256>:<start>`: pages missing one share its decode. */
-  decoding: Map<string, Promise<CachedGroup>>;
-  /** Turns at decoding a block, if the decodes at once are bounded. */
-  decodeTurns: PageReaderOptions["decodeTurns"] | null;
-  /** Blocks larger than the whole cache: never kept, so never decoded whole again. */
-  oversized: Set<string>;
-  /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
-  ownRowNumber: Set<string>;
-}
-
-/**
  * A page reader over `engine`. Row-group bounds (and so row counts) are read
  * from the parts' Parquet footers once, every part of a version in one
  * query, and kept by digest (parts are immutable).
@@ -150,6 +103,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     oversized: new Set(),
     decodeTurns: options.decodeTurns ?? null,
     ownRowNumber: new Set(),
+    lines: new Map(),
   };
   return {
     partRecords: (version) => partRecords(state, version),
@@ -207,36 +161,6 @@ async function partRecords(state: ReaderState, version: StoredVersion): Promise<
   return version.parts.map((p) => state.counts.get(p.sha256) ?? 0);
 }
 
-async function slice(
-  state: ReaderState,
-  path: string,
-  sha256: string,
-  from: number,
-  want: number,
-  first = false,
-): Promise<string[]> {
-  const byRowNumber = partSliceSql(path, from, want);
-  const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
-  return await state.engine.use(async (c) => {
-    let result;
-    if (state.ownRowNumber.has(sha256)) {
-      result = await c.run(byOffset);
-    } else {
-      try {
-        result = await c.run(byRowNumber);
-      } catch (e) {
-        if (!/file_row_number/i.test(String((e as Error)?.message))) throw e;
-        state.ownRowNumber.add(sha256);
-        result = await c.run(byOffset);
-      }
-    }
-    const encode = recordEncoder(result);
-    const texts: string[] = [];
-    for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
-    return texts;
-  }, { first });
-}
-
 /** Where each block of a part starts, and the part's rows last. */
 async function groupStarts(state: ReaderState, path: string, sha256: string): Promise<number[]> {
   if (!state.bounds.has(sha256)) await learnBounds(state, [{ path, sha256 }]);
@@ -248,56 +172,6 @@ async function groupStarts(state: ReaderState, path: string, sha256: string): Pr
  * large as those it holds: while it does, a block goes in on its first miss,
  * since keeping it drops nothing.
  */
-function hasRoom(state: ReaderState): boolean {
-  const { bytes, groups, maxBytes } = state.cache!.stats();
-  const block = groups === 0 ? 0 : bytes / groups;
-  return bytes + (state.decoding.size + 1) * block <= maxBytes;
-}
-
-/** Whether a missed block is to be decoded into the cache: it is being, or the cache has room, or it was missed before. */
-function admitted(state: ReaderState, key: string): boolean {
-  if (state.decoding.has(key)) return true;
-  if (state.oversized.has(key)) return false;
-  const misses = (state.touched.get(key) ?? 0) + 1;
-  if (misses >= ADMIT_AFTER || hasRoom(state)) {
-    state.touched.delete(key);
-    return true;
-  }
-  if (state.touched.size >= MAX_TOUCHED) state.touched.clear();
-  state.touched.set(key, misses);
-  return false;
-}
-
-/**
- * The block of part `sha256` starting at row `start`, decoded whole and put
- * in the cache, once for every page asking meanwhile. The decode goes ahead
- * of the pages waiting for a connection: each page it serves later is one
- * not read from the parts.
- */
-function decoded(state: ReaderState, path: string, sha256: string, start: number, rows: number): Promise<CachedGroup> {
-  const key = `${sha256}:${start}`;
-  const under = state.decoding.get(key);
-  if (under) return under;
-  const decode = (async () => {
-    const done = await state.decodeTurns?.take();
-    try {
-      // Plain: a compressing cache compresses its least recently used blocks once it is full.
-      const group = cachedGroup(await slice(state, path, sha256, start, rows, true));
-      if (!state.cache!.set(sha256, start, group)) {
-        if (state.oversized.size >= MAX_TOUCHED) state.oversized.clear();
-        state.oversized.add(key);
-      }
-      return group;
-    } finally {
-      done?.();
-    }
-  })();
-  // Dropped however it ends, a turn refused included.
-  decode.catch(() => {}).finally(() => state.decoding.delete(key));
-  state.decoding.set(key, decode);
-  return decode;
-}
-
 async function piece(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<Piece> {
   const cache = state.cache;
   if (!cache) return pieceOf(await slice(state, path, sha256, from, want));
@@ -314,7 +188,7 @@ async function piece(state: ReaderState, path: string, sha256: string, from: num
       b: Math.min(from + want, starts[g + 1]) - starts[g],
     }));
   if (missing.length === 0) return cachedPiece(cut());
-  const decode = (g: number) => decoded(state, path, sha256, starts[g], starts[g + 1] - starts[g]);
+  const decode = (g: number) => decoded(state, path, sha256, starts[g]);
   const admittedNow = missing.filter((b) => admitted(state, `${sha256}:${starts[b.g]}`));
   if (admittedNow.length === missing.length) {
     try {

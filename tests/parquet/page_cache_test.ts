@@ -222,3 +222,39 @@ Deno.test("a compressing cache keeps blocks plain while they fit, then compresse
   assert(tooLarge.set(sha, 0, block(0)), "a block larger than the cache goes in compressed");
   assertEquals(pageCache(Math.floor(plainSize / 2)).set(sha, 0, block(0)), false, "a plain cache cannot keep it");
 });
+
+Deno.test("a block missed while the cache has room is decoded with the rest of its row group, in one query", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    // One row group of 25,000 rows: three blocks of 10,240, 10,240 and 4,520.
+    await w.version("wide", 1, {
+      parts: [{ sql: "SELECT range::BIGINT AS id, 'r' || range AS s FROM range(25000)", rowGroupSize: 200_000 }],
+    });
+    w.close();
+    const engine = await openReadEngine(dir.path);
+    try {
+      const version = (await openStore(dir.path).version("wide", 1))!;
+      let decodes = 0;
+      const counted = {
+        ...engine,
+        use: <T>(fn: Parameters<typeof engine.use<T>>[0], options?: { first?: boolean }) => {
+          if (options?.first) decodes++;
+          return engine.use(fn, options);
+        },
+      };
+      const cache = pageCache(64 * 1024 * 1024);
+      const pages = pageReader(counted, { cache });
+      const want = await pageReader(engine).page(version, 20_400, 300);
+      await pages.page(version, 100, 10);
+      assertEquals([decodes, cache.stats().groups], [1, 3], "the row group's three blocks in one decode");
+      assertEquals(await pages.page(version, 20_400, 300), want, "across the second and third blocks, from memory");
+      assertEquals([decodes, cache.stats().hits], [1, 1]);
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
+});
