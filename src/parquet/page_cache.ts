@@ -33,8 +33,14 @@ export interface PageCacheStats {
 
 /** The decoded row groups of one node. */
 export interface PageCache {
-  /** The group of part `sha256` starting at row `start`, or undefined (and then it counts as most recently used). */
+  /**
+   * The group of part `sha256` starting at row `start`, or undefined (and
+   * then it counts as most recently used); a compressed one comes back plain
+   * when the cache has room for it so.
+   */
   get(sha256: string, start: number): CachedGroup | undefined;
+  /** Whether the group of part `sha256` starting at row `start` is held (it does not count as used). */
+  has(sha256: string, start: number): boolean;
   /**
    * Keeps a group, past the size first compressing the least recently used
    * plain ones (a compressing cache), then dropping the least recently used;
@@ -45,7 +51,11 @@ export interface PageCache {
   count(hit: boolean): void;
   /** What the cache holds. */
   stats(): PageCacheStats;
-  /** Drops the least recently used groups until at most `bytes` are held. */
+  /**
+   * Compresses the least recently used groups, then drops the least recently
+   * used, until at most `bytes` are held: what is kept through an idle spell
+   * holds more records, and is made plain again when read (see `get`).
+   */
   trim(bytes: number): void;
   /** Whether groups are compressed to make room before any is dropped (see {@linkcode cachedGroup}). */
   readonly compressed: boolean;
@@ -76,16 +86,24 @@ export interface PageCacheOptions {
  */
 export function pageCache(maxBytes: number, options: PageCacheOptions = {}): PageCache {
   const compressed = options.compressed ?? false;
-  const groups = new Map<string, { group: CachedGroup; bytes: number }>();
+  const groups = new Map<string, { group: CachedGroup; bytes: number; incompressible?: boolean }>();
   let bytes = 0;
   let hits = 0;
   let misses = 0;
-  /** Compresses the least recently used plain groups, in their places, until at most `most` bytes are held. */
+  /**
+   * Compresses the least recently used plain groups, in their places, until
+   * at most `most` bytes are held; a group compression does not shrink stays
+   * plain, and is not tried again.
+   */
   const compactTo = (most: number) => {
     for (const [key, held] of groups) {
       if (bytes <= most) break;
-      if (held.group.compressed) continue;
+      if (held.group.compressed || held.incompressible) continue;
       const group = held.group.compress();
+      if (group.size >= held.bytes) {
+        held.incompressible = true;
+        continue;
+      }
       groups.set(key, { group, bytes: group.size });
       bytes += group.size - held.bytes;
     }
@@ -100,12 +118,20 @@ export function pageCache(maxBytes: number, options: PageCacheOptions = {}): Pag
   return {
     get(sha256, start) {
       const key = `${sha256}:${start}`;
-      const held = groups.get(key);
+      let held = groups.get(key);
       if (!held) return undefined;
       groups.delete(key);
+      // A compressed block read while the cache has room for it plain goes back to plain (decompressing a block costs
+      // a few ms; decoding it again from the parts, tens).
+      if (held.group.compressed && bytes - held.bytes + held.group.plainSize <= maxBytes) {
+        const plain = held.group.decompress();
+        bytes += plain.size - held.bytes;
+        held = { group: plain, bytes: plain.size };
+      }
       groups.set(key, held);
       return held.group;
     },
+    has: (sha256, start) => groups.has(`${sha256}:${start}`),
     set(sha256, start, group) {
       const key = `${sha256}:${start}`;
       const kept = compressed && group.size > maxBytes ? group.compress() : group;
@@ -126,7 +152,10 @@ export function pageCache(maxBytes: number, options: PageCacheOptions = {}): Pag
       else misses++;
     },
     stats: () => ({ maxBytes, bytes, groups: groups.size, hits, misses, compressed }),
-    trim: (most) => dropTo(Math.max(0, most)),
+    trim(most) {
+      compactTo(Math.max(0, most));
+      dropTo(Math.max(0, most));
+    },
     compressed,
   };
 }
