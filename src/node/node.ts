@@ -181,7 +181,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     exportTurns: turns(plan.exportsAtOnce, EXPORT_WAIT_MS, "exports being made"),
     parquetTurns: turns(PARQUET_AT_ONCE, PARQUET_WAIT_MS, "Parquet downloads being written", 2),
     activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
-    memoryGate: memoryGate({ memory: plan, sql }),
+    memoryGate: memoryGate({ memory: plan, sql }, { kept: () => pages.cacheStats()?.bytes ?? 0 }),
   };
   const sharing = {
     share: options.shareName ?? DEFAULT_SHARE_NAME,

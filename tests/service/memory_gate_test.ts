@@ -79,3 +79,16 @@ Deno.test("memory gate: a request whose client leaves while it waits leaves the 
   assertEquals(gate.waiting(), 1);
   assert((await stays) instanceof NodeError, "the one left waits its time out");
 });
+
+Deno.test("memory gate: past 88% it collects when the heap or array buffers it may free are large, not for the page cache", () => {
+  for (const [kept, collects] of [[95, false], [0, true]] as const) {
+    let looks = 0;
+    const gate = memoryGate({ memory, sql }, {
+      measure: () => (looks++, 470 * MIB),
+      javascript: () => ({ heapTotal: 10 * MIB, arrayBuffers: 100 * MIB }),
+      kept: () => kept * MIB,
+    });
+    gate.held();
+    assertEquals(looks, collects ? 2 : 1, `page cache of ${kept} MiB: ${collects ? "collects" : "does not"}`);
+  }
+});
