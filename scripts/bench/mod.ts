@@ -15,6 +15,7 @@ import { type Benchmark, processTreeRss } from "./_util.ts";
 export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   data_pages: async () => (await import("./data_pages.ts")).benchmark,
   page_cache: async () => (await import("./page_cache.ts")).benchmark,
+  budget: async () => (await import("./budget.ts")).benchmark,
   sql_queries: async () => (await import("./sql_queries.ts")).benchmark,
   export: async () => (await import("./export.ts")).benchmark,
   downloads: async () => (await import("./downloads.ts")).benchmark,
