@@ -19,6 +19,8 @@ import { EXPORT_GZIP_LEVEL, type StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, type Session, sqlString } from "./_duckdb.ts";
 import { jsonLineSql, type LineSql, linesSelect } from "./_line_sql.ts";
 import { copyLines, type LineFraming } from "./_line_streams.ts";
+import { viewLines } from "./_view_lines.ts";
+import { viewShape } from "./view.ts";
 import { type RecordEncoder, recordEncoder } from "./rows.ts";
 
 /**
@@ -47,6 +49,13 @@ export interface ExportOptions {
    * sent, are in files of the read engine's scratch folder, not in memory.
    */
   blocks?: number;
+  /**
+   * Where each part's row groups start, then its rows (the page reader
+   * knows): with them a version whose parts have the same columns is
+   * written as a view's JSON lines are, in ranges of rows across parts (see
+   * `_view_lines.ts`), instead of a query a part (200 parts took 4-9 s).
+   */
+  groups?: readonly (readonly number[])[];
 }
 
 /**
@@ -117,6 +126,25 @@ function rangeLines(
 }
 
 /**
+ * The records of `version` as JSON lines written as a view of every record's
+ * are, in ranges of rows across its parts, when its parts have the same
+ * columns, of types DuckDB writes; else null.
+ */
+async function viewRanges(
+  engine: ReadEngine,
+  version: StoredVersion,
+  groups: readonly (readonly number[])[],
+): Promise<ReadableStream<Uint8Array> | null> {
+  const paths = version.parts.map((p) => p.path);
+  const shape = await viewShape(engine, paths);
+  if (!shape.uniform) return null;
+  return await viewLines({ engine, paths, shape, groups }, { filters: [], search: null, sort: null }, "jsonl", {
+    offset: 0,
+    limit: null,
+  });
+}
+
+/**
  * The records of `version` as a stream of JSON lines (uncompressed bytes).
  */
 export function jsonLines(
@@ -146,15 +174,19 @@ export function jsonLines(
           return;
         }
         if (!session && !blocks) {
-          const s = session = await engine.session();
-          if (cancelled) return void await s.close();
-          const lines = await s.run((c) => partLines(c, version));
-          if (lines) {
-            await s.close();
-            blocks = rangeLines(engine, version, lines, options.blocks).getReader();
-          } else {
-            await s.run(open);
+          blocks = options.groups ? (await viewRanges(engine, version, options.groups))?.getReader() ?? null : null;
+          if (!blocks) {
+            const s = session = await engine.session();
+            if (cancelled) return void await s.close();
+            const lines = await s.run((c) => partLines(c, version));
+            if (lines) {
+              await s.close();
+              blocks = rangeLines(engine, version, lines, options.blocks).getReader();
+            } else {
+              await s.run(open);
+            }
           }
+          if (cancelled) return void await blocks?.cancel();
         }
         if (blocks) {
           const { done, value } = await blocks.read();
