@@ -12,6 +12,7 @@ import { admitted, decoded, slice } from "./_block_decodes.ts";
 import { BLOCK_ROWS, type ReaderState } from "./_reader_state.ts";
 import { type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
+import { recordEncoder } from "./rows.ts";
 
 /** Reads pages of records from the parts of whole versions. */
 export interface PageReader {
@@ -22,6 +23,13 @@ export interface PageReader {
   page(version: StoredVersion, offset: number, limit: number): Promise<string[]>;
   /** The same records joined by commas (what a page's `records` array holds), as UTF-8, and how many. */
   pageBytes(version: StoredVersion, offset: number, limit: number): Promise<{ bytes: Uint8Array; count: number }>;
+  /**
+   * The records at `positions` of `version` (each a record's place in it,
+   * part after part, row after row), each as JSON text, in the order given:
+   * cut from the cache, the blocks it lacks decoded into it (a sorted page's
+   * records lie all over the version), or read from the parts without one.
+   */
+  recordsAt(version: StoredVersion, positions: ArrayLike<number>): Promise<string[]>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
   /** Where each row group of each part of `version` starts, then the part's rows (row-group bounds, from the metadata). */
@@ -107,6 +115,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
   };
   return {
     partRecords: (version) => partRecords(state, version),
+    recordsAt: (version, positions) => recordsAt(state, version, positions),
     async partGroups(version) {
       await partRecords(state, version);
       return version.parts.map((p) => state.groups.get(p.sha256) ?? [0]);
@@ -168,9 +177,9 @@ async function groupStarts(state: ReaderState, path: string, sha256: string): Pr
 }
 
 /**
- * Whether the cache has room for the blocks being decoded and one more, as
- * large as those it holds: while it does, a block goes in on its first miss,
- * since keeping it drops nothing.
+ * Rows `from` to `from + want` of one part: cut from cached blocks, or from
+ * blocks decoded for the cache meanwhile (when every block missed is
+ * admitted), else read from the part.
  */
 async function piece(state: ReaderState, path: string, sha256: string, from: number, want: number): Promise<Piece> {
   const cache = state.cache;
@@ -223,4 +232,60 @@ async function pieces(state: ReaderState, version: StoredVersion, offset: number
   }
   state.cache?.count(out.every((p) => p.cached));
   return out;
+}
+
+/** See {@linkcode PageReader.recordsAt}. */
+async function recordsAt(state: ReaderState, version: StoredVersion, positions: ArrayLike<number>): Promise<string[]> {
+  const sizes = await partRecords(state, version);
+  const partStarts = [0];
+  for (const n of sizes) partStarts.push(partStarts[partStarts.length - 1] + n);
+  const out = new Array<string>(positions.length);
+  const byPart = new Map<number, { at: number; row: number }[]>();
+  for (let at = 0; at < positions.length; at++) {
+    const i = partStarts.findLastIndex((start) => start <= positions[at]);
+    if (i < 0 || i >= sizes.length) throw new RangeError(`no record at ${positions[at]}`);
+    byPart.get(i)?.push({ at, row: positions[at] - partStarts[i] }) ??
+      byPart.set(i, [{ at, row: positions[at] - partStarts[i] }]);
+  }
+  let cached = true;
+  await Promise.all([...byPart].map(async ([i, wanted]) => {
+    const { path, sha256 } = version.parts[i];
+    if (!state.cache) {
+      const rows = await rowsOf(state, path, wanted.map((w) => w.row));
+      for (const w of wanted) out[w.at] = rows.get(w.row)!;
+      return;
+    }
+    const starts = await groupStarts(state, path, sha256);
+    const byBlock = new Map<number, { at: number; row: number }[]>();
+    for (const w of wanted) {
+      const start = starts[starts.findLastIndex((s) => s <= w.row)];
+      byBlock.get(start)?.push(w) ?? byBlock.set(start, [w]);
+    }
+    await Promise.all([...byBlock].map(async ([start, ws]) => {
+      let group = state.cache!.get(sha256, start);
+      if (!group) {
+        cached = false;
+        group = await decoded(state, path, sha256, start);
+      }
+      // Many records of one compressed block: its runs decompressed once, not once a record.
+      if (group.compressed && ws.length > 8) group = group.decompress();
+      for (const w of ws) out[w.at] = group.records(w.row - start, w.row - start + 1)[0];
+    }));
+  }));
+  state.cache?.count(cached);
+  return out;
+}
+
+/** The records at `rows` of the part at `path`, read from it, by row. */
+async function rowsOf(state: ReaderState, path: string, rows: number[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(rows)].sort((a, b) => a - b);
+  const texts = await state.engine.use(async (c) => {
+    const result = await c.run(
+      `SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(path)}, file_row_number = true) ` +
+        `WHERE file_row_number IN (${wanted.join(", ")}) ORDER BY file_row_number`,
+    );
+    const encode = recordEncoder(result);
+    return (await result.fetchAllChunks()).flatMap((chunk) => encode(chunk));
+  });
+  return new Map(wanted.map((row, i) => [row, texts[i]]));
 }

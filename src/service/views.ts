@@ -8,8 +8,9 @@
  * @module
  */
 import { NodeError } from "../errors/mod.ts";
-import { viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
+import { orderable, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
 import { facetsOf, keepTotal, keptTotal } from "./facets.ts";
+import { sortedRecords, type SortedState } from "./sorted.ts";
 import { ViewError } from "../parquet/mod.ts";
 import type { StoredVersion } from "../store/mod.ts";
 import type { PageRequest } from "./pages.ts";
@@ -65,10 +66,12 @@ async function asBadRequest<T>(work: Promise<T>): Promise<T> {
 /**
  * The page of the view `request` names of `slug`, as the JSON text of the
  * answer; a view naming a column the version lacks, or a value not of its
- * column's type, is a bad request.
+ * column's type, is a bad request. A page of every record comes from the
+ * page reader, sorted by the version's kept order when it has a sort (see
+ * `sorted.ts`).
  */
 export async function readView(
-  state: Pick<NodeState, "store" | "engine" | "pages">,
+  state: SortedState,
   slug: string,
   request: ViewRequest,
 ): Promise<string> {
@@ -89,8 +92,13 @@ export async function readView(
       : counted?.then((f) => f.total!) ?? keptTotal(version, view);
     if (total instanceof Promise) total.catch(() => {}); // its failure is the page's too
     const [page, facetList] = await asBadRequest(Promise.all([
-      everyRecord && view.sort === null
-        ? state.pages.page(version, offset, limit).then(async (records) => ({ records, total: await total! }))
+      everyRecord && (view.sort === null || orderable(shape, view.sort, total as number))
+        ? (view.sort === null
+          ? state.pages.page(version, offset, limit)
+          : sortedRecords(state, version, shape, view.sort, offset, limit)).then(async (records) => ({
+            records,
+            total: await total!,
+          }))
         : viewPage(state.engine, paths, shape, view, offset, limit, total),
       counted?.then((f) => f.facets) ?? null,
     ]));
