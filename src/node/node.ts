@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { openReadEngine, pageCache, type PageReader, pageReader, type ReadEngine } from "../parquet/mod.ts";
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
-import { DEFAULT_SHARE_NAME, footerReader, recipientBook } from "../sharing/mod.ts";
+import { DEFAULT_SHARE_NAME, footerReader, keptFooters, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
 import type { FollowView, NodeContext } from "./context.ts";
@@ -183,9 +183,10 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
     memoryGate: memoryGate({ memory: plan, sql }, { kept: () => pages.cacheStats()?.bytes ?? 0 }),
   };
+  const footers = keptFooters({ readOnly: options.readOnly ?? false, warn: (m) => logs.warn(m) });
   const sharing = {
     share: options.shareName ?? DEFAULT_SHARE_NAME,
-    footers: footerReader(engine),
+    footers: footerReader(engine, footers),
     recipients: recipientBook(root),
   };
   const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
@@ -201,6 +202,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       await trim.stop();
       await sql.close();
       await pages.settle();
+      await footers.settle();
       await engine.close();
     },
   };

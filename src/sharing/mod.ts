@@ -8,7 +8,15 @@
  */
 export { type ChangeFile, changeFiles, changeLines, type ChangeRange, versionsInRange } from "./changes.ts";
 export { SharingError, sharingErrorCode } from "./errors.ts";
-export { type Column, type FileStats, type FooterReader, footerReader } from "./file_stats.ts";
+export {
+  type Column,
+  type FileStats,
+  type FooterReader,
+  footerReader,
+  type FooterRow,
+  type FooterStore,
+} from "./file_stats.ts";
+export { keptFooters } from "./kept_footers.ts";
 export { MAX_RESULTS, maxResultsOf, type Page, pageOf, pageOffset, pageToken } from "./paging.ts";
 export { mayMatch, parseJsonPredicate, parseSqlPredicate, type Predicate } from "./predicates.ts";
 export {
