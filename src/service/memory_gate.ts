@@ -95,6 +95,16 @@ function javascriptMemory(): { heapTotal: number; arrayBuffers: number } {
   return { heapTotal, arrayBuffers: Math.max(arrayBuffers, external) };
 }
 
+/** What a collection might free: the heap, and the array buffers but the kept ones. */
+function freeableOf(options: MemoryGateOptions): () => number {
+  const kept = options.kept ?? (() => 0);
+  const javascript = options.javascript ?? javascriptMemory;
+  return () => {
+    const { heapTotal, arrayBuffers } = javascript();
+    return heapTotal + Math.max(0, arrayBuffers - kept());
+  };
+}
+
 interface Waiter {
   since: number;
   resolve(): void;
@@ -127,8 +137,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   const clock = options.clock ?? (() => performance.now());
   const measure = options.measure ?? (() => heldNow(ctx));
   const waitMost = options.waitMostMs ?? WAIT_MOST_MS;
-  const kept = options.kept ?? (() => 0);
-  const javascript = options.javascript ?? javascriptMemory;
+  const freeable = freeableOf(options);
   const queue: Waiter[] = [];
   let ticking: ReturnType<typeof setInterval> | null = null;
   let lookedAt = -Infinity;
@@ -136,11 +145,6 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   let held = 0;
   let refused = 0;
   const full = () => held > ctx.memory.budget * WAIT_AT;
-  /** What a collection might free: the heap, and the array buffers but the kept ones. */
-  const freeable = () => {
-    const { heapTotal, arrayBuffers } = javascript();
-    return heapTotal + Math.max(0, arrayBuffers - kept());
-  };
   const look = () => {
     const now = clock();
     if (now - lookedAt < LOOK_EVERY_MS) return;
