@@ -177,16 +177,24 @@ interface RunCodec {
   decompress(bytes: Uint8Array): Uint8Array;
 }
 
+/** node:zlib's zstd, typed here: the `@types/node` that `deno task check` uses predates it. */
+const ZSTD = zlib as unknown as {
+  zstdCompressSync?: (bytes: Uint8Array, options: { params: Record<number, number> }) => Uint8Array;
+  zstdDecompressSync?: (bytes: Uint8Array) => Uint8Array;
+  constants: { ZSTD_c_compressionLevel?: number };
+};
+const ZSTD_LEVEL = ZSTD.constants.ZSTD_c_compressionLevel ?? 100;
+
 /**
  * zstd at level 1 where the runtime has it (Deno, Node from 22.15): on the
  * bench's records as small as Brotli's quality 2 (8.3x), a block compressed
  * in 4 ms instead of 8-30, a run decompressed in 20-25 µs instead of 30-40
  * (each call costs 11-16 µs before the bytes; docs/benchmarks.md, "budget").
  */
-const RUNS: RunCodec = typeof zlib.zstdCompressSync === "function" && typeof zlib.zstdDecompressSync === "function"
+const RUNS: RunCodec = typeof ZSTD.zstdCompressSync === "function" && typeof ZSTD.zstdDecompressSync === "function"
   ? {
-    compress: (bytes) => zlib.zstdCompressSync(bytes, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 1 } }),
-    decompress: (bytes) => zlib.zstdDecompressSync(bytes),
+    compress: (bytes) => ZSTD.zstdCompressSync!(bytes, { params: { [ZSTD_LEVEL]: 1 } }),
+    decompress: (bytes) => ZSTD.zstdDecompressSync!(bytes),
   }
   : {
     compress: (bytes) => zlib.brotliCompressSync(bytes, BROTLI),
