@@ -12,7 +12,7 @@ import { mcpEndpoint } from "../mcp/mod.ts";
 import { DEFAULT_SHARE_NAME, footerReader, keptFooters, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import { createExportCache, DEFAULT_EXPORT_CACHE_BYTES, openStore } from "../store/mod.ts";
-import type { FollowView, NodeContext } from "./context.ts";
+import type { FollowView, NodeContext, SharingSetup } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import {
   idleTrim,
@@ -92,6 +92,17 @@ function nodePages(engine: ReadEngine, plan: MemoryPlan): PageReader {
     cache: pageCache(plan.pageCache, { compressed: plan.pageCacheCompressed }),
     decodeTurns: turns(DECODES_AT_ONCE, null, "blocks being decoded"),
   });
+}
+
+/** Delta Sharing's setup, with the footers it keeps per part (settled when the node closes). */
+function nodeSharing(root: string, engine: ReadEngine, options: NodeOptions, logs: ReturnType<typeof nodeLog>) {
+  const footers = keptFooters({ readOnly: options.readOnly ?? false, warn: (m) => logs.warn(m) });
+  const sharing: SharingSetup = {
+    share: options.shareName ?? DEFAULT_SHARE_NAME,
+    footers: footerReader(engine, footers),
+    recipients: recipientBook(root),
+  };
+  return { sharing, footers };
 }
 
 /** A node: the handler to serve and how to release what it holds. */
@@ -183,12 +194,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     activity: { inFlight: 0, lastEnded: (options.now ?? Date.now)() },
     memoryGate: memoryGate({ memory: plan, sql }, { kept: () => pages.cacheStats()?.bytes ?? 0 }),
   };
-  const footers = keptFooters({ readOnly: options.readOnly ?? false, warn: (m) => logs.warn(m) });
-  const sharing = {
-    share: options.shareName ?? DEFAULT_SHARE_NAME,
-    footers: footerReader(engine, footers),
-    recipients: recipientBook(root),
-  };
+  const { sharing, footers } = nodeSharing(root, engine, options, logs);
   const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
   const trim = idleTrim(state);
   return {
