@@ -14,7 +14,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlString } from "./_duckdb.ts";
 import { partLineSql, rowGroupOfLines } from "./_block_lines.ts";
-import { ADMIT_AFTER, BLOCK_ROWS, MAX_TOUCHED, type ReaderState } from "./_reader_state.ts";
+import { ADMIT_AFTER, BLOCK_ROWS, lastAtOrBelow, MAX_TOUCHED, type ReaderState } from "./_reader_state.ts";
 import { type CachedGroup, cachedGroup } from "./cached_group.ts";
 import { recordEncoder } from "./rows.ts";
 
@@ -110,7 +110,7 @@ async function lineOf(state: ReaderState, c: DuckDBConnection, path: string, sha
 function siblings(state: ReaderState, sha256: string, start: number): number[] {
   if (state.cache!.compressed) return [start];
   const groupStarts = state.groups.get(sha256) ?? [];
-  const g = groupStarts.findLastIndex((at) => at <= start);
+  const g = lastAtOrBelow(groupStarts, start);
   const [from, to] = [groupStarts[g] ?? start, groupStarts[g + 1] ?? start + 1];
   const blocks = (state.bounds.get(sha256) ?? []).slice(0, -1).filter((at) =>
     at >= from && at < to && (at === start || (!state.cache!.has(sha256, at) && !state.decoding.has(`${sha256}:${at}`)))

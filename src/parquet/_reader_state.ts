@@ -44,3 +44,17 @@ export interface ReaderState {
   /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
   ownRowNumber: Set<string>;
 }
+
+/**
+ * Index of the last of `sorted` (ascending) at or below `value`, -1 if none:
+ * `findLastIndex` by halves (the npm package's target, ES2022, lacks it).
+ */
+export function lastAtOrBelow(sorted: readonly number[], value: number): number {
+  let [low, high] = [0, sorted.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid] <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}

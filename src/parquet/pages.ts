@@ -9,7 +9,7 @@
 import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
 import { admitted, decoded, slice } from "./_block_decodes.ts";
-import { BLOCK_ROWS, type ReaderState } from "./_reader_state.ts";
+import { BLOCK_ROWS, lastAtOrBelow, type ReaderState } from "./_reader_state.ts";
 import { type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
@@ -246,7 +246,7 @@ async function recordsAt(state: ReaderState, version: StoredVersion, positions: 
   const out = new Array<string>(positions.length);
   const byPart = new Map<number, { at: number; row: number }[]>();
   for (let at = 0; at < positions.length; at++) {
-    const i = partStarts.findLastIndex((start) => start <= positions[at]);
+    const i = lastAtOrBelow(partStarts, positions[at]);
     if (i < 0 || i >= sizes.length) throw new RangeError(`no record at ${positions[at]}`);
     byPart.get(i)?.push({ at, row: positions[at] - partStarts[i] }) ??
       byPart.set(i, [{ at, row: positions[at] - partStarts[i] }]);
@@ -262,7 +262,7 @@ async function recordsAt(state: ReaderState, version: StoredVersion, positions: 
     const starts = await groupStarts(state, path, sha256);
     const byBlock = new Map<number, { at: number; row: number }[]>();
     for (const w of wanted) {
-      const start = starts[starts.findLastIndex((s) => s <= w.row)];
+      const start = starts[lastAtOrBelow(starts, w.row)];
       byBlock.get(start)?.push(w) ?? byBlock.set(start, [w]);
     }
     await Promise.all([...byBlock].map(async ([start, ws]) => {
