@@ -3,17 +3,19 @@
  * process, no token, quiet, a store of one project) against a bare
  * `Deno.serve` in a process of its own answering the very same bytes, both
  * driven by `wrk` (2 threads, 16 connections) in alternating rounds on the
- * same two cores. Target (issue 17, item 2): the node at >= 0.5x of the bare
- * server's requests per second. For information: the same on a node over an
- * empty store (what is left when no project's folders are looked at), and
- * `GET /projects`, which goes through the full handler.
+ * same two cores. Targets (issue 17, item 2; issue 47): `/healthz` and
+ * `/readyz` at >= 0.5x of the bare server's requests per second (the median
+ * of the rounds' paired ratios), the same before the node's first SQL worker
+ * has started and after. For information: `/healthz` on a node over an empty
+ * store (what is left when no project's folders are looked at), and `GET
+ * /projects`, which goes through the full handler.
  *
  * @module
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startServe } from "../../tests/support/cli_process.ts";
-import { type Benchmark, fmtRatio, median, printTable, verdict } from "./_util.ts";
+import { type Benchmark, median, printTable, verdict } from "./_util.ts";
 import { ensureSummarySeed } from "./summary_scale.ts";
 
 const ROUNDS = 5;
@@ -41,6 +43,17 @@ export function wrkRun(url: string, seconds = SECONDS): Promise<{ rate: number; 
       resolve({ rate: Number(rate[1]), requests: Number(requests[1]) });
     });
   });
+}
+
+/** Starts the node's first SQL worker: a query over the seed's one project. */
+async function startWorker(url: string): Promise<void> {
+  const { projects: [project] } = await (await fetch(`${url}/projects`)).json();
+  const res = await fetch(`${url}/projects/${project.slug}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sql: "SELECT 42" }),
+  });
+  if (res.status !== 200) throw new Error(`the first query answered ${res.status}: ${await res.text()}`);
 }
 
 /** Starts the bare server answering `body` with `headers`; resolves with its URL and a stop function. */
@@ -88,30 +101,57 @@ export async function run(): Promise<void> {
       console.log(`/healthz body: ${body.length} bytes, the same from both\n`);
       await wrk(`${node.url}/healthz`, 1);
       await wrk(`${bare.url}/healthz`, 1);
-      const [nodeRates, bareRates, fullRates, emptyRates]: number[][] = [[], [], [], []];
-      for (let round = 0; round < ROUNDS; round++) {
-        // Alternate who goes first, so a drift of the machine's speed falls on both.
-        if (round % 2 === 0) {
-          nodeRates.push(await wrk(`${node.url}/healthz`));
-          bareRates.push(await wrk(`${bare.url}/healthz`));
-        } else {
-          bareRates.push(await wrk(`${bare.url}/healthz`));
-          nodeRates.push(await wrk(`${node.url}/healthz`));
-        }
-        fullRates.push(await wrk(`${node.url}/projects`));
-        emptyRates.push(await wrk(`${empty.url}/healthz`));
-      }
-      const [n, b, f, e] = [median(nodeRates), median(bareRates), median(fullRates), median(emptyRates)];
       const rate = (x: number) => Math.round(x).toLocaleString("en-US");
-      printTable(["what", "req/s (median of 5 rounds)", "rounds", "vs bare Deno.serve"], [
-        ["node GET /healthz", rate(n), nodeRates.map(rate).join(" "), fmtRatio(n, b)],
-        ["bare Deno.serve, same bytes", rate(b), bareRates.map(rate).join(" "), "1.00x"],
-        ["node GET /healthz, empty store (information)", rate(e), emptyRates.map(rate).join(" "), fmtRatio(e, b)],
-        ["node GET /projects (information)", rate(f), fullRates.map(rate).join(" "), fmtRatio(f, b)],
-      ]);
-      console.log(
-        `\n${verdict(n / b >= TARGET, `/healthz at ${(n / b).toFixed(2)}x of bare Deno.serve (>= ${TARGET}x)`)}`,
-      );
+      const rows: string[][] = [];
+      const verdicts: string[] = [];
+      // Before any SQL worker has started, then after one has (the walls /healthz shows come from it then).
+      for (const phase of ["before SQL workers start", "after a SQL worker started"]) {
+        if (phase.startsWith("after")) await startWorker(node.url);
+        const [healthRates, readyRates, bareRates, fullRates, emptyRates]: number[][] = [[], [], [], [], []];
+        for (let round = 0; round < ROUNDS; round++) {
+          // Alternate who goes first, so a drift of the machine's speed falls on all.
+          const runs: [number[], string][] = [
+            [healthRates, `${node.url}/healthz`],
+            [readyRates, `${node.url}/readyz`],
+            [bareRates, `${bare.url}/healthz`],
+          ];
+          for (const [into, url] of round % 2 === 0 ? runs : runs.reverse()) into.push(await wrk(url));
+          if (phase.startsWith("before")) {
+            fullRates.push(await wrk(`${node.url}/projects`));
+            emptyRates.push(await wrk(`${empty.url}/healthz`));
+          }
+        }
+        const b = median(bareRates);
+        const paired = (a: number[]) => median(a.map((x, i) => x / bareRates[i]));
+        const line = (what: string, rates: number[], ratio = paired(rates)) => [
+          what,
+          rate(median(rates)),
+          rates.map(rate).join(" "),
+          `${ratio.toFixed(2)}x`,
+        ];
+        rows.push(
+          line(`node GET /healthz, ${phase}`, healthRates),
+          line(`node GET /readyz, ${phase}`, readyRates),
+          line(`bare Deno.serve, same bytes (${phase})`, bareRates, 1),
+        );
+        if (phase.startsWith("before")) {
+          rows.push(
+            line("node GET /healthz, empty store (information)", emptyRates, median(emptyRates) / b),
+            line("node GET /projects (information)", fullRates, median(fullRates) / b),
+          );
+        }
+        for (const [what, rates] of [["/healthz", healthRates], ["/readyz", readyRates]] as const) {
+          verdicts.push(
+            verdict(
+              paired(rates) >= TARGET,
+              `${what} ${phase}: ${paired(rates).toFixed(2)}x of bare Deno.serve (>= ${TARGET}x)`,
+            ),
+          );
+        }
+      }
+      printTable(["what", "req/s (median of 5 rounds)", "rounds", "vs bare Deno.serve (paired)"], rows);
+      console.log("");
+      for (const v of verdicts) console.log(v);
     } finally {
       await bare.stop();
     }

@@ -15,8 +15,10 @@ import { type Benchmark, processTreeRss } from "./_util.ts";
 export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   data_pages: async () => (await import("./data_pages.ts")).benchmark,
   page_cache: async () => (await import("./page_cache.ts")).benchmark,
+  budget: async () => (await import("./budget.ts")).benchmark,
   sql_queries: async () => (await import("./sql_queries.ts")).benchmark,
   export: async () => (await import("./export.ts")).benchmark,
+  downloads: async () => (await import("./downloads.ts")).benchmark,
   contribute: async () => (await import("./contribute.ts")).benchmark,
   mcp: async () => (await import("./mcp.ts")).benchmark,
   pull: async () => (await import("./pull.ts")).benchmark,
@@ -30,6 +32,7 @@ export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
   spark_sharing: async () => (await import("./spark_sharing.ts")).benchmark,
   metrics: async () => (await import("./metrics.ts")).benchmark,
   explore: async () => (await import("./explore.ts")).benchmark,
+  facets: async () => (await import("./facets.ts")).benchmark,
   startup: async () => (await import("./startup.ts")).benchmark,
   memory: async () => (await import("./memory.ts")).benchmark,
   longlife: async () => (await import("./longlife.ts")).benchmark,

@@ -210,7 +210,8 @@ export async function writeResponse(write: Write, response: Response, options: W
     }
     await write(join(responseHead(status, headers, "chunked", options), chunk(concat(gathered, size))));
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      if (r.value.length > 0) await write(chunk(r.value));
+      if (r.value.length > GATHER_BYTES) await writeChunk(write, r.value);
+      else if (r.value.length > 0) await write(chunk(r.value));
     }
     await write(LAST_CHUNK);
     return options.keepAlive;
@@ -221,6 +222,14 @@ export async function writeResponse(write: Write, response: Response, options: W
 }
 
 const LAST_CHUNK = encoder.encode("0\r\n\r\n");
+const CRLF = encoder.encode("\r\n");
+
+/** A large chunk written as its size line, its bytes and its line end, without copying the bytes into one array. */
+async function writeChunk(write: Write, bytes: Uint8Array): Promise<void> {
+  await write(latin1(`${bytes.length.toString(16)}\r\n`));
+  await write(bytes);
+  await write(CRLF);
+}
 
 function chunk(bytes: Uint8Array): Uint8Array {
   const size = latin1(`${bytes.length.toString(16)}\r\n`);

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { openReadEngine, pageCache, type PageReader, pageReader, type ReadEngine } from "../parquet/mod.ts";
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
-import { DEFAULT_SHARE_NAME, footerReader, pageKeyFor, recipientBook } from "../sharing/mod.ts";
+import { DEFAULT_SHARE_NAME, footerReader, keptFooters, pageKeyFor, recipientBook } from "../sharing/mod.ts";
 import { createSqlPool, type SqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
 import {
   createExportCache,
@@ -116,15 +116,21 @@ function nodePages(engine: ReadEngine, plan: MemoryPlan, store: Store): PageRead
   });
 }
 
-/** What the Delta Sharing routes keep for a node over `store`. */
-function sharingSetup(engine: ReadEngine, store: Store, options: NodeOptions): SharingSetup {
-  const root = store.root;
-  return {
+/**
+ * What the Delta Sharing routes keep for a node over `store`, with the
+ * footers kept per part (settled when the node closes; in memory only on a
+ * read-only node or over a bucket).
+ */
+function sharingSetup(engine: ReadEngine, store: Store, options: NodeOptions, logs: NodeLog) {
+  const readOnly = (options.readOnly ?? false) || store.remote;
+  const footers = keptFooters({ readOnly, warn: (m) => logs.warn(m) });
+  const sharing: SharingSetup = {
     share: options.shareName ?? DEFAULT_SHARE_NAME,
-    footers: storeFooters(footerReader(engine), store),
-    recipients: recipientBook(root),
+    footers: storeFooters(footerReader(engine, footers), store),
+    recipients: recipientBook(store.root),
     pageKey: pageKeyFor(options.token),
   };
+  return { sharing, footers };
 }
 
 /** A node: the handler to serve and how to release what it holds. */
@@ -170,6 +176,7 @@ interface GateParts {
 function nodeGate(parts: GateParts): MemoryGate {
   return memoryGate({ memory: parts.plan, sql: parts.sql }, {
     activity: parts.activity,
+    kept: () => parts.pages.cachedBytes(),
     warn: (message) => parts.logs.warn(message),
     shed: () => {
       parts.pages.trimCache(0);
@@ -284,10 +291,8 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     activity,
     memoryGate: nodeGate({ plan, sql, activity, pages, engine, writes, logs }),
   };
-  const context: NodeContext = Object.assign(state, {
-    mcp: mcpEndpoint(state),
-    sharing: sharingSetup(engine, store, options),
-  });
+  const { sharing, footers } = sharingSetup(engine, store, options, logs);
+  const context: NodeContext = Object.assign(state, { mcp: mcpEndpoint(state), sharing });
   const trim = idleTrim(state);
   // A first look at rest: a node whose baseline is over its budget says so now, and serves on.
   state.memoryGate.held();
@@ -302,6 +307,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       await trim.stop();
       await sql.close();
       await pages.settle();
+      await footers.settle();
       await engine.close();
       await writer.close();
     },

@@ -1,9 +1,9 @@
 /**
- * The node's quick lane: `GET /healthz` answered from the request head alone
- * (no `Request`, no `Response`), for monitors that poll it often. The same
- * guards run over the head; anything but a plain admitted health check (a
- * refusal, CORS, another path) is passed on to the handler, which answers it
- * as usual.
+ * The node's quick lane: `GET /healthz` and `GET /readyz` answered from the
+ * request head alone (no `Request`, no `Response`), for monitors and
+ * balancers that poll them often. The same guards run over the head; anything
+ * but a plain admitted health or readiness check (a refusal, CORS, another
+ * path) is passed on to the handler, which answers it as usual.
  *
  * @module
  */
@@ -13,7 +13,7 @@ import { admit, factsOf } from "./admission.ts";
 import type { NodeContext } from "./context.ts";
 import { logLine } from "./handler.ts";
 import { JSON_HEADERS } from "./response.ts";
-import { healthOf } from "../service/mod.ts";
+import { healthOf, readinessOf } from "../service/mod.ts";
 
 const HEADERS = Object.entries(JSON_HEADERS);
 const encoder = new TextEncoder();
@@ -26,7 +26,10 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
     const started = performance.now();
     // Asked of every bodiless GET: anything else is passed on before any guard's work is done twice.
     const url = new URL(head.url);
-    if (url.pathname !== "/healthz" || (info.target !== undefined && !info.target.startsWith("/healthz"))) return null;
+    const path = url.pathname;
+    if ((path !== "/healthz" && path !== "/readyz") || (info.target !== undefined && !info.target.startsWith(path))) {
+      return null;
+    }
     const facts = factsOf(ctx, head, url, info.target);
     if (facts.route === null) return null;
     if (facts.corsOrigin !== null) return null;
@@ -38,16 +41,15 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
     } catch {
       return null;
     }
-    const answer: QuickAnswer = {
-      status: 200,
-      headers: HEADERS,
-      body: encoder.encode(stringifyExactJson(await healthOf(ctx, authed))),
-    };
+    const ready = path === "/readyz" ? readinessOf(ctx, authed) : null;
+    const status = ready === null || ready.ready ? 200 : 503;
+    const body = ready ?? await healthOf(ctx, authed);
+    const answer: QuickAnswer = { status, headers: HEADERS, body: encoder.encode(stringifyExactJson(body)) };
     const ms = performance.now() - started;
-    ctx.log.request(logLine(head, info, 200, ms));
-    ctx.metrics?.answered("/healthz", head.method, 200, ms / 1000);
+    ctx.log.request(logLine(head, info, status, ms));
+    ctx.metrics?.answered(path, head.method, status, ms / 1000);
     const metrics = ctx.metrics;
-    if (metrics) info.sent = metrics.sender("/healthz");
+    if (metrics) info.sent = metrics.sender(path);
     return answer;
   };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tempRoot } from "../runtime/mod.ts";
 import { join, sep } from "node:path";
 
@@ -27,6 +27,11 @@ export interface ReadEngine {
   use<T>(fn: (c: DuckDBConnection) => Promise<T>, options?: { first?: boolean }): Promise<T>;
   /** A connection of its own (see {@linkcode Session}); the caller closes it. */
   session(): Promise<Session>;
+  /**
+   * The one folder the engine may write to (besides spilling), for the files
+   * its `COPY` statements write (downloads' lines); removed when it closes.
+   */
+  readonly scratch: string;
   /** Hands the memory DuckDB's allocator and the C library's keep free back to the system (see {@linkcode returnFreeMemory}). */
   returnFreeMemory(): Promise<void>;
   /** Waits for the calls under way, closes every session and connection, then the instance. */
@@ -56,10 +61,14 @@ interface EngineState {
   closed: boolean;
 }
 
-/** An instance that reads files under `root` (and its real path) only, spilling to `temp`, its settings locked. */
+/**
+ * An instance that reads files under `root` (and its real path) only, writes
+ * files under `scratch` only, spills to `temp`, its settings locked.
+ */
 async function lockedInstance(
   root: string,
   temp: string,
+  scratch: string,
   memoryLimit: number,
   caches: boolean,
 ): Promise<{ db: DuckDBInstance; setup: DuckDBConnection }> {
@@ -77,7 +86,9 @@ async function lockedInstance(
   // GLOBAL: a plain SET (session scope for this option) left the cache off on every other connection.
   await setup.run(`SET GLOBAL parquet_metadata_cache = ${caches}`);
   await setup.run(`SET GLOBAL enable_external_file_cache = ${caches}`);
-  await setup.run(`SET allowed_directories = [${sqlString(realRoot + sep)}, ${sqlString(root + sep)}]`);
+  const realScratch = await realpath(scratch).catch(() => scratch);
+  const allowed = [...new Set([realRoot, root, scratch, realScratch])].map((d) => sqlString(d + sep));
+  await setup.run(`SET allowed_directories = [${allowed.join(", ")}]`);
   await setup.run(`SET enable_external_access = false`);
   await setup.run(`SET lock_configuration = true`);
   return { db, setup };
@@ -129,9 +140,12 @@ export interface ReadEngineOptions {
 export async function openReadEngine(root: string, options: ReadEngineOptions = {}): Promise<ReadEngine> {
   const size = options.connections ?? 4;
   const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
+  const scratch = join(temp, "files");
+  await mkdir(scratch);
   const { db, setup } = await lockedInstance(
     root,
     temp,
+    scratch,
     options.memoryLimit ?? 512 * 1024 * 1024,
     options.caches ?? true,
   );
@@ -146,6 +160,7 @@ export async function openReadEngine(root: string, options: ReadEngineOptions = 
   };
   for (let i = 1; i < size; i++) state.idle.push(await db.connect());
   return {
+    scratch,
     use: (fn, options) => useConnection(state, fn, options?.first ?? false),
     session: () => newSession(state),
     returnFreeMemory,

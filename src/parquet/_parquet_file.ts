@@ -15,6 +15,7 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { type FileHandle, mkdtemp, open, realpath, rm } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { tempRoot } from "../runtime/mod.ts";
+import { openRegularFile } from "../store/mod.ts";
 import { duckdbSize, RETURNING_ALLOCATOR, sqlString } from "./_duckdb.ts";
 
 /** A finished Parquet file: its bytes as a stream, and how many there are. */
@@ -123,6 +124,22 @@ export async function parquetFile(
     await rm(folder, { recursive: true, force: true }).catch(() => {});
     throw e;
   }
+}
+
+/**
+ * A part of the store as it is, as a Parquet download: a whole version of
+ * one part is that part's records and types already, so it is sent without
+ * a DuckDB writing it again. Null when the part cannot be opened (pruned).
+ *
+ * @example
+ * ```ts
+ * import { partParquet } from "./_parquet_file.ts";
+ * console.log(await partParquet("/nowhere/ab.parquet")); // null
+ * ```
+ */
+export async function partParquet(path: string): Promise<ParquetFile | null> {
+  const opened = await openRegularFile(path);
+  return opened === null ? null : { body: fileStream(opened.handle, opened.size, null), size: opened.size };
 }
 
 /** The `size` bytes of `handle` as a stream that closes it, and removes `folder` if given, when done or cancelled. */

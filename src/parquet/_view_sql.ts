@@ -89,6 +89,11 @@ export function viewColumn(columns: readonly ViewColumn[], name: string, what: s
 /** Columns DuckDB gives every Parquet scan on request; a part with its own column of such a name hides it. */
 const VIRTUAL = new Set(["file_index", "file_row_number", "filename"]);
 
+/** Whether the parts are read by one scan numbered by DuckDB's `file_index` and `file_row_number` (no column takes those names). */
+export function oneScan(columns: readonly ViewColumn[]): boolean {
+  return !columns.some((c) => VIRTUAL.has(c.name));
+}
+
 /**
  * The parts as one relation, with each record's part and row for a stable
  * order: one scan of every part when they can (`file_index` and
@@ -96,7 +101,7 @@ const VIRTUAL = new Set(["file_index", "file_row_number", "filename"]);
  * column of those names itself.
  */
 function source(paths: readonly string[], columns: readonly ViewColumn[], uniform: boolean): string {
-  if (!columns.some((c) => VIRTUAL.has(c.name))) {
+  if (oneScan(columns)) {
     const byName = uniform ? "" : ", union_by_name = true";
     return `SELECT *, file_index AS ${PART}, file_row_number AS ${ROW} ` +
       `FROM read_parquet([${paths.map(sqlString).join(", ")}]${byName})`;
@@ -107,7 +112,11 @@ function source(paths: readonly string[], columns: readonly ViewColumn[], unifor
 }
 
 /** The WHERE clause of `spec` and its parameters. */
-function whereOf(spec: ViewSpec, columns: readonly ViewColumn[]): { sql: string; params: DuckDBValue[] } {
+function whereOf(
+  spec: ViewSpec,
+  columns: readonly ViewColumn[],
+  also: readonly string[],
+): { sql: string; params: DuckDBValue[] } {
   const params: DuckDBValue[] = [];
   const param = (value: string, type: string) => {
     params.push(value);
@@ -133,21 +142,24 @@ function whereOf(spec: ViewSpec, columns: readonly ViewColumn[]): { sql: string;
         : `(${strings.map((c) => `contains(lower(${sqlIdent(c.name)}), ${needle})`).join(" OR ")})`,
     );
   }
+  clauses.push(...also);
   return { sql: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
 }
 
 /**
  * The SQL of the view `spec` of the parts at `paths`, whose columns are
  * `columns`; `uniform` says every part has those columns in that order (so
- * the scan needs no `union_by_name`).
+ * the scan needs no `union_by_name`); `also` are conditions of the caller's
+ * own (over {@linkcode PART} and {@linkcode ROW}).
  */
 export function viewSql(
   paths: readonly string[],
   columns: readonly ViewColumn[],
   spec: ViewSpec,
   uniform = false,
+  also: readonly string[] = [],
 ): ViewSql {
-  const where = whereOf(spec, columns);
+  const where = whereOf(spec, columns, also);
   let order = `${PART}, ${ROW}`;
   if (spec.sort) {
     const column = viewColumn(columns, spec.sort.column, "sort by");

@@ -3,15 +3,15 @@
  * texts joined by commas (as a page writes them) and where each record
  * starts, so a page is a slice of bytes already encoded and none of it sits
  * in the JavaScript heap. A compressed block keeps the same bytes compressed
- * (Brotli at quality 2) in runs of {@linkcode COMPRESSED_RUN} records, so a
- * page decompresses only the runs it falls in. On the bench data JSON records
- * came out at a ninth of their size (deflate at level 1: a quarter),
- * compressing a 10,240-record block took about 8 ms and decompressing a
- * page's runs about 0.07 ms (docs/benchmarks.md).
+ * in runs of {@linkcode COMPRESSED_RUN} records (zstd, or Brotli where the
+ * runtime has no zstd), so a page decompresses only the runs it falls in. On
+ * the bench data JSON records came out at an eighth of their size (deflate at
+ * level 1: a quarter), compressing a 10,240-record block took about 4 ms and
+ * decompressing a page's runs about 0.06 ms (docs/benchmarks.md, "budget").
  *
  * @module
  */
-import { brotliCompressSync, brotliDecompressSync, constants } from "node:zlib";
+import * as zlib from "node:zlib";
 
 /** One block's records, as the page cache keeps them. */
 export interface CachedGroup {
@@ -23,24 +23,32 @@ export interface CachedGroup {
   bytes(a: number, b: number): Uint8Array;
   /** Records `a` to `b` (not included), each as its JSON text. */
   records(a: number, b: number): string[];
+  /** Whether its bytes are kept compressed. */
+  readonly compressed: boolean;
+  /** The same records kept compressed (itself when they are). */
+  compress(): CachedGroup;
+  /** The same records kept plain (itself when they are): every run decompressed once. */
+  decompress(): CachedGroup;
+  /** Bytes it would hold plain. */
+  readonly plainSize: number;
 }
 
 /** How a block is kept. */
 export interface CachedGroupOptions {
-  /** Compress the records in runs (an eighth to a quarter of the memory, about 0.07 ms more a page). */
+  /** Compress the records in runs (an eighth to a quarter of the memory, about 0.06 ms more a page). */
   compressed?: boolean;
 }
 
 /** Records a compressed block compresses together: a page of 100 decompresses two runs, or one, or three. */
 export const COMPRESSED_RUN = 128;
 /**
- * Quality 2 and a 64 KiB window. Measured on 10,240 records of 109 bytes:
- * 8.6x smaller, 8 ms to compress the block, 0.07 ms to decompress a page's
- * runs. Quality 1 in runs of 256 records was 7.8x, 5 ms and 0.13 ms, and the
- * decompressing is paid on every page served from the cache.
+ * Brotli's quality 2 and a 64 KiB window. Measured on 10,240 records of 109
+ * bytes: 8.6x smaller, 8 ms to compress the block, 0.07 ms to decompress a
+ * page's runs. Quality 1 in runs of 256 records was 7.8x, 5 ms and 0.13 ms,
+ * and the decompressing is paid on every page served from the cache.
  */
 const BROTLI = {
-  params: { [constants.BROTLI_PARAM_QUALITY]: 2, [constants.BROTLI_PARAM_LGWIN]: 16 },
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 },
 };
 /** What every block holds besides its bytes and offsets. */
 const OVERHEAD = 64;
@@ -99,6 +107,27 @@ export function cachedGroup(records: readonly string[], options: CachedGroupOpti
 }
 
 /**
+ * A plain {@linkcode CachedGroup} of records already joined by commas into
+ * `text` (UTF-8), each `lengths[i]` bytes long.
+ *
+ * @example
+ * ```ts
+ * import { cachedGroupOfText } from "./cached_group.ts";
+ * const group = cachedGroupOfText(new TextEncoder().encode('{"id":1},{"id":22}'), [8, 9]);
+ * group.records(1, 2); // ['{"id":22}']
+ * ```
+ */
+export function cachedGroupOfText(text: Uint8Array, lengths: readonly number[]): CachedGroup {
+  const starts = new Uint32Array(lengths.length + 1);
+  for (let i = 0; i < lengths.length; i++) starts[i + 1] = starts[i] + lengths[i] + 1;
+  if (Math.max(0, starts[lengths.length] - 1) !== text.length) {
+    throw new RangeError(`${lengths.length} records of ${starts[lengths.length] - 1} bytes, not ${text.length}`);
+  }
+  // The text is an allocation of its own already (DuckDB's value, copied out): kept as it is, not copied again.
+  return plainGroup(text, starts, false);
+}
+
+/**
  * One allocation holding `words` (each as 32-bit words) then `bytes`: a block
  * is one backing store, so a cache of thousands of blocks leaves the C
  * allocator no small long-lived pieces to fragment its heap with (and a large
@@ -127,29 +156,64 @@ function split(text: Uint8Array, starts: Uint32Array, base: number, a: number, b
   );
 }
 
-function plainGroup(source: Uint8Array, offsets: Uint32Array): CachedGroup {
-  const { words: [starts], bytes: text } = packed([offsets], source);
-  return {
+function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): CachedGroup {
+  const { words: [starts], bytes: text } = pack ? packed([offsets], source) : { words: [offsets], bytes: source };
+  const group: CachedGroup = {
     count: starts.length - 1,
     size: text.byteLength + starts.byteLength + OVERHEAD,
     bytes: (a, b) => b > a ? text.subarray(starts[a], starts[b] - 1) : new Uint8Array(0),
     records: (a, b) => split(text, starts, 0, a, b),
+    compressed: false,
+    compress: () => compressedGroup(text, starts),
+    decompress: () => group,
+    plainSize: text.byteLength + starts.byteLength + OVERHEAD,
   };
+  return group;
 }
+
+/** A codec for runs: compress one, decompress one. */
+interface RunCodec {
+  compress(bytes: Uint8Array): Uint8Array;
+  decompress(bytes: Uint8Array): Uint8Array;
+}
+
+/** node:zlib's zstd, typed here: the `@types/node` that `deno task check` uses predates it. */
+const ZSTD = zlib as unknown as {
+  zstdCompressSync?: (bytes: Uint8Array, options: { params: Record<number, number> }) => Uint8Array;
+  zstdDecompressSync?: (bytes: Uint8Array) => Uint8Array;
+  constants: { ZSTD_c_compressionLevel?: number };
+};
+const ZSTD_LEVEL = ZSTD.constants.ZSTD_c_compressionLevel ?? 100;
+
+/**
+ * zstd at level 1 where the runtime has it (Deno, Node from 22.15): on the
+ * bench's records as small as Brotli's quality 2 (8.3x), a block compressed
+ * in 4 ms instead of 8-30, a run decompressed in 20-25 µs instead of 30-40
+ * (each call costs 11-16 µs before the bytes; docs/benchmarks.md, "budget").
+ */
+const RUNS: RunCodec = typeof ZSTD.zstdCompressSync === "function" && typeof ZSTD.zstdDecompressSync === "function"
+  ? {
+    compress: (bytes) => ZSTD.zstdCompressSync!(bytes, { params: { [ZSTD_LEVEL]: 1 } }),
+    decompress: (bytes) => ZSTD.zstdDecompressSync!(bytes),
+  }
+  : {
+    compress: (bytes) => zlib.brotliCompressSync(bytes, BROTLI),
+    decompress: (bytes) => zlib.brotliDecompressSync(bytes),
+  };
 
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
   const compressedRuns: Uint8Array[] = [];
   for (let from = 0; from < count; from += COMPRESSED_RUN) {
     const to = Math.min(count, from + COMPRESSED_RUN);
-    compressedRuns.push(brotliCompressSync(text.subarray(offsets[from], offsets[to] - 1), BROTLI));
+    compressedRuns.push(RUNS.compress(text.subarray(offsets[from], offsets[to] - 1)));
   }
   const runStarts = new Uint32Array(compressedRuns.length + 1);
   compressedRuns.forEach((run, r) => (runStarts[r + 1] = runStarts[r] + run.byteLength));
   const joined = new Uint8Array(runStarts[compressedRuns.length]);
   compressedRuns.forEach((run, r) => joined.set(run, runStarts[r]));
   const { words: [starts, at], bytes } = packed([offsets, runStarts], joined);
-  const run = (r: number) => brotliDecompressSync(bytes.subarray(at[r], at[r + 1]));
+  const run = (r: number) => RUNS.decompress(bytes.subarray(at[r], at[r + 1]));
   /** Runs `first` to `last` decompressed and joined by commas: the text from record `first * COMPRESSED_RUN`. */
   const decompressed = (first: number, last: number): Uint8Array => {
     const pieces = [];
@@ -160,7 +224,7 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
     const first = Math.floor(a / COMPRESSED_RUN);
     return { text: decompressed(first, Math.floor((b - 1) / COMPRESSED_RUN)), base: starts[first * COMPRESSED_RUN] };
   };
-  return {
+  const group: CachedGroup = {
     count,
     size: bytes.byteLength + starts.byteLength + at.byteLength + OVERHEAD,
     bytes(a, b) {
@@ -173,5 +237,10 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
       const { text, base } = around(a, b);
       return split(text, starts, base, a, b);
     },
+    compressed: true,
+    compress: () => group,
+    decompress: () => plainGroup(count === 0 ? new Uint8Array(0) : decompressed(0, runStarts.length - 2), starts),
+    plainSize: text.byteLength + starts.byteLength + OVERHEAD,
   };
+  return group;
 }

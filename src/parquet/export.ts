@@ -16,63 +16,50 @@
 import type { DuckDBConnection, DuckDBResult } from "@duckdb/node-api";
 import { createGzip } from "node:zlib";
 import { EXPORT_GZIP_LEVEL, type StoredVersion } from "../store/mod.ts";
-import { type ReadEngine, type Session, sqlIdent, sqlString } from "./_duckdb.ts";
-import { EXTRA_COLUMN, type RecordEncoder, recordEncoder } from "./rows.ts";
-
-/** Column types whose JSON DuckDB writes exactly as the record encoder does. */
-const SQL_JSON_TYPES =
-  /^(VARCHAR|BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL\(\d+,\d+\))$/;
-
-/** The SQL for one record member, NULL when the column is null (so `concat_ws` leaves it out). */
-function memberSql(name: string, type: string): string {
-  const c = sqlIdent(name);
-  if (name === EXTRA_COLUMN && type === "VARCHAR") {
-    const inner = `trim(substr(trim(${c}), 2, length(trim(${c})) - 2))`;
-    return `CASE WHEN starts_with(trim(${c}), '{') AND ends_with(trim(${c}), '}') AND ${inner} <> '' THEN ${inner} END`;
-  }
-  const key = sqlString(JSON.stringify(name) + ":");
-  let value = `to_json(${c})`;
-  if (type === "FLOAT" || type === "DOUBLE") {
-    const d = type === "FLOAT" ? `CAST(CAST(${c} AS VARCHAR) AS DOUBLE)` : c;
-    value = `CASE WHEN NOT isfinite(${d}) THEN 'null' ` +
-      `WHEN ${d} = floor(${d}) AND abs(${d}) < 1e15 THEN CAST(CAST(${d} AS BIGINT) AS VARCHAR) ` +
-      `ELSE CAST(to_json(${d}) AS VARCHAR) END`;
-  }
-  return `CASE WHEN ${c} IS NOT NULL THEN ${key} || ${value} END`;
-}
+import { type ReadEngine, type Session, sqlString } from "./_duckdb.ts";
+import { jsonLineSql, type LineSql, linesSelect } from "./_line_sql.ts";
+import { copyLines, type LineFraming } from "./_line_streams.ts";
+import { viewLines } from "./_view_lines.ts";
+import { viewShape } from "./view.ts";
+import { type RecordEncoder, recordEncoder } from "./rows.ts";
 
 /**
- * The query that makes one JSON line per record of `parts`, or null when a
- * column type needs the JavaScript encoder.
+ * The query that makes one JSON line per record of `parts` (as `line`), or
+ * null when a column type needs the JavaScript encoder.
  */
 async function lineQuery(connection: DuckDBConnection, parts: string): Promise<string | null> {
-  const columns = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${parts}`)).getRows();
-  if (!columns.every(([, type]) => SQL_JSON_TYPES.test(String(type)))) return null;
-  const members = columns.map(([name, type]) => memberSql(String(name), String(type)));
-  return `SELECT '{' || concat_ws(',', ${members.join(", ")}) || '}' AS line FROM ${parts}`;
+  const columns = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM ${parts}`)).getRows()
+    .map(([name, type]) => ({ name: String(name), type: String(type) }));
+  const line = jsonLineSql(columns);
+  return line === null ? null : linesSelect(line, "line", [], `FROM ${parts}`);
 }
 
-/** Rows of one block of the export: DuckDB joins a block's lines into one string. */
-const EXPORT_BLOCK_ROWS = 16_384;
-/** Blocks DuckDB builds in one query, at most (a smaller memory budget asks for fewer: see {@linkcode ExportOptions}). */
+/** Rows of one block of an export's range: a range is up to eight blocks of a part's rows, written by one query. */
+const EXPORT_BLOCK_ROWS = 65_536;
+/** Blocks one query writes, at most (a smaller memory budget asks for fewer: see {@linkcode ExportOptions}). */
 const EXPORT_RANGE_BLOCKS = 8;
 /** Parquet bytes one query may cover beyond its first block: wide records get fewer blocks a query. */
-const EXPORT_RANGE_BYTES = 8 * 1024 * 1024;
+const EXPORT_RANGE_BYTES = 32 * 1024 * 1024;
 
 /** How an export is made. */
 export interface ExportOptions {
   /**
-   * Blocks of 16,384 lines DuckDB builds in one query, at most (1 to 8,
-   * default 8). Each query's blocks and the next query's, built while they
-   * are sent, are what an export holds: a one-part export of a million
-   * records peaked 300 MiB above idle at 8 and 130 MiB at 1, and took 30%
-   * longer at 1 than at 8 (2 was within 5% of 8).
+   * Blocks of 65,536 lines one query writes, at most (1 to 8, default 8):
+   * the lines of a query and of the next one, written while the first are
+   * sent, are in files of the read engine's scratch folder, not in memory.
    */
   blocks?: number;
+  /**
+   * Where each part's row groups start, then its rows (the page reader
+   * knows): with them a version whose parts have the same columns is
+   * written as a view's JSON lines are, in ranges of rows across parts (see
+   * `_view_lines.ts`), instead of a query a part (200 parts took 4-9 s).
+   */
+  groups?: readonly (readonly number[])[];
 }
 
 /**
- * How many blocks of `part` one query builds: `most` (default eight), or
+ * How many blocks of `part` one query writes: `most` (default eight), or
  * fewer when its records are wide (judged by the part's bytes a record), at
  * least one.
  *
@@ -91,91 +78,70 @@ export function rangeBlocks(part: { bytes: number; records: number | null }, mos
 }
 
 /**
- * Per part of `version`, the expression of one JSON line per record over that
+ * Per part of `version`, the SQL of one JSON line per record over that
  * part's own columns, or null when a part has a column type that needs the
  * JavaScript encoder or its own `file_row_number` column.
  */
-async function partLines(connection: DuckDBConnection, version: StoredVersion): Promise<string[] | null> {
-  const out: string[] = [];
+async function partLines(connection: DuckDBConnection, version: StoredVersion): Promise<LineSql[] | null> {
+  const out: LineSql[] = [];
   for (const part of version.parts) {
     const columns = (await connection.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(part.path)})`))
-      .getRows();
-    if (!columns.every(([name, type]) => SQL_JSON_TYPES.test(String(type)) && name !== "file_row_number")) return null;
-    out.push(`'{' || concat_ws(',', ${columns.map(([n, t]) => memberSql(String(n), String(t))).join(", ")}) || '}'`);
+      .getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+    const line = jsonLineSql(columns);
+    if (line === null || columns.some((c) => c.name === "file_row_number")) return null;
+    out.push(line);
   }
   return out;
 }
 
+/** JSON lines: each record's line ends with a newline. */
+const JSON_LINES: LineFraming = { head: "", join: "\n", terminated: true, first: "", tail: "" };
+
 /**
- * The records of `version` as JSON lines built by DuckDB a block of rows at a
- * time, each block's lines joined there into one string: converting a
- * million one-line strings from DuckDB to JavaScript cost more than building
- * them (0.75 s of 1.18 s here), one string per block costs next to nothing.
- * DuckDB is asked for up to `EXPORT_RANGE_BLOCKS` blocks a query (it builds
- * them on both cores; one query a block cost 0.62 s against 0.45 s), and for
- * the next blocks while the last are compressed and sent.
+ * The records of `version` as JSON lines built by DuckDB and written by its
+ * CSV writer to files, a range of a part's rows at a time (see
+ * `_line_streams.ts`): handing a million one-line strings from DuckDB to
+ * JavaScript cost more than building them (0.75 s of 1.18 s here), and
+ * joining them into blocks in DuckDB cost as much again as writing them.
  */
-function blockLines(
+function rangeLines(
   engine: ReadEngine,
   version: StoredVersion,
-  lines: string[],
+  lines: LineSql[],
   most: number | undefined,
 ): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let session: Session | null = null;
-  let cancelled = false;
-  /** Blocks taken from DuckDB and not yet sent. */
-  let pending: string[] = [];
-  /** The next blocks, asked for while the ones before are sent. */
-  let ahead: Promise<string[]> | null = null;
   let part = 0;
   let from = 0;
-  /** The next blocks' lines, in order (none once every part is read). */
-  const nextBlocks = (s: Session): Promise<string[]> =>
-    s.run(async (c) => {
-      while (part < version.parts.length) {
-        const path = sqlString(version.parts[part].path);
-        const to = from + EXPORT_BLOCK_ROWS * rangeBlocks(version.parts[part], most);
-        const reader = await c.runAndReadAll(
-          `SELECT string_agg(line, chr(10) ORDER BY r) FROM (SELECT ${lines[part]} AS line, file_row_number AS r ` +
-            `FROM read_parquet(${path}, file_row_number = true) WHERE file_row_number >= ${from} ` +
-            `AND file_row_number < ${to}) GROUP BY r // ${EXPORT_BLOCK_ROWS} ORDER BY r // ${EXPORT_BLOCK_ROWS}`,
-        );
-        const blocks = reader.getRows().map(([text]) => String(text));
-        if (blocks.length > 0) {
-          from = to;
-          return blocks;
-        }
-        [part, from] = [part + 1, 0];
-      }
-      return [];
-    });
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const s = session ??= await engine.session();
-        if (cancelled) return void await s.close();
-        if (pending.length === 0) {
-          pending = await (ahead ?? nextBlocks(s));
-          if (pending.length === 0) {
-            await s.close();
-            controller.close();
-            return;
-          }
-          ahead = nextBlocks(s);
-          ahead.catch(() => {}); // its failure is the next pull's
-        }
-        controller.enqueue(encoder.encode(pending.shift() + "\n"));
-      } catch (e) {
-        await session?.close();
-        controller.error(e);
-      }
-    },
-    async cancel() {
-      cancelled = true;
-      await session?.close();
-    },
-  }, { highWaterMark: 0 });
+  let asked = 0;
+  return copyLines(engine, (written) => {
+    // A range that wrote fewer lines than it asked for was the end of its part.
+    if (written !== null && written < asked) [part, from] = [part + 1, 0];
+    if (part >= version.parts.length) return null;
+    asked = EXPORT_BLOCK_ROWS * rangeBlocks(version.parts[part], most);
+    const source = `FROM read_parquet(${sqlString(version.parts[part].path)}, file_row_number = true) ` +
+      `WHERE file_row_number >= ${from} AND file_row_number < ${from + asked}`;
+    from += asked;
+    return { select: linesSelect(lines[part], "line", [], source), params: [] };
+  }, JSON_LINES);
+}
+
+/**
+ * The records of `version` as JSON lines written as a view of every record's
+ * are, in ranges of rows across its parts, when its parts have the same
+ * columns, of types DuckDB writes; else null.
+ */
+async function viewRanges(
+  engine: ReadEngine,
+  version: StoredVersion,
+  groups: readonly (readonly number[])[],
+): Promise<ReadableStream<Uint8Array> | null> {
+  const paths = version.parts.map((p) => p.path);
+  const shape = await viewShape(engine, paths);
+  if (!shape.uniform) return null;
+  return await viewLines({ engine, paths, shape, groups }, { filters: [], search: null, sort: null }, "jsonl", {
+    offset: 0,
+    limit: null,
+  });
 }
 
 /**
@@ -208,15 +174,19 @@ export function jsonLines(
           return;
         }
         if (!session && !blocks) {
-          const s = session = await engine.session();
-          if (cancelled) return void await s.close();
-          const lines = await s.run((c) => partLines(c, version));
-          if (lines) {
-            await s.close();
-            blocks = blockLines(engine, version, lines, options.blocks).getReader();
-          } else {
-            await s.run(open);
+          blocks = options.groups ? (await viewRanges(engine, version, options.groups))?.getReader() ?? null : null;
+          if (!blocks) {
+            const s = session = await engine.session();
+            if (cancelled) return void await s.close();
+            const lines = await s.run((c) => partLines(c, version));
+            if (lines) {
+              await s.close();
+              blocks = rangeLines(engine, version, lines, options.blocks).getReader();
+            } else {
+              await s.run(open);
+            }
           }
+          if (cancelled) return void await blocks?.cancel();
         }
         if (blocks) {
           const { done, value } = await blocks.read();

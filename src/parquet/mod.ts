@@ -11,6 +11,7 @@ export { type CachedGroup, cachedGroup, type CachedGroupOptions } from "./cached
 export { type PageCache, pageCache, type PageCacheOptions, type PageCacheStats } from "./page_cache.ts";
 export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
+export { orderable, type SortKey, sortOrder } from "./sort_order.ts";
 export {
   DOWNLOAD_FOLDER_PREFIX,
   type DownloadFormat,
@@ -37,11 +38,13 @@ export {
 export {
   type ColumnFilter,
   type Facet,
+  type FacetsAndTotal,
   type FilterOp,
   type ViewColumn,
   viewColumns,
   ViewError,
   viewFacets,
+  viewFacetsAndTotal,
   type ViewPage,
   viewPage,
   type ViewShape,

@@ -8,7 +8,16 @@
  */
 import type { StoredVersion } from "../store/mod.ts";
 import { type ReadEngine, sqlString } from "./_duckdb.ts";
-import { type CachedGroup, cachedGroup, joinBytes } from "./cached_group.ts";
+import { admitted, decoded, slice } from "./_block_decodes.ts";
+import {
+  BLOCK_ROWS,
+  lastAtOrBelow,
+  type PagePart,
+  type PartLeases,
+  type ReaderState,
+  reading,
+} from "./_reader_state.ts";
+import { type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
 
@@ -21,11 +30,20 @@ export interface PageReader {
   page(version: StoredVersion, offset: number, limit: number): Promise<string[]>;
   /** The same records joined by commas (what a page's `records` array holds), as UTF-8, and how many. */
   pageBytes(version: StoredVersion, offset: number, limit: number): Promise<{ bytes: Uint8Array; count: number }>;
+  /**
+   * The records at `positions` of `version` (each a record's place in it,
+   * part after part, row after row), each as JSON text, in the order given:
+   * cut from the cache, the blocks it lacks decoded into it (a sorted page's
+   * records lie all over the version), or read from the parts without one.
+   */
+  recordsAt(version: StoredVersion, positions: ArrayLike<number>): Promise<string[]>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
+  /** Where each row group of each part of `version` starts, then the part's rows (row-group bounds, from the metadata). */
+  partGroups(version: StoredVersion): Promise<number[][]>;
   /** What the page cache holds and how it served, or null without one. */
   cacheStats(): PageCacheStats | null;
-  /** Drops the least recently used blocks of the cache until at most `bytes` are held. */
+  /** Compresses, then drops, the least recently used blocks of the cache until at most `bytes` are held. */
   trimCache(bytes: number): void;
   /** Bytes the page cache holds now. */
   cachedBytes(): number;
@@ -50,26 +68,10 @@ export interface PageReaderOptions {
    * each part come from the version's manifest where it lists them, so a
    * page costs the parts it overlaps, not the whole version.
    */
-  remote?: { lease(parts: readonly PagePart[]): Promise<() => void> };
+  remote?: PartLeases;
 }
 
-/** A part as a page reads it. */
-type PagePart = StoredVersion["parts"][number];
-
-/**
- * The query for rows `from` to `from + want` of one part, by row number, so
- * that DuckDB reads only the row groups that hold them.
- *
- * @example
- * ```ts
- * import { partSliceSql } from "./pages.ts";
- * partSliceSql("/store/cities/parts/ab.parquet", 400, 200);
- * ```
- */
-export function partSliceSql(path: string, from: number, want: number): string {
-  return `SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(path)}, file_row_number = true) ` +
-    `WHERE file_row_number >= ${from} AND file_row_number < ${from + want} ORDER BY file_row_number`;
-}
+export { partSliceSql } from "./_block_decodes.ts";
 
 /** Records of one part's range, as the page needs them. */
 interface Piece {
@@ -103,51 +105,6 @@ function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Pi
 }
 
 /**
- * Rows of a block, the unit the cache decodes and keeps: a row group, or a
- * slice of one this long. A decode of a 122,880-row group at once left
- * hundreds of MB of DuckDB results waiting for the garbage collector (they
- * outlive the young generation); blocks of 10,240 rows die young.
- */
-const BLOCK_ROWS = 10_240;
-
-/** Misses of one block after which it is decoded into the cache: a block read once is not worth keeping. */
-const ADMIT_AFTER = 2;
-/** Blocks whose misses (or whose size past the cache's) are remembered, at most (the count starts over past it). */
-const MAX_TOUCHED = 10_000;
-
-/** What a page reader keeps: part row counts and block bounds by digest, and the cache's admissions. */
-interface ReaderState {
-  engine: ReadEngine;
-  cache: PageCache | null;
-  /** Rows of each part, by digest (parts are immutable). */
-  counts: Map<string, number>;
-  /** Where each block of a part starts, and its rows last, by digest. */
-  bounds: Map<string, number[]>;
-  /** Misses of blocks not yet cached, by `<sha256>:<start>`. */
-  touched: Map<string, number>;
-  /** Blocks being decoded into the cache, by `<sha256>:<start>`: pages missing one share its decode. */
-  decoding: Map<string, Promise<CachedGroup>>;
-  /** Turns at decoding a block, if the decodes at once are bounded. */
-  decodeTurns: PageReaderOptions["decodeTurns"] | null;
-  /** Blocks larger than the whole cache: never kept, so never decoded whole again. */
-  oversized: Set<string>;
-  /** Parts whose own schema has a `file_row_number` column: they page by LIMIT/OFFSET. */
-  ownRowNumber: Set<string>;
-  /** How parts are fetched before they are read, when they are (see {@linkcode PageReaderOptions.remote}). */
-  remote: PageReaderOptions["remote"] | null;
-}
-
-/** Runs `fn` with `parts` leased when the reader's parts are fetched before they are read. */
-async function reading<T>(state: ReaderState, parts: readonly PagePart[], fn: () => Promise<T>): Promise<T> {
-  const release = await state.remote?.lease(parts);
-  try {
-    return await fn();
-  } finally {
-    release?.();
-  }
-}
-
-/**
  * A page reader over `engine`. Row-group bounds (and so row counts) are read
  * from the parts' Parquet footers once, every part of a version in one
  * query, and kept by digest (parts are immutable).
@@ -164,15 +121,22 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     cache: options.cache && options.cache.stats().maxBytes > 0 ? options.cache : null,
     counts: new Map(),
     bounds: new Map(),
+    groups: new Map(),
     touched: new Map(),
     decoding: new Map(),
     oversized: new Set(),
     decodeTurns: options.decodeTurns ?? null,
     ownRowNumber: new Set(),
+    lines: new Map(),
     remote: options.remote ?? null,
   };
   return {
     partRecords: (version) => partRecords(state, version),
+    recordsAt: (version, positions) => recordsAt(state, version, positions),
+    async partGroups(version) {
+      await partRecords(state, version);
+      return version.parts.map((p) => state.groups.get(p.sha256) ?? [0]);
+    },
     async page(version, offset, limit) {
       return (await pieces(state, version, offset, limit)).flatMap((p) => p.records());
     },
@@ -197,20 +161,25 @@ async function learnBounds(state: ReaderState, parts: readonly PagePart[]): Prom
           "ORDER BY file_name, row_group_id",
       )).getRows()
     ));
-  const byPath = new Map<string, number[]>();
+  const byPath = new Map<string, { blocks: number[]; groups: number[] }>();
   for (const [file, , n] of rows) {
-    const starts = byPath.get(String(file)) ?? [0];
+    const known = byPath.get(String(file)) ?? { blocks: [0], groups: [0] };
+    const starts = known.blocks;
     const from = starts[starts.length - 1];
     const end = from + Number(n);
     // Large row groups are decoded (and kept) in blocks: one decode's transient memory stays small.
     for (let at = from + BLOCK_ROWS; at < end; at += BLOCK_ROWS) starts.push(at);
-    if (end > from) starts.push(end);
-    byPath.set(String(file), starts);
+    if (end > from) {
+      starts.push(end);
+      known.groups.push(end);
+    }
+    byPath.set(String(file), known);
   }
   for (const p of parts) {
-    const starts = byPath.get(p.path) ?? [0];
-    state.bounds.set(p.sha256, starts);
-    state.counts.set(p.sha256, starts[starts.length - 1]);
+    const { blocks, groups } = byPath.get(p.path) ?? { blocks: [0], groups: [0] };
+    state.bounds.set(p.sha256, blocks);
+    state.groups.set(p.sha256, groups);
+    state.counts.set(p.sha256, blocks[blocks.length - 1]);
   }
 }
 
@@ -224,46 +193,6 @@ async function partRecords(state: ReaderState, version: StoredVersion): Promise<
   return version.parts.map((p) => state.counts.get(p.sha256) ?? 0);
 }
 
-async function slice(
-  state: ReaderState,
-  part: PagePart,
-  from: number,
-  want: number,
-  first = false,
-): Promise<string[]> {
-  const { path, sha256 } = part;
-  const byRowNumber = partSliceSql(path, from, want);
-  const byOffset = `SELECT * FROM read_parquet(${sqlString(path)}) LIMIT ${want} OFFSET ${from}`;
-  return await reading(state, [part], () => sliceRows(state, sha256, byRowNumber, byOffset, first));
-}
-
-async function sliceRows(
-  state: ReaderState,
-  sha256: string,
-  byRowNumber: string,
-  byOffset: string,
-  first: boolean,
-): Promise<string[]> {
-  return await state.engine.use(async (c) => {
-    let result;
-    if (state.ownRowNumber.has(sha256)) {
-      result = await c.run(byOffset);
-    } else {
-      try {
-        result = await c.run(byRowNumber);
-      } catch (e) {
-        if (!/file_row_number/i.test(String((e as Error)?.message))) throw e;
-        state.ownRowNumber.add(sha256);
-        result = await c.run(byOffset);
-      }
-    }
-    const encode = recordEncoder(result);
-    const texts: string[] = [];
-    for (const chunk of await result.fetchAllChunks()) texts.push(...encode(chunk));
-    return texts;
-  }, { first });
-}
-
 /** Where each block of a part starts, and the part's rows last. */
 async function groupStarts(state: ReaderState, part: PagePart): Promise<number[]> {
   if (!state.bounds.has(part.sha256)) await learnBounds(state, [part]);
@@ -271,63 +200,10 @@ async function groupStarts(state: ReaderState, part: PagePart): Promise<number[]
 }
 
 /**
- * Whether the cache has room for the blocks being decoded and one more, as
- * large as those it holds: while it does, a block goes in on its first miss,
- * since keeping it drops nothing.
+ * Rows `from` to `from + want` of one part: cut from cached blocks, or from
+ * blocks decoded for the cache meanwhile (when every block missed is
+ * admitted), else read from the part.
  */
-function hasRoom(state: ReaderState): boolean {
-  const { bytes, groups, maxBytes } = state.cache!.stats();
-  const block = groups === 0 ? 0 : bytes / groups;
-  return bytes + (state.decoding.size + 1) * block <= maxBytes;
-}
-
-/** Whether a missed block is to be decoded into the cache: it is being, or the cache has room, or it was missed before. */
-function admitted(state: ReaderState, key: string): boolean {
-  if (state.decoding.has(key)) return true;
-  if (state.oversized.has(key)) return false;
-  const misses = (state.touched.get(key) ?? 0) + 1;
-  if (misses >= ADMIT_AFTER || hasRoom(state)) {
-    state.touched.delete(key);
-    return true;
-  }
-  if (state.touched.size >= MAX_TOUCHED) state.touched.clear();
-  state.touched.set(key, misses);
-  return false;
-}
-
-/**
- * The block of part `sha256` starting at row `start`, decoded whole and put
- * in the cache, once for every page asking meanwhile. The decode goes ahead
- * of the pages waiting for a connection: each page it serves later is one
- * not read from the parts.
- */
-function decoded(state: ReaderState, part: PagePart, start: number, rows: number): Promise<CachedGroup> {
-  const sha256 = part.sha256;
-  const key = `${sha256}:${start}`;
-  const under = state.decoding.get(key);
-  if (under) return under;
-  const decode = (async () => {
-    const done = await state.decodeTurns?.take();
-    try {
-      const group = cachedGroup(await slice(state, part, start, rows, true), {
-        compressed: state.cache!.compressed,
-      });
-      if (group.size > state.cache!.stats().maxBytes) {
-        if (state.oversized.size >= MAX_TOUCHED) state.oversized.clear();
-        state.oversized.add(key);
-      }
-      state.cache!.set(sha256, start, group);
-      return group;
-    } finally {
-      done?.();
-    }
-  })();
-  // Dropped however it ends, a turn refused included.
-  decode.catch(() => {}).finally(() => state.decoding.delete(key));
-  state.decoding.set(key, decode);
-  return decode;
-}
-
 async function piece(state: ReaderState, part: PagePart, from: number, want: number): Promise<Piece> {
   const cache = state.cache;
   const sha256 = part.sha256;
@@ -345,9 +221,13 @@ async function piece(state: ReaderState, part: PagePart, from: number, want: num
       b: Math.min(from + want, starts[g + 1]) - starts[g],
     }));
   if (missing.length === 0) return cachedPiece(cut());
-  const decode = (g: number) => decoded(state, part, starts[g], starts[g + 1] - starts[g]);
+  const decode = (g: number) => decoded(state, part, starts[g]);
+  // A page whose blocks are all being decoded already waits for them (pages missing the same blocks share their
+  // decode); the page that starts a decode reads its own rows meanwhile, as a cold page would without the cache (a
+  // decode is a row group's blocks: waiting for it made a cold page 3.7-7.5x slower).
+  const under = missing.every((b) => state.decoding.has(`${sha256}:${starts[b.g]}`));
   const admittedNow = missing.filter((b) => admitted(state, `${sha256}:${starts[b.g]}`));
-  if (admittedNow.length === missing.length) {
+  if (under) {
     try {
       const groups = await Promise.all(missing.map((b) => decode(b.g)));
       missing.forEach((b, i) => (b.group = groups[i]));
@@ -379,4 +259,63 @@ async function pieces(state: ReaderState, version: StoredVersion, offset: number
   }
   state.cache?.count(out.every((p) => p.cached));
   return out;
+}
+
+/** See {@linkcode PageReader.recordsAt}. */
+async function recordsAt(state: ReaderState, version: StoredVersion, positions: ArrayLike<number>): Promise<string[]> {
+  const sizes = await partRecords(state, version);
+  const partStarts = [0];
+  for (const n of sizes) partStarts.push(partStarts[partStarts.length - 1] + n);
+  const out = new Array<string>(positions.length);
+  const byPart = new Map<number, { at: number; row: number }[]>();
+  for (let at = 0; at < positions.length; at++) {
+    const i = lastAtOrBelow(partStarts, positions[at]);
+    if (i < 0 || i >= sizes.length) throw new RangeError(`no record at ${positions[at]}`);
+    byPart.get(i)?.push({ at, row: positions[at] - partStarts[i] }) ??
+      byPart.set(i, [{ at, row: positions[at] - partStarts[i] }]);
+  }
+  let cached = true;
+  await Promise.all([...byPart].map(async ([i, wanted]) => {
+    const part = version.parts[i];
+    const sha256 = part.sha256;
+    if (!state.cache) {
+      const rows = await rowsOf(state, part, wanted.map((w) => w.row));
+      for (const w of wanted) out[w.at] = rows.get(w.row)!;
+      return;
+    }
+    const starts = await groupStarts(state, part);
+    const byBlock = new Map<number, { at: number; row: number }[]>();
+    for (const w of wanted) {
+      const start = starts[lastAtOrBelow(starts, w.row)];
+      byBlock.get(start)?.push(w) ?? byBlock.set(start, [w]);
+    }
+    await Promise.all([...byBlock].map(async ([start, ws]) => {
+      let group = state.cache!.get(sha256, start);
+      if (!group) {
+        cached = false;
+        group = await decoded(state, part, start);
+      }
+      // Many records of one compressed block: its runs decompressed once, not once a record.
+      if (group.compressed && ws.length > 8) group = group.decompress();
+      for (const w of ws) out[w.at] = group.records(w.row - start, w.row - start + 1)[0];
+    }));
+  }));
+  state.cache?.count(cached);
+  return out;
+}
+
+/** The records at `rows` of `part`, read from it, by row. */
+async function rowsOf(state: ReaderState, part: PagePart, rows: number[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(rows)].sort((a, b) => a - b);
+  const path = part.path;
+  const texts = await reading(state, [part], () =>
+    state.engine.use(async (c) => {
+      const result = await c.run(
+        `SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(path)}, file_row_number = true) ` +
+          `WHERE file_row_number IN (${wanted.join(", ")}) ORDER BY file_row_number`,
+      );
+      const encode = recordEncoder(result);
+      return (await result.fetchAllChunks()).flatMap((chunk) => encode(chunk));
+    }));
+  return new Map(wanted.map((row, i) => [row, texts[i]]));
 }

@@ -57,8 +57,9 @@ export async function viewShape(engine: ReadEngine, paths: readonly string[]): P
 /**
  * Records `offset` to `offset + limit` of the view `spec` of the parts at
  * `paths` (in the version's order), and the view's total: `known` when the
- * caller knows it (a view without filters or search holds every record),
- * else counted beside the page on a second connection.
+ * caller knows it or is counting it (a view without filters or search holds
+ * every record; facets count the view too), else counted beside the page on
+ * a second connection.
  */
 export async function viewPage(
   engine: ReadEngine,
@@ -67,7 +68,7 @@ export async function viewPage(
   spec: ViewSpec,
   offset: number,
   limit: number,
-  known?: number,
+  known?: number | Promise<number>,
 ): Promise<ViewPage> {
   const sql = viewSql(paths, shape.columns, spec, shape.uniform);
   // Without a sort a scan keeps the parts' order (DuckDB preserves insertion order), so no ORDER BY is needed.
@@ -100,10 +101,62 @@ export interface Facet {
   truncated: boolean;
 }
 
+/** A view's facets, and the records the view holds (counted in the same scan). */
+export interface FacetsAndTotal {
+  /** One facet per column asked for (each once). */
+  facets: Facet[];
+  /** Records in the view. */
+  total: number;
+}
+
 /**
  * The `size` most frequent values of each column of `facets` among the
- * records of the view `spec` (ties by value, nulls last): one scan, grouped
- * by each column in turn (`GROUPING SETS`).
+ * records of the view `spec` (ties by value, nulls last), and how many
+ * records the view holds: one scan, grouped by each column in turn and by
+ * nothing (`GROUPING SETS`).
+ */
+export async function viewFacetsAndTotal(
+  engine: ReadEngine,
+  paths: readonly string[],
+  shape: ViewShape,
+  spec: ViewSpec,
+  facets: readonly string[],
+  size: number,
+): Promise<FacetsAndTotal> {
+  const sql = viewSql(paths, shape.columns, spec, shape.uniform);
+  const names = [...new Set(facets)].map((name) => viewColumn(shape.columns, name, "facet by").name);
+  if (names.length === 0) {
+    const counted = await engine.use((c) => c.runAndReadAll(`SELECT count(*)::BIGINT ${sql.from}`, sql.params))
+      .catch((e) => Promise.reject(valueError(e)));
+    return { facets: [], total: Number(counted.getRows()[0][0]) };
+  }
+  const quoted = names.map(sqlIdent);
+  const sets = [...quoted.map((q) => `(${q})`), "()"].join(", ");
+  const order = quoted.map((q) => `${q} ASC NULLS LAST`).join(", ");
+  // GROUPING_ID is 0 for the column grouped on and 1 for the others, read as bits from the left; all 1 for ().
+  const which = `GROUPING_ID(${quoted.join(", ")})`;
+  const query = `SELECT ${which} AS g, ${quoted.join(", ")}, count(*)::BIGINT AS n ${sql.from} ` +
+    `GROUP BY GROUPING SETS (${sets}) ` +
+    `QUALIFY row_number() OVER (PARTITION BY g ORDER BY n DESC, ${order}) <= ${size + 1} ORDER BY g, n DESC, ${order}`;
+  const rows = await engine.use(async (c) =>
+    (await c.runAndReadAll(query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
+  );
+  const full = (1 << names.length) - 1;
+  const total = Number(rows.find((r) => Number(r[0]) === full)?.[names.length + 1] ?? 0);
+  const list = names.map((column, i) => {
+    const g = full ^ (1 << (names.length - 1 - i));
+    const mine = rows.filter((r) => Number(r[0]) === g)
+      .map((r) => ({ value: r[i + 1], count: Number(r[names.length + 1]) }));
+    const values = mine.slice(0, size).map((v) => ({ value: valueText(v.value, "number"), count: v.count }));
+    return { column, values, truncated: mine.length > size };
+  });
+  return { facets: list, total };
+}
+
+/**
+ * The `size` most frequent values of each column of `facets` among the
+ * records of the view `spec` (ties by value, nulls last); see
+ * {@linkcode viewFacetsAndTotal}.
  */
 export async function viewFacets(
   engine: ReadEngine,
@@ -114,26 +167,5 @@ export async function viewFacets(
   size: number,
 ): Promise<Facet[]> {
   if (facets.length === 0) return [];
-  const sql = viewSql(paths, shape.columns, spec, shape.uniform);
-  const names = [...new Set(facets)].map((name) => viewColumn(shape.columns, name, "facet by").name);
-  const quoted = names.map(sqlIdent);
-  const sets = quoted.map((q) => `(${q})`).join(", ");
-  // GROUPING_ID is 0 for the column grouped on and 1 for the others, read as bits from the left.
-  const which = `GROUPING_ID(${quoted.join(", ")})`;
-  const query = `SELECT ${which} AS g, ${quoted.join(", ")}, count(*)::BIGINT AS n ${sql.from} ` +
-    `GROUP BY GROUPING SETS (${sets}) ` +
-    `QUALIFY row_number() OVER (PARTITION BY g ORDER BY n DESC, ${
-      quoted.map((q) => `${q} ASC NULLS LAST`).join(", ")
-    }) <= ${size + 1} ORDER BY g, n DESC, ${quoted.map((q) => `${q} ASC NULLS LAST`).join(", ")}`;
-  const rows = await engine.use(async (c) =>
-    (await c.runAndReadAll(query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
-  );
-  const full = (1 << names.length) - 1;
-  return names.map((column, i) => {
-    const g = full ^ (1 << (names.length - 1 - i));
-    const mine = rows.filter((r) => Number(r[0]) === g)
-      .map((r) => ({ value: r[i + 1], count: Number(r[names.length + 1]) }));
-    const values = mine.slice(0, size).map((v) => ({ value: valueText(v.value, "number"), count: v.count }));
-    return { column, values, truncated: mine.length > size };
-  });
+  return (await viewFacetsAndTotal(engine, paths, shape, spec, facets, size)).facets;
 }

@@ -20,9 +20,10 @@
 import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import { type ReadEngine, type Session, sqlIdent, sqlString } from "./_duckdb.ts";
 import { cellOfJson, cellOfValue, csvLine } from "./_csv.ts";
-import { type ParquetFile, parquetFile } from "./_parquet_file.ts";
+import { type ParquetFile, parquetFile, partParquet } from "./_parquet_file.ts";
 import { parquetRows, resultCells, uniqueNames } from "./_result_rows.ts";
 import { PART, ROW, valueError, type ViewSpec, viewSql } from "./_view_sql.ts";
+import { viewLines } from "./_view_lines.ts";
 import type { ViewShape } from "./view.ts";
 import { columnWriter } from "./json_text.ts";
 import { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
@@ -116,9 +117,21 @@ function framing(result: DuckDBResult | null, format: TextFormat): Framing {
   };
 }
 
+/** How {@linkcode viewText} reads the parts. */
+export interface ViewTextOptions {
+  /** Where each part's row groups start, then its rows (the page reader knows): with them a view in the version's order is read in ranges. */
+  groups?: readonly (readonly number[])[];
+  /** Rows one range covers at most (default four of DuckDB's row groups). */
+  rangeRows?: number;
+  /** Who writes the lines: DuckDB where it can (the default), or JavaScript always (what DuckDB's are tested against). */
+  writer?: "duckdb" | "javascript";
+}
+
 /**
  * The records `slice` of the view `spec` of the parts at `paths` (of the
- * shape `shape`, see `viewShape`) as `format`, streamed. The query is started, and
+ * shape `shape`, see `viewShape`) as `format`, streamed: lines built by
+ * DuckDB when the columns are of the types it writes as the data page does
+ * (see `_view_lines.ts`), else written here from DuckDB's values. The query is started, and
  * its first chunk read, before this resolves: a value that is not of its
  * column's type rejects here as a `ViewError`, as a missing column does.
  *
@@ -151,9 +164,15 @@ export async function viewText(
   spec: ViewSpec,
   format: TextFormat,
   slice: Slice,
+  options: ViewTextOptions = {},
 ): Promise<ReadableStream<Uint8Array>> {
   if (paths.length === 0) return textStream(null, framing(null, format), null);
   const select = viewSelect(paths, shape, spec, slice);
+  if (options.writer !== "javascript") {
+    const groups = options.groups ?? null;
+    const lines = await viewLines({ engine, paths, shape, groups }, spec, format, slice, options.rangeRows);
+    if (lines !== null) return lines;
+  }
   const session = await engine.session();
   try {
     const result = await session.run((c) => c.stream(select.text, select.params));
@@ -200,7 +219,7 @@ function textStream(
 
 /**
  * The records `slice` of the view `spec` as a Parquet file of the parts'
- * columns and types, written by a DuckDB of its own that reads under the
+ * columns and types (the part itself for the whole of a one-part version), written by a DuckDB of its own that reads under the
  * folders `reads` (the store); `signal` interrupts the write, and the writer may hold `memory` bytes. A value not of
  * its column's type rejects as a `ViewError`.
  *
@@ -237,6 +256,11 @@ export async function viewParquet(
 ): Promise<ParquetFile> {
   if (paths.length === 0) throw new RangeError("a version of no parts has no columns to write as Parquet");
   const select = viewSelect(paths, shape, spec, slice);
+  const whole = !spec.sort && spec.filters.length === 0 && spec.search === null && slice.offset === 0 &&
+    slice.limit === null;
+  signal?.throwIfAborted();
+  const part = whole && paths.length === 1 ? await partParquet(paths[0]) : null;
+  if (part !== null) return part;
   return await parquetFile(
     reads,
     async (c, target) => {

@@ -59,7 +59,7 @@ export interface ViewDownloadRequest {
 }
 
 /** What a view's download needs of the node. */
-export type DownloadState = Pick<NodeState, "engine" | "store" | "storeRealPath" | "memory" | "parquetTurns">;
+export type DownloadState = Pick<NodeState, "engine" | "pages" | "store" | "storeRealPath" | "memory" | "parquetTurns">;
 
 const WHOLE: ViewSpec = { filters: [], search: null, sort: null };
 
@@ -97,14 +97,9 @@ export async function viewDownload(
   try {
     if (request.head || request.format !== "parquet") {
       const slice = request.head ? { offset: 0, limit: 1 } : request.slice;
-      const body = await viewText(
-        state.engine,
-        paths,
-        shape,
-        spec,
-        request.format === "parquet" ? "csv" : request.format,
-        slice,
-      );
+      const format = request.format === "parquet" ? "csv" : request.format;
+      const groups = await state.pages.partGroups(version);
+      const body = await viewText(state.engine, paths, shape, spec, format, slice, { groups });
       if (!request.head) return { body, size: null };
       await body.cancel();
       return { body: null, size: null };

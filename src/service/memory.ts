@@ -33,9 +33,13 @@ interface IdleView {
 export const TRIM_AFTER_MS = 15_000;
 /**
  * What the page cache keeps through an idle spell, as a share of its size: an
- * eighth holds about the records a quarter did before blocks were kept with
- * Brotli, and a 512 MiB node came back to 1.44x of its idle size after a
- * minute, against 1.53x keeping a quarter (docs/benchmarks.md, "memory").
+ * eighth holds about the records a quarter did before blocks were kept
+ * compressed, and a 512 MiB node came back to 1.44x of its idle size after a
+ * minute, against 1.53x keeping a quarter (docs/benchmarks.md, "memory"). The
+ * trim compresses blocks before it drops any, so that eighth holds about
+ * every record a whole cache held plain, and the next pages make them plain
+ * again in a few ms a block instead of decoding them again from the parts
+ * (docs/benchmarks.md, "budget").
  */
 const STEADY_PAGE_CACHE = 0.125;
 
@@ -55,7 +59,7 @@ export function memoryHealth(
     pages: Pick<PageReader, "cachedBytes">;
   },
 ): MemoryHealth {
-  const usage = process.memoryUsage();
+  const usage = usageNow();
   return {
     ...ctx.memory,
     resident: { node: usage.rss, sqlWorkers: ctx.sql.stats().resident },
@@ -63,6 +67,23 @@ export function memoryHealth(
     atRest: ctx.memoryGate.baseline(),
     overBudgetAtRest: ctx.memoryGate.overAtRest(),
   };
+}
+
+/** How long a look at the node's memory stands for `/healthz`. */
+const USAGE_LOOK_MS = 250;
+let usageLook: { at: number; usage: NodeJS.MemoryUsage | null } = { at: -Infinity, usage: null };
+
+/**
+ * The node's memory usage, looked at most every 250 ms: the look costs
+ * more than the rest of a health check (a third of `/healthz`'s time under
+ * a monitor polling it at full speed).
+ */
+function usageNow(): NodeJS.MemoryUsage {
+  const now = performance.now();
+  if (usageLook.usage === null || now - usageLook.at >= USAGE_LOOK_MS) {
+    usageLook = { at: now, usage: process.memoryUsage() };
+  }
+  return usageLook.usage!;
 }
 
 /** The idle trim of one node. */
@@ -78,7 +99,8 @@ export interface IdleTrim {
 /**
  * Watches `ctx`'s requests every second and trims once per idle spell, after
  * {@linkcode TRIM_AFTER_MS} with none in flight and none ended: the page cache
- * is cut to an eighth of its size (its most recently used blocks), a full
+ * is cut to an eighth of its size (its blocks compressed, then the least
+ * recently used dropped), a full
  * garbage collection runs (most of a busy node's heap is garbage V8 would
  * otherwise keep until its next allocation), and what that freed in the
  * allocators is handed back to the system.

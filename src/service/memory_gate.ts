@@ -54,6 +54,10 @@ export interface MemoryGateOptions {
   shed?: () => void;
   /** Told, once each way, when the node is found over its budget at rest and when it is back under. */
   warn?: (message: string) => void;
+  /** Bytes of array buffers the node keeps on purpose (its page cache): a collection frees none of them. */
+  kept?: () => number;
+  /** The JavaScript heap's bytes and the array buffers' (default: from `process.memoryUsage()`). */
+  javascript?: () => { heapTotal: number; arrayBuffers: number };
 }
 
 /** How long a request waits at the budget before it is refused with 503. */
@@ -70,10 +74,15 @@ const COLLECT_EVERY_MS = 1_000;
 /** ... and this often while requests wait at the budget: a collection took 30-80 ms and freed 50-100 MiB there. */
 const COLLECT_WAITING_MS = 250;
 /**
- * ... and only while the JavaScript heap holds more than this share of the
- * budget: a forced collection slowed the node threefold when it ran every
- * second for memory the heap did not hold (the workers', DuckDB's); at 15%
- * none ran with a small young generation, and the gate refused thousands.
+ * ... and only while the JavaScript heap, and the array buffers it may free
+ * (not the page cache's), hold more than this share of the budget: a forced
+ * collection slowed the node threefold when it ran every second for memory
+ * the heap did not hold (the workers', DuckDB's); at 15% none ran with a small
+ * young generation, and the gate refused thousands. Array buffers count:
+ * blocks decoded into the cache and the ones compressed there left garbage
+ * outside the heap that no collection came for, and a 512 MiB node stayed at
+ * its budget, refusing pages, until the next idle trim (docs/benchmarks.md,
+ * "budget").
  */
 const COLLECT_HEAP_SHARE = 0.08;
 /** How often waiting requests look again. */
@@ -90,6 +99,26 @@ const LOOK_EVERY_MS = 100;
 function heldNow(ctx: Pick<MemoryView, "sql" | "memory">): number {
   const { resident, workers } = ctx.sql.stats();
   return process.memoryUsage.rss() + Math.max(0, resident - workers * ctx.memory.sqlWorkerShared);
+}
+
+/**
+ * The JavaScript heap's bytes and the array buffers': Deno gives no
+ * `arrayBuffers` (always 0) but counts them in `external`, which Node counts
+ * them in too.
+ */
+function javascriptMemory(): { heapTotal: number; arrayBuffers: number } {
+  const { heapTotal, arrayBuffers, external } = process.memoryUsage();
+  return { heapTotal, arrayBuffers: Math.max(arrayBuffers, external) };
+}
+
+/** What a collection might free: the heap, and the array buffers but the kept ones. */
+function freeableOf(options: MemoryGateOptions): () => number {
+  const kept = options.kept ?? (() => 0);
+  const javascript = options.javascript ?? javascriptMemory;
+  return () => {
+    const { heapTotal, arrayBuffers } = javascript();
+    return heapTotal + Math.max(0, arrayBuffers - kept());
+  };
 }
 
 interface Waiter {
@@ -143,6 +172,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
   const clock = options.clock ?? (() => performance.now());
   const measure = options.measure ?? (() => heldNow(ctx));
   const waitMost = options.waitMostMs ?? WAIT_MOST_MS;
+  const freeable = freeableOf(options);
   const queue: Waiter[] = [];
   let ticking: ReturnType<typeof setInterval> | null = null;
   let lookedAt = -Infinity;
@@ -169,7 +199,7 @@ export function memoryGate(ctx: MemoryView, options: MemoryGateOptions = {}): Me
     const every = queue.length > 0 || full() ? COLLECT_WAITING_MS : COLLECT_EVERY_MS;
     if (
       held > ctx.memory.budget * COLLECT_AT && now - collectedAt > every &&
-      process.memoryUsage().heapTotal > ctx.memory.budget * COLLECT_HEAP_SHARE
+      freeable() > ctx.memory.budget * COLLECT_HEAP_SHARE
     ) {
       collectedAt = now;
       collectGarbage();

@@ -8,7 +8,9 @@
  * @module
  */
 import { NodeError } from "../errors/mod.ts";
-import { viewFacets, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
+import { orderable, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
+import { facetsOf, keepTotal, keptTotal } from "./facets.ts";
+import { sortedRecords, type SortedState } from "./sorted.ts";
 import { ViewError } from "../parquet/mod.ts";
 import type { StoredVersion } from "../store/mod.ts";
 import type { PageRequest } from "./pages.ts";
@@ -64,10 +66,12 @@ async function asBadRequest<T>(work: Promise<T>): Promise<T> {
 /**
  * The page of the view `request` names of `slug`, as the JSON text of the
  * answer; a view naming a column the version lacks, or a value not of its
- * column's type, is a bad request.
+ * column's type, is a bad request. A page of every record comes from the
+ * page reader, sorted by the version's kept order when it has a sort (see
+ * `sorted.ts`).
  */
 export async function readView(
-  state: Pick<NodeState, "store" | "engine" | "pages">,
+  state: SortedState,
   slug: string,
   request: ViewRequest,
 ): Promise<string> {
@@ -77,12 +81,28 @@ export async function readView(
   return await withVersion(state, slug, request.version, async (version) => {
     const paths = version.parts.map((p) => p.path);
     const shape = await shapeOf(state, version);
-    const everyRecord = request.view.filters.length === 0 && request.view.search === null;
-    const total = everyRecord ? (await state.pages.partRecords(version)).reduce((a, b) => a + b, 0) : undefined;
+    const view = request.view;
+    const everyRecord = view.filters.length === 0 && view.search === null;
+    const counted = facets.length === 0 ? null : facetsOf(state, version, shape, view, facets, FACET_SIZE);
+    counted?.catch(() => {}); // its failure is the page's
+    // A view of every record holds the parts' rows; a filtered one is counted with its facets, or beside its page,
+    // once: what a view counts is kept.
+    const total = everyRecord
+      ? (await state.pages.partRecords(version)).reduce((a, b) => a + b, 0)
+      : counted?.then((f) => f.total!) ?? keptTotal(version, view);
+    if (total instanceof Promise) total.catch(() => {}); // its failure is the page's too
     const [page, facetList] = await asBadRequest(Promise.all([
-      viewPage(state.engine, paths, shape, request.view, offset, limit, total),
-      facets.length === 0 ? null : viewFacets(state.engine, paths, shape, request.view, facets, FACET_SIZE),
+      everyRecord && (view.sort === null || orderable(shape, view.sort, total as number))
+        ? (view.sort === null
+          ? state.pages.page(version, offset, limit)
+          : sortedRecords(state, version, shape, view.sort, offset, limit)).then(async (records) => ({
+            records,
+            total: await total!,
+          }))
+        : viewPage(state.engine, paths, shape, view, offset, limit, total),
+      counted?.then((f) => f.facets) ?? null,
     ]));
+    if (!everyRecord && total === undefined) keepTotal(version, view, page.total);
     const next = page.records.length > 0 && offset + page.records.length < page.total
       ? offset + page.records.length
       : null;

@@ -30,7 +30,16 @@ const WORKER_RUNTIME = 60 * MIB;
  * measured under load, 76 MiB of a worker's 140 were such file pages.
  */
 const WORKER_SHARED = 72 * MIB;
-/** The page cache's share at most: at it, blocks are kept plain; below it, compressed. */
+/**
+ * The page cache's share of what the runtimes leave: a quarter. At 512 MiB
+ * it was 15% (51 MiB), which held a million of the bench's records only with
+ * most of them compressed, and a random page cost a 512 MiB node 0.13 ms of
+ * CPU against the default budget's 0.07; at 85 MiB three quarters of them
+ * are plain. The node's DuckDB gave the 10% (its `memory_limit` of 64 MiB
+ * against 128 made no difference to the mixed load's peak).
+ */
+const PAGE_CACHE_SHARE = 0.25;
+/** The page cache's share at most: at it, blocks are kept plain; below it, compressed to make room. */
 const PAGE_CACHE_MOST = 256 * MIB;
 /**
  * Queries the node's DuckDB runs at once, at any budget: what they hold is in
@@ -60,8 +69,8 @@ function within(value: number, low: number, high: number): number {
 
 /**
  * Carves `budget` bytes into the node's shares. What the runtimes hold comes
- * off first; of the rest the page cache takes 15% (at most 256 MiB; below
- * that its blocks are kept compressed), the node's DuckDB 35% (at most 512
+ * off first; of the rest the page cache takes 25% (at most 256 MiB; below
+ * that it compresses blocks to make room), the node's DuckDB 25% (128 to 512
  * MiB, for its four connections), a Parquet download 10% (at most 256 MiB),
  * each SQL worker's DuckDB 15% (at most 40% of the ceiling it runs under;
  * one worker runs under a 1 GiB budget, two from it),
@@ -83,7 +92,7 @@ export function memoryPlan(
 ): MemoryPlan {
   const sqlWorkers = budget >= ALL_SQL_WORKERS_FROM ? CONCURRENCY : 1;
   const free = Math.max(64 * MIB, budget - NODE_RUNTIME - sqlWorkers * WORKER_RUNTIME);
-  const pageShare = within(free * 0.15, 4 * MIB, PAGE_CACHE_MOST);
+  const pageShare = within(free * PAGE_CACHE_SHARE, 4 * MIB, PAGE_CACHE_MOST);
   const outside: string[] = [];
   const pageCache = options.pageCache ?? pageShare;
   if (pageCache > pageShare) {
@@ -95,7 +104,7 @@ export function memoryPlan(
     source,
     pageCache,
     pageCacheCompressed: pageCache > 0 && pageCache < PAGE_CACHE_MOST,
-    readEngine: within(free * 0.35, 128 * MIB, 512 * MIB),
+    readEngine: within(free * 0.25, 128 * MIB, 512 * MIB),
     readConnections: READ_CONNECTIONS,
     download: within(free * 0.1, 32 * MIB, 256 * MIB),
     sqlWorkers,

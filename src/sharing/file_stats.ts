@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type ReadEngine, sqlString, viewColumns } from "../parquet/mod.ts";
+import { type ReadEngine, sqlString, viewShape } from "../parquet/mod.ts";
 import {
   type ColumnKind,
   columnKind,
@@ -57,7 +57,8 @@ export interface Column {
   type: string;
 }
 
-interface FooterRow {
+/** One row group's figures of one column, as a part's footer holds them. */
+export interface FooterRow {
   column: string;
   rowGroup: string;
   rows: string;
@@ -177,6 +178,22 @@ export interface FooterReader {
   columns(key: string, paths: readonly string[]): Promise<Column[]>;
 }
 
+/**
+ * Where footers read before are kept (see `kept_footers.ts`): asked first for
+ * parts not in memory, and told of footers read from the parts; the same for
+ * the columns of a set of parts.
+ */
+export interface FooterStore {
+  /** The footer rows of each part of `parts` kept, by path (parts not kept left out). */
+  rows(parts: readonly { sha256: string; path: string }[]): Promise<Map<string, FooterRow[]>>;
+  /** Keeps the footer rows of parts just read, by path. */
+  keepRows(parts: readonly { sha256: string; path: string }[], rows: Map<string, FooterRow[]>): void;
+  /** The columns kept for the parts at `paths`, or null. */
+  columns(paths: readonly string[]): Promise<Column[] | null>;
+  /** Keeps the columns of the parts at `paths`, read from them. */
+  keepColumns(paths: readonly string[], columns: Column[]): void;
+}
+
 /** How many parts' statistics and versions' columns are kept. */
 const KEPT = 20_000;
 
@@ -199,7 +216,7 @@ function remember<V>(map: Map<string, V>, key: string, value: V): V {
  * await engine.close();
  * ```
  */
-export function footerReader(engine: ReadEngine): FooterReader {
+export function footerReader(engine: ReadEngine, kept: FooterStore | null = null): FooterReader {
   const stats = new Map<string, Promise<Footer>>();
   const columns = new Map<string, Promise<Column[]>>();
   function footersOf(parts: readonly { sha256: string; path: string }[], cols: readonly Column[]): Promise<Footer>[] {
@@ -211,23 +228,16 @@ export function footerReader(engine: ReadEngine): FooterReader {
     const missing = parts.filter((p) => !found.has(p.sha256));
     if (missing.length > 0) {
       const types = new Map(cols.map((c) => [c.name, c.type.toUpperCase()]));
-      // One query reads every missing footer: a thousand parts cost one scan of their footers, not a thousand.
-      const list = `[${missing.map((p) => sqlString(p.path)).join(", ")}]`;
-      const reading = engine.use(async (c) => {
-        const reader = await c.runAndReadAll(
-          `SELECT file_name AS file, path_in_schema AS "column", row_group_id::VARCHAR AS "rowGroup",
-             row_group_num_rows::VARCHAR AS rows, stats_min_value AS min, stats_max_value AS max,
-             stats_null_count::VARCHAR AS nulls
-           FROM parquet_metadata(${list})`,
-        );
-        const byFile = new Map<string, FooterRow[]>();
-        for (const row of reader.getRowObjectsJson() as unknown as (FooterRow & { file: string })[]) {
-          const rows = byFile.get(row.file);
-          if (rows) rows.push(row);
-          else byFile.set(row.file, [row]);
-        }
+      // Kept footers first; one query reads every other: a thousand parts cost one scan of their footers.
+      const reading = (async () => {
+        const byFile = await kept?.rows(missing).catch(() => null) ?? new Map<string, FooterRow[]>();
+        const unread = missing.filter((p) => !byFile.has(p.path));
+        if (unread.length === 0) return byFile;
+        const read = await readFooters(engine, unread);
+        kept?.keepRows(unread, read);
+        for (const [path, rows] of read) byFile.set(path, rows);
         return byFile;
-      });
+      })();
       for (const p of missing) {
         const one = reading.then((byFile) => factsFrom(byFile.get(p.path) ?? [], types));
         one.catch(() => stats.delete(p.sha256));
@@ -243,9 +253,40 @@ export function footerReader(engine: ReadEngine): FooterReader {
       const known = columns.get(key);
       if (known) return known;
       if (paths.length === 0) return Promise.resolve([]);
-      const reading = viewColumns(engine, paths);
+      const reading = (async () => {
+        const found = await kept?.columns(paths).catch(() => null);
+        if (found) return found;
+        const shape = await viewShape(engine, paths);
+        // Every part's own columns only when the parts all have the same.
+        if (shape.uniform) kept?.keepColumns(paths, shape.columns);
+        return shape.columns;
+      })();
       reading.catch(() => columns.delete(key));
       return remember(columns, key, reading);
     },
   };
+}
+
+/** The footer rows of `parts`, read in one query (a thousand parts cost one scan of their footers), by path. */
+async function readFooters(
+  engine: ReadEngine,
+  parts: readonly { path: string }[],
+): Promise<Map<string, FooterRow[]>> {
+  const list = `[${parts.map((p) => sqlString(p.path)).join(", ")}]`;
+  return await engine.use(async (c) => {
+    const reader = await c.runAndReadAll(
+      `SELECT file_name AS file, path_in_schema AS "column", row_group_id::VARCHAR AS "rowGroup",
+             row_group_num_rows::VARCHAR AS rows, stats_min_value AS min, stats_max_value AS max,
+             stats_null_count::VARCHAR AS nulls
+           FROM parquet_metadata(${list})`,
+    );
+    const byFile = new Map<string, FooterRow[]>();
+    for (const row of reader.getRowObjectsJson() as unknown as (FooterRow & { file: string })[]) {
+      const { file, ...figures } = row;
+      const rows = byFile.get(file);
+      if (rows) rows.push(figures);
+      else byFile.set(file, [figures]);
+    }
+    return byFile;
+  });
 }

@@ -15,7 +15,10 @@ export {
   type FileStats,
   type FooterReader,
   footerReader,
+  type FooterRow,
+  type FooterStore,
 } from "./file_stats.ts";
+export { keptFooters } from "./kept_footers.ts";
 export {
   MAX_RESULTS,
   maxResultsOf,

@@ -161,6 +161,7 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     },
     walls: null,
   };
+  let expected: Promise<{ landlock: boolean; view: boolean }> | null = null;
   return {
     maxRows: options.maxRows ?? MAX_ROWS,
     query: (source, sql, limit) => withSlot(pool, (slot) => run(pool, slot, source, sql, limit)),
@@ -186,7 +187,8 @@ export function createSqlPool(options: SqlPoolOptions): SqlPool {
     },
     stats: () => poolStats(pool),
     walls: async () => ({
-      ...(pool.walls ?? await expectedWalls(pool.settings)),
+      // What the node expects is asked of the kernel once, not at every /healthz.
+      ...(pool.walls ?? await (expected ??= expectedWalls(pool.settings))),
       duckdb: !pool.settings.unguarded,
     }),
     close: () => closePool(pool),

@@ -27,7 +27,7 @@ import type { StoredVersion } from "./store.ts";
 export const EXPORT_GZIP_LEVEL = 2;
 
 /** Names how an export's bytes are made: a change here gives every version's export a new tag and file. */
-const EXPORT_FORMAT = `svc-export-3 gzip-${EXPORT_GZIP_LEVEL}`;
+const EXPORT_FORMAT = `svc-export-4 gzip-${EXPORT_GZIP_LEVEL}`;
 
 /** The default limit of the export cache: 1 GiB. */
 export const DEFAULT_EXPORT_CACHE_BYTES = 1024 ** 3;

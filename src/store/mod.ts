@@ -15,6 +15,7 @@ export * from "./identity_index.ts";
 export * from "./layout.ts";
 export * from "./lock.ts";
 export * from "./manifest.ts";
+export * from "./order_file.ts";
 export * from "./provenance.ts";
 export * from "./project_file.ts";
 export * from "./retention.ts";

@@ -41,7 +41,7 @@ Deno.test("svc serve --memory: the budget is the narrowed node's, in /healthz, w
     const memory = await memoryOf(node);
     assertEquals([memory.budget, memory.source, memory.exportsAtOnce, memory.sqlWorkers], [512 * MIB, "flag", 1, 1]);
     assertEquals([memory.exportBlocks, memory.pageCacheCompressed, memory.semiSpace], [1, true, 16 * MIB]);
-    assert(memory.pageCache > 0 && memory.pageCache < 64 * MIB, String(memory.pageCache));
+    assert(memory.pageCache > 64 * MIB && memory.pageCache < 96 * MIB, String(memory.pageCache));
     const own = await cmdline(node.child.pid);
     assert(own.includes("--v8-flags=--max-semi-space-size=16"), `V8's young generation is sized: ${own.join(" ")}`);
     assert(memory.resident.node > 20 * MIB && memory.resident.node < 512 * MIB, String(memory.resident.node));

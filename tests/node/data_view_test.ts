@@ -121,6 +121,16 @@ Deno.test("data views: facet=COLUMN adds the view's most frequent values; bad fa
     assertEquals((facets[0].values as Json[])[0], { value: 0, count: 1 }, "ties in value order");
     const plain = await view(url, "limit=1");
     assertEquals("facets" in plain.body, false, "no facet asked: the reference's shape");
+    // A view of every record: the page is the plain page, its facets kept once counted and the same after.
+    const kept = [await view(url, "facet=note&offset=3&limit=4"), await view(url, "facet=note&offset=3&limit=4")];
+    const page = await view(url, "offset=3&limit=4");
+    for (const again of kept) {
+      assertEquals([again.body.records, again.body.total, again.body.next], [page.body.records, 600, 7]);
+      assertEquals(again.body.facets, kept[0].body.facets);
+    }
+    const sortedFacets = await view(url, "facet=note&sort_desc=id&limit=1");
+    assertEquals(sortedFacets.body.facets, kept[0].body.facets, "a sort counts the same values");
+    assertEquals(ids(sortedFacets.body), [599]);
     for (
       const query of [
         "facet=nope",

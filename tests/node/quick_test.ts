@@ -76,3 +76,26 @@ Deno.test("/healthz with the token is answered for any Host; the quick lane logs
     assertMatch(lines[0], /^\d{4}-\d\d-\d\dT\S+ 127\.0\.0\.1 GET \/healthz 200 \d+\.\dms$/);
   });
 });
+
+Deno.test("/readyz over a socket (the quick lane) answers what the handler answers: 200 ready, 503 stopping", async () => {
+  await withNode({ token: TOKEN }, async ({ url, serving }) => {
+    for (const headers of [AUTH, {}] as Record<string, string>[]) {
+      const lane = await serving.node.quick(
+        { method: "GET", url: `${url}/readyz`, headers: new Headers(headers) },
+        {},
+      );
+      assert(lane !== null, "the quick lane takes it");
+      const full = await serving.node.handler(new Request(`${url}/readyz`, { headers }));
+      assertEquals([lane.status, JSON.parse(new TextDecoder().decode(lane.body))], [full.status, await full.json()]);
+      const quick = await fetch(`${url}/readyz`, { headers });
+      assertEquals([quick.status, await quick.json(), quick.headers.get("cache-control")], [
+        200,
+        { ready: true },
+        "no-store",
+      ]);
+    }
+    serving.node.drain();
+    const stopping = await fetch(`${url}/readyz`);
+    assertEquals([stopping.status, await stopping.json()], [503, { ready: false, reason: "the node is stopping" }]);
+  });
+});

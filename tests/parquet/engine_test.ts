@@ -127,3 +127,25 @@ Deno.test("handing free memory back leaves the engine and a query under way as t
     await dir.cleanup();
   }
 });
+
+Deno.test("the read engine writes files in its scratch folder, nowhere outside its folders, and removes it when closed", async () => {
+  const dir = await tempDir();
+  const outside = await tempDir();
+  const engine = await openReadEngine(dir.path);
+  try {
+    await engine.use((c) => c.run(`COPY (SELECT 1 AS n) TO '${engine.scratch}/ok.csv' (FORMAT csv)`));
+    assertEquals(await Deno.readTextFile(`${engine.scratch}/ok.csv`), "n\n1\n");
+    const target = `${outside.path}/no.csv`;
+    const message = await rejection(engine.use((c) => c.run(`COPY (SELECT 1 AS n) TO '${target}' (FORMAT csv)`)));
+    assertMatch(message, /Permission Error|not allowed|disabled/i);
+    assertMatch(
+      await rejection(engine.use((c) => c.run(`SELECT * FROM read_csv('${engine.scratch}/../../etc/passwd')`))),
+      /Permission Error|not allowed|disabled|No files found/i,
+    );
+  } finally {
+    await engine.close();
+    await outside.cleanup();
+    await dir.cleanup();
+  }
+  assert(!(await Deno.stat(engine.scratch).then(() => true, () => false)), "the scratch folder is gone");
+});

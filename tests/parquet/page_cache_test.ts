@@ -181,18 +181,84 @@ Deno.test("pages missing the same block share one decode of it; a block larger t
       const want = await pageReader(engine).page(version, 100, 500);
       const got = await Promise.all([0, 1, 2, 3, 4].map((i) => pages.page(version, 100 + i * 100, 100)));
       assertEquals(got.flat(), want);
-      assertEquals(calls, { decodes: 1, reads: 0 }, "five pages of one block: one decode, no reads of the parts");
+      assertEquals(calls, { decodes: 1, reads: 1 }, "five pages of one block: one decode, the first reading its own");
       assertEquals([cache.stats().hits, cache.stats().misses], [0, 5]);
 
       const tiny = pageCache(1000);
       const small = pageReader(counted, { cache: tiny });
       await small.partRecords(version);
       Object.assign(calls, { decodes: 0, reads: 0 });
-      for (let i = 0; i < 3; i++) assertEquals(await small.page(version, 100, 50), want.slice(0, 50));
-      assertEquals(calls, { decodes: 1, reads: 2 }, "too large to keep: decoded whole once, then pages are read");
+      for (let i = 0; i < 3; i++) {
+        assertEquals(await small.page(version, 100, 50), want.slice(0, 50));
+        await small.settle();
+      }
+      assertEquals(calls, { decodes: 1, reads: 3 }, "too large to keep: decoded whole once, and every page read");
       assertEquals(tiny.stats().groups, 0);
     } finally {
       await engine.close();
     }
   });
+});
+
+Deno.test("a compressing cache keeps blocks plain while they fit, then compresses the least recently used, then drops", () => {
+  const records = (from: number) =>
+    Array.from(
+      { length: 2000 },
+      (_, i) => JSON.stringify({ id: from + i, name: `city-${from + i}`, note: "n".repeat(20) }),
+    );
+  const block = (from: number) => cachedGroup(records(from));
+  const plainSize = block(0).size;
+  const cache = pageCache(Math.floor(plainSize * 2.5), { compressed: true });
+  const sha = "ab".repeat(32);
+  assert(cache.set(sha, 0, block(0)) && cache.set(sha, 2000, block(2000)));
+  assertEquals([0, 2000].map((start) => cache.get(sha, start)!.compressed), [false, false], "both fit plain");
+  assert(cache.set(sha, 4000, block(4000)));
+  assertEquals([0, 2000, 4000].map((start) => cache.get(sha, start)?.compressed), [true, false, false]);
+  assertEquals(cache.get(sha, 0)!.records(1999, 2000), records(0).slice(1999), "the compressed block holds the same");
+  // Block 0 was the least recently used plain one when 4,000 came; read since, 2,000 is now the least recently used.
+  for (let from = 6000; from < 200_000; from += 2000) assert(cache.set(sha, from, block(from)));
+  const { bytes, maxBytes, groups } = cache.stats();
+  assert(bytes <= maxBytes, `${bytes} <= ${maxBytes}`);
+  assert(groups > 3, `more blocks than fit plain: ${groups}`);
+  assertEquals(cache.get(sha, 2000), undefined, "the least recently used are dropped once every other is compressed");
+  const tooLarge = pageCache(Math.floor(plainSize / 2), { compressed: true });
+  assert(tooLarge.set(sha, 0, block(0)), "a block larger than the cache goes in compressed");
+  assertEquals(pageCache(Math.floor(plainSize / 2)).set(sha, 0, block(0)), false, "a plain cache cannot keep it");
+});
+
+Deno.test("a block missed while the cache has room is decoded with the rest of its row group, in one query", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    // One row group of 25,000 rows: three blocks of 10,240, 10,240 and 4,520.
+    await w.version("wide", 1, {
+      parts: [{ sql: "SELECT range::BIGINT AS id, 'r' || range AS s FROM range(25000)", rowGroupSize: 200_000 }],
+    });
+    w.close();
+    const engine = await openReadEngine(dir.path);
+    try {
+      const version = (await openStore(dir.path).version("wide", 1))!;
+      let decodes = 0;
+      const counted = {
+        ...engine,
+        use: <T>(fn: Parameters<typeof engine.use<T>>[0], options?: { first?: boolean }) => {
+          if (options?.first) decodes++;
+          return engine.use(fn, options);
+        },
+      };
+      const cache = pageCache(64 * 1024 * 1024);
+      const pages = pageReader(counted, { cache });
+      const want = await pageReader(engine).page(version, 20_400, 300);
+      await pages.page(version, 100, 10);
+      await pages.settle();
+      assertEquals([decodes, cache.stats().groups], [1, 3], "the row group's three blocks in one decode");
+      assertEquals(await pages.page(version, 20_400, 300), want, "across the second and third blocks, from memory");
+      assertEquals([decodes, cache.stats().hits], [1, 1]);
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
 });

@@ -382,3 +382,15 @@ Deno.test("SQL answers: Parquet keeps the types it can hold exactly and writes t
   const after = await downloadFolders();
   assertEquals([...after].filter((n) => !before.has(n)), []);
 });
+
+Deno.test("view downloads: the whole of a one-part version as Parquet is the part itself, byte for byte", async () => {
+  await withStore(async ({ engine, root, paths }) => {
+    const [part] = await paths("large");
+    const shape = await viewShape(engine, [part]);
+    const file = await viewParquet([root], [part], shape, WHOLE, ALL);
+    const bytes = new Uint8Array(await new Response(file.body).arrayBuffer());
+    assertEquals(bytes, await Deno.readFile(part));
+    const sliced = await viewParquet([root], [part], shape, WHOLE, { offset: 0, limit: 10 });
+    assertEquals((await readParquet(new Uint8Array(await new Response(sliced.body).arrayBuffer()))).records.length, 10);
+  });
+});

@@ -10,7 +10,14 @@ import { join } from "node:path";
 import { assert, assertEquals, type Json } from "../support/assert.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { openReadEngine } from "../../src/parquet/mod.ts";
-import { ViewError, viewFacets, viewPage, viewShape, type ViewSpec } from "../../src/parquet/view.ts";
+import {
+  ViewError,
+  viewFacets,
+  viewFacetsAndTotal,
+  viewPage,
+  viewShape,
+  type ViewSpec,
+} from "../../src/parquet/view.ts";
 
 const NONE: ViewSpec = { filters: [], search: null, sort: null };
 
@@ -111,6 +118,9 @@ Deno.test("view: facets count the view's values as GROUP BY does, most frequent 
     const spec: ViewSpec = { filters: [{ column: "id", op: "lt", values: ["400"] }], search: null, sort: null };
     const facets = await viewFacets(engine, paths, shape, spec, ["note", "name", "id", "note"], 5);
     assertEquals(facets.map((f) => f.column), ["note", "name", "id"]);
+    const withTotal = await viewFacetsAndTotal(engine, paths, shape, spec, ["note"], 5);
+    assertEquals([withTotal.facets, withTotal.total], [facets.slice(0, 1), 400], "the view counted in the same scan");
+    assertEquals((await viewFacetsAndTotal(engine, paths, shape, spec, [], 5)).total, 400);
     const list = `[${paths.map((p) => `'${p}'`).join(",")}]`;
     for (const facet of facets) {
       const expected = await engine.use(async (c) =>

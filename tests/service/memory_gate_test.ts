@@ -131,3 +131,16 @@ Deno.test("memory gate: without knowing what is at work, a node at its budget st
   assert((await waiting) instanceof NodeError);
   assertEquals([gate.overAtRest(), gate.baseline()], [false, 0]);
 });
+
+Deno.test("memory gate: past 88% it collects when the heap or array buffers it may free are large, not for the page cache", () => {
+  for (const [kept, collects] of [[95, false], [0, true]] as const) {
+    let looks = 0;
+    const gate = memoryGate({ memory, sql }, {
+      measure: () => (looks++, 470 * MIB),
+      javascript: () => ({ heapTotal: 10 * MIB, arrayBuffers: 100 * MIB }),
+      kept: () => kept * MIB,
+    });
+    gate.held();
+    assertEquals(looks, collects ? 2 : 1, `page cache of ${kept} MiB: ${collects ? "collects" : "does not"}`);
+  }
+});

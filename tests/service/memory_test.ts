@@ -20,8 +20,14 @@ function idleNode(cacheBytes: number) {
   return { ctx, cache, advance: (ms: number) => (clock += ms), returned: () => returned };
 }
 
-function fill(cache: ReturnType<typeof pageCache>, groups: number): void {
-  for (let i = 0; i < groups; i++) cache.set("ab".repeat(32), i, cachedGroup([`{"n":"${"x".repeat(1000)}"}`]));
+/** Fills `cache` with `groups` groups of one record each: text no compression shrinks, or (`compressible`) one that does. */
+function fill(cache: ReturnType<typeof pageCache>, groups: number, compressible = false): void {
+  for (let i = 0; i < groups; i++) {
+    const text = compressible
+      ? "x".repeat(1000)
+      : Array.from(crypto.getRandomValues(new Uint8Array(500)), (b) => b.toString(16).padStart(2, "0")).join("");
+    cache.set("ab".repeat(32), i, cachedGroup([`{"n":"${text}"}`]));
+  }
 }
 
 Deno.test("idle trim: after 15 s without a request the page cache keeps an eighth (its newest), once per idle spell", async () => {
@@ -62,10 +68,22 @@ Deno.test("page cache trim keeps the most recently used groups within the size a
   cache.get("ab".repeat(32), 2); // now the most recently used
   const one = cache.stats().bytes / 10;
   cache.trim(Math.ceil(one * 2));
-  assertEquals(cache.stats().groups, 2);
+  assert(cache.stats().bytes <= Math.ceil(one * 2) && cache.stats().groups < 10, JSON.stringify(cache.stats()));
   assert(cache.get("ab".repeat(32), 2) !== undefined && cache.get("ab".repeat(32), 9) !== undefined);
+  assertEquals(cache.get("ab".repeat(32), 0), undefined, "the least recently used is dropped");
   cache.trim(0);
   assertEquals([cache.stats().groups, cache.stats().bytes], [0, 0]);
+});
+
+Deno.test("page cache trim compresses groups before it drops any, and a group read with room comes back plain", () => {
+  const cache = pageCache(1024 * 1024);
+  fill(cache, 10, true);
+  const whole = cache.stats().bytes;
+  cache.trim(Math.ceil(whole / 4));
+  assertEquals(cache.stats().groups, 10, "compressed, all of them fit");
+  assert(cache.stats().bytes <= whole / 4, `${cache.stats().bytes} of ${whole}`);
+  const group = cache.get("ab".repeat(32), 3)!;
+  assertEquals([group.compressed, JSON.parse(group.records(0, 1)[0]).n.length], [false, 1000], "plain again, the same");
 });
 
 Deno.test("memory health: the plan, the node's resident bytes now, and the workers' as they last said", () => {

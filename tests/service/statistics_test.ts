@@ -19,6 +19,7 @@ import { citiesStore, tempDir } from "../support/store_fixture.ts";
 function counting(engine: ReadEngine): ReadEngine & { uses: number } {
   const counted = {
     uses: 0,
+    scratch: engine.scratch,
     use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
       counted.uses++;
       return engine.use(fn);

@@ -15,11 +15,12 @@ Deno.test("every share of a plan is carved from its budget, and a large budget k
     assertEquals(plan.outside, []);
   }
   const small = memoryPlan(512 * MIB, "flag");
-  assert(small.pageCache < 64 * MIB && small.exportsAtOnce === 1, JSON.stringify(small));
+  assert(small.pageCache > 64 * MIB && small.pageCache < 96 * MIB && small.exportsAtOnce === 1, JSON.stringify(small));
+  assertEquals(small.readEngine, 128 * MIB, "the node's DuckDB at its floor");
   assertEquals(
     [small.pageCacheCompressed, small.readConnections, small.exportBlocks, small.semiSpace],
     [true, 4, 1, 16 * MIB],
-    "a small budget compresses the cache, builds less ahead, keeps a smaller young generation; its DuckDB's pool bounds its queries",
+    "a small budget compresses its cache to make room, builds less ahead, keeps a smaller young generation; its DuckDB's pool bounds its queries",
   );
   const large = memoryPlan(64 * GIB, "machine");
   assertEquals([large.pageCache, large.readEngine, large.download, large.exportsAtOnce], [

@@ -64,7 +64,11 @@ async function exportOf(
   // Made exports cost memory (blocks of lines built ahead): past the budget's share they wait their turn.
   const done = await ctx.exportTurns.take();
   try {
-    const body = ctx.exports.keep(gzipJsonLines(ctx.engine, version, { blocks: ctx.memory.exportBlocks }), version);
+    const groups = await ctx.pages.partGroups(version);
+    const body = ctx.exports.keep(
+      gzipJsonLines(ctx.engine, version, { blocks: ctx.memory.exportBlocks, groups }),
+      version,
+    );
     return new Response(released(body, () => (done(), release())), { headers });
   } catch (e) {
     done();

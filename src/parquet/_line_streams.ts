@@ -1,0 +1,223 @@
+/**
+ * Streams of lines built by DuckDB (see `_line_sql.ts`), written by DuckDB's
+ * own CSV writer into files of the read engine's scratch folder, one
+ * statement at a time, and sent from there: each query's lines go to a file
+ * of their own (`COPY (SELECT line ...) TO ...`, no quoting, the line's own
+ * end as the writer's), read as the file grows and removed once sent.
+ *
+ * Why files: DuckDB writes a million lines to a file about as fast as its
+ * `COPY` writes the records, where handing them to JavaScript, one string
+ * per line or joined into blocks by `string_agg`, cost it twice that
+ * (docs/benchmarks.md, "downloads"). A file holds one query's lines only, so
+ * the disk a stream takes is two queries' worth.
+ *
+ * @module
+ */
+import type { DuckDBValue } from "@duckdb/node-api";
+import { Buffer } from "node:buffer";
+import { type FileHandle, open, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { type ReadEngine, type Session, sqlString } from "./_duckdb.ts";
+
+/** The text around and between the lines of a stream. */
+export interface LineFraming {
+  /** Before everything (a CSV header, `[`). */
+  head: string;
+  /** Between two lines (and after every line for {@linkcode LineFraming.terminated}). */
+  join: string;
+  /** Whether every line is followed by `join` (CSV, JSON lines) or only lines before another (a JSON array). */
+  terminated: boolean;
+  /** Before the first line, when there is one (a JSON array's newline). */
+  first: string;
+  /** After everything. */
+  tail: string;
+}
+
+/** One query of a line stream: a SELECT of one column, each record's line, in order; and its parameters. */
+export interface LineQuery {
+  /** The SELECT. */
+  select: string;
+  /** Its parameters. */
+  params: DuckDBValue[];
+}
+
+/** Bytes read from a file at a time. */
+const STEP = 1024 * 1024;
+
+const encoder = new TextEncoder();
+
+/** `join` as the CSV writer's `NEW_LINE` option spells it. */
+function newLine(join: string): string {
+  return sqlString(join.replaceAll("\\", "\\\\").replaceAll("\r", "\\r").replaceAll("\n", "\\n"));
+}
+
+/**
+ * The statement that writes `query`'s lines, each followed by `framing`'s
+ * `join`, to the file `target`, as they are (no header, no quoting).
+ *
+ * @example
+ * ```ts
+ * import { copySql } from "./_line_streams.ts";
+ * const framing = { head: "", join: "\n", terminated: true, first: "", tail: "" };
+ * copySql("SELECT 'a' AS line", "/tmp/x", framing); // "COPY (SELECT 'a' AS line) TO '/tmp/x' (...)"
+ * ```
+ */
+export function copySql(select: string, target: string, framing: LineFraming): string {
+  return `COPY (${select}) TO ${sqlString(target)} ` +
+    `(FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER chr(1), NEW_LINE ${newLine(framing.join)})`;
+}
+
+/** A file of lines that a query writes, read as it grows. */
+interface Growing {
+  path: string;
+  /** Resolves once the query is done (rejects with its error). */
+  done: Promise<void>;
+  finished: boolean;
+  /** Open once the query has made the file. */
+  handle: FileHandle | null;
+  /** Bytes of it sent. */
+  at: number;
+}
+
+/** How long a stream that has sent every byte written so far waits before it looks again. */
+const POLL_MS = 2;
+
+/**
+ * The lines of the queries `next` gives (told how many lines the one before
+ * wrote), one after another, framed by `framing`, as one stream: each
+ * query's lines written by DuckDB to a file of `engine`'s scratch folder (on
+ * a session of their own) and sent as the file grows, the file removed once
+ * sent; the next query starts when the one before is done. DuckDB writes at
+ * its own pace, whatever the client's (its threads serve other queries), and
+ * the disk a stream takes is two queries' lines at most. Cancelling the
+ * stream closes the session and removes the files.
+ *
+ * @example
+ * ```ts ignore
+ * let done = false;
+ * const body = copyLines(engine, () => done ? null : (done = true, { select, params: [] }), framing);
+ * ```
+ */
+export function copyLines(
+  engine: ReadEngine,
+  next: (written: number | null) => LineQuery | null,
+  framing: LineFraming,
+): ReadableStream<Uint8Array> {
+  let session: Session | null = null;
+  let files = 0;
+  let current: Growing | null | undefined;
+  let ahead: Growing | null | undefined;
+  let sent = 0;
+  let cancelled = false;
+  let written: number | null = null;
+  const id = crypto.randomUUID();
+  const held = framing.terminated ? 0 : encoder.encode(framing.join).length;
+  /** Starts the next query writing its file; null when there are no more. */
+  const start = (s: Session): Growing | null => {
+    const query = next(written);
+    if (query === null) return null;
+    const path = join(engine.scratch, `lines-${id}-${files++}`);
+    const file: Growing = { path, done: Promise.resolve(), finished: false, handle: null, at: 0 };
+    file.done = s.run((c) => c.run(copySql(query.select, path, framing), query.params)).then((result) => {
+      written = Number(result.rowsChanged);
+      file.finished = true;
+    });
+    file.done.catch(() => {}); // its failure is the pull's that waits on it
+    return file;
+  };
+  /** The next bytes of `file` written and not yet sent, or null when there are none now; `finished` as it was before looking. */
+  const readable = async (file: Growing): Promise<{ bytes: Uint8Array | null; finished: boolean }> => {
+    const finished = file.finished;
+    file.handle ??= await open(file.path, "r").catch((e) => e?.code === "ENOENT" ? null : Promise.reject(e));
+    if (!file.handle) return { bytes: null, finished };
+    const upTo = (await file.handle.stat()).size - held;
+    if (file.at >= upTo) return { bytes: null, finished };
+    // Not zeroed first: every byte of it is read into before it is sent.
+    const step = Buffer.allocUnsafe(Math.min(STEP, upTo - file.at));
+    const { bytesRead } = await file.handle.read(step, 0, step.length, file.at);
+    file.at += bytesRead;
+    return { bytes: new Uint8Array(step.buffer, step.byteOffset, bytesRead), finished };
+  };
+  const remove = async (file: Growing | null | undefined) => {
+    if (!file) return;
+    await file.handle?.close().catch(() => {});
+    await rm(file.path, { force: true });
+  };
+  const end = async () => {
+    await session?.close(); // waits for the query under way: no file is made after
+    await remove(current);
+    await remove(ahead);
+    current = ahead = null;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const s = session ??= await engine.session();
+        for (;;) {
+          if (cancelled) return void await end();
+          if (current === undefined) current = start(s);
+          if (current === null) {
+            await s.close();
+            controller.enqueue(encoder.encode((sent === 0 ? framing.head : "") + framing.tail));
+            controller.close();
+            return;
+          }
+          if (current.finished && ahead === undefined) ahead = start(s);
+          const first = current.at === 0;
+          const { bytes, finished } = await readable(current);
+          if (bytes) {
+            const before = !first
+              ? ""
+              : sent === 0
+              ? framing.head + framing.first
+              : framing.terminated
+              ? ""
+              : framing.join;
+            if (before !== "") controller.enqueue(encoder.encode(before));
+            controller.enqueue(bytes);
+            sent += bytes.length;
+            return;
+          }
+          if (finished) {
+            await remove(current);
+            [current, ahead] = [ahead === undefined ? start(s) : ahead, undefined];
+            continue;
+          }
+          await Promise.race([current.done, new Promise((r) => setTimeout(r, POLL_MS))]);
+        }
+      } catch (e) {
+        await end().catch(() => {});
+        controller.error(e);
+      }
+    },
+    cancel() {
+      cancelled = true;
+      return end();
+    },
+  }, { highWaterMark: 0 });
+}
+
+/**
+ * `stream` with its first chunk read already, so that what fails at its
+ * start (a value not of its column's type) rejects here, not mid-answer.
+ *
+ * @example
+ * ```ts
+ * import { started } from "./_line_streams.ts";
+ * const body = await started(new Response("abc").body!);
+ * await new Response(body).text(); // "abc"
+ * ```
+ */
+export async function started(stream: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+  const reader = stream.getReader();
+  let first: ReadableStreamReadResult<Uint8Array> | null = await reader.read();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const got = first ?? await reader.read();
+      first = null;
+      if (got.done) controller.close();
+      else controller.enqueue(got.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  }, { highWaterMark: 0 });
+}
