@@ -39,7 +39,12 @@ import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
 
 /** An answer as it arrives: the head (or failure) and, on success, the rows line. */
-export type Arrived = { message: QueryAnswerHead | QueryFailure; rows?: string };
+export type Arrived = {
+  message: QueryAnswerHead | QueryFailure;
+  rows?: string;
+  /** The worker died before it read the request: it never ran, and may run on another. */
+  unread?: boolean;
+};
 
 /** A running worker. */
 export interface WorkerProcess {
@@ -113,7 +118,8 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
     failStart = reject;
   });
   ready.catch(() => {});
-  readAnswers(child, waiting, (abi) => {
+  const accepted = new Set<number>();
+  readAnswers(child, waiting, accepted, (abi) => {
     // Only a worker started through the launcher can be confined (the variable it reads could be inherited).
     landlock = confined ? abi : 0;
     readyNow();
@@ -130,8 +136,9 @@ export async function startWorker(settings: WorkerSettings): Promise<WorkerProce
         diedOfMemory(child.signalCode, stderrTail.text(), (cgroupOomKills() ?? 0) > (oomKillsAtStart ?? Infinity)),
       ceiling,
     );
-    for (const deliver of waiting.values()) deliver({ message: stopped });
+    for (const [id, deliver] of waiting) deliver({ message: stopped, unread: !accepted.has(id) });
     waiting.clear();
+    accepted.clear();
     rm(home, { recursive: true, force: true }).catch(() => {});
   });
   child.stdin!.on("error", () => {});
@@ -247,6 +254,7 @@ export async function residentOf(pid: number | undefined): Promise<number> {
 function readAnswers(
   child: ChildProcess,
   waiting: Map<number, (arrived: Arrived) => void>,
+  accepted: Set<number>,
   onReady: (landlock: number) => void,
   warn: (message: string) => void,
 ): void {
@@ -267,10 +275,14 @@ function readAnswers(
       child.kill("SIGKILL");
       return;
     }
-    if ("type" in message) return onReady(Number(message.landlock) || 0);
+    if ("type" in message) {
+      if (message.type === "accepted") return void accepted.add(message.id);
+      return onReady(Number(message.landlock) || 0);
+    }
     const deliver = waiting.get(message.id);
     if (!deliver) return;
     waiting.delete(message.id);
+    accepted.delete(message.id);
     if (message.ok) awaitingRows = { head: message, deliver };
     else deliver({ message });
   });

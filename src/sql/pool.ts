@@ -332,6 +332,7 @@ async function run(
   sql: string | null,
   limit: number,
   seen: (w: WorkerProcess) => void = () => {},
+  retried = false,
 ): Promise<SqlAnswer> {
   const w = await worker(pool, slot, source.parts);
   seen(w);
@@ -346,6 +347,9 @@ async function run(
     const seconds = Math.round(pool.timeoutMs / 100) / 10;
     throw new NodeError("timeout", `the query ran longer than ${seconds} seconds and was stopped`);
   }
+  // A worker that died before it read the query (killed while idle, its exit not seen yet) never ran it: a fresh
+  // one does, once.
+  if (first.unread && !retried) return await run(pool, slot, source, sql, limit, seen, true);
   const { message, rows } = first;
   const memory = pool.settings.memory;
   const rss = message.rss ?? (w.landlock() > 0 ? await residentOf(w.child.pid) : 0);

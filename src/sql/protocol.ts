@@ -92,5 +92,16 @@ export interface WorkerReady {
   landlock: number;
 }
 
+/**
+ * A request read: the worker has it (its answer follows). A worker that dies
+ * before saying so never ran the request, which another may run instead.
+ */
+export interface WorkerAccepted {
+  /** Message kind. */
+  type: "accepted";
+  /** The request's id. */
+  id: number;
+}
+
 /** What a worker sends on a line of its own. */
-export type WorkerMessage = QueryAnswerHead | QueryFailure | WorkerReady;
+export type WorkerMessage = QueryAnswerHead | QueryFailure | WorkerReady | WorkerAccepted;

@@ -170,6 +170,7 @@ function main(): void {
       if (w.current?.id === request.id) w.current.sandbox.connection.interrupt();
       return;
     }
+    send({ type: "accepted", id: request.id });
     queue = queue.then(() => request.type === "settings" ? settings(w, request) : query(w, request));
   });
   lines.on("close", () => {

@@ -3,10 +3,13 @@
  * stopped), two at once and a third that waits then gets 429, and workers
  * that crash or stop answering are replaced while the node keeps serving.
  */
+import { realpath } from "node:fs/promises";
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { sql } from "./_query.ts";
-import { CONCURRENCY, QUERY_TIMEOUT_MS, QUEUE_WAIT_MS } from "../../src/sql/mod.ts";
+import { CONCURRENCY, createSqlPool, QUERY_TIMEOUT_MS, QUEUE_WAIT_MS, sqlSource } from "../../src/sql/mod.ts";
+import { openStore } from "../../src/store/mod.ts";
 
 const FOREVER = "SELECT count(*) FROM range(1000000000000)";
 
@@ -106,4 +109,26 @@ Deno.test("workers start with the first query and stop after sitting idle; the n
     assertEquals((await sql(url, "SELECT 2")).body.rows, [[2]]);
     assert(serving.node.sqlPids().length === 1 && serving.node.sqlPids()[0] !== first, "a new worker");
   });
+});
+
+Deno.test("a worker killed while idle, its exit not seen yet, costs the next query nothing: a fresh worker runs it", async () => {
+  const dir = await tempDir();
+  const root = await realpath(dir.path);
+  const pool = createSqlPool({ storeRoot: root, size: 1, idleMs: 0 });
+  try {
+    await citiesStore(dir.path);
+    const version = await openStore(dir.path).version("cities", 2);
+    assert(version !== null);
+    const source = await sqlSource(root, version);
+    await pool.query(source, "SELECT 1", 10);
+    const [pid] = pool.pids();
+    // Killed, and the query sent in the same turn: the pool cannot have seen the exit.
+    Deno.kill(pid, "SIGKILL");
+    const answer = await pool.query(source, "SELECT count(*) FROM records", 10);
+    assertEquals(JSON.parse(answer.rows), [[600]]);
+    assert(!pool.pids().includes(pid), "a fresh worker");
+  } finally {
+    await pool.close();
+    await dir.cleanup();
+  }
 });
