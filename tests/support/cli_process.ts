@@ -111,7 +111,10 @@ export async function startServe(
   options: { nofile?: number; root?: string; svc?: string[] } = {},
 ): Promise<ServeProcess> {
   const cli = options.root ? `${options.root.replace(/\/$/, "")}/cli.ts` : `${ROOT}cli.ts`;
-  const svc = options.svc ?? [Deno.execPath(), ...DENO_RUN, "-A", cli];
+  // Another checkout runs under its own configuration and lock: this checkout's lock, read against another
+  // configuration, would be rewritten (a test run must leave the tracked files as they were).
+  const run = options.root ? ["run"] : DENO_RUN;
+  const svc = options.svc ?? [Deno.execPath(), ...run, "-A", cli];
   const line = [...svc, "serve", "--port", "0", ...args];
   const [command, ...rest] = options.nofile
     ? ["bash", "-c", `ulimit -n ${options.nofile} && exec "$@"`, "bash", ...line]
