@@ -87,6 +87,27 @@ export async function runTasks(
   return results;
 }
 
+/** The lock files' texts now, by name. */
+async function lockTexts(): Promise<Map<string, string>> {
+  const root = new URL("../", import.meta.url);
+  const names = ["deno.lock", "deno.dev.lock"];
+  return new Map(await Promise.all(names.map(async (n) => [n, await Deno.readTextFile(new URL(n, root))] as const)));
+}
+
+/**
+ * The lock files whose text differs between `before` and `after`: a test
+ * run must leave the tracked files as it found them.
+ *
+ * @example
+ * ```ts
+ * import { changedLocks } from "./test_all.ts";
+ * changedLocks(new Map([["deno.lock", "a"]]), new Map([["deno.lock", "b"]])); // ["deno.lock"]
+ * ```
+ */
+export function changedLocks(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...before].filter(([name, text]) => after.get(name) !== text).map(([name]) => name);
+}
+
 async function main(): Promise<number> {
   process.stderr.write(
     `test: the whole task takes about ${SUITE_MINUTES} minutes on 2 cores (the suite's files in parallel, then the examples, then the fleet)\n`,
@@ -101,10 +122,15 @@ async function main(): Promise<number> {
   }
   let interrupted = false;
   Deno.addSignalListener("SIGINT", () => interrupted = true);
+  const locks = await lockTexts();
   const results = await runTasks(RUNS, { env, stopped: () => interrupted });
   process.stderr.write(`${summaryLine(results)}\n`);
   if (interrupted) return 130;
-  return results.every((r) => r.code === 0) ? 0 : 1;
+  const changed = changedLocks(locks, await lockTexts());
+  for (const name of changed) {
+    process.stderr.write(`error: the tests rewrote ${name} (a deno process ran under it with another configuration)\n`);
+  }
+  return results.every((r) => r.code === 0) && changed.length === 0 ? 0 : 1;
 }
 
 if (import.meta.main) Deno.exit(await main());

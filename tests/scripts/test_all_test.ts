@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
-import { RUNS, runTasks, summaryLine } from "../../scripts/test_all.ts";
+import { changedLocks, RUNS, runTasks, summaryLine } from "../../scripts/test_all.ts";
 import { assertEquals } from "../support/assert.ts";
 import { ROOT } from "../support/cli_process.ts";
 import { tempDir } from "../support/store_fixture.ts";
@@ -36,4 +36,10 @@ Deno.test("the task runs the suite, the examples and the fleet, each a task of d
   assertEquals(RUNS.map((r) => r.task), ["test:suite", "test:examples", "test:fleet"]);
   for (const run of RUNS) assertEquals(config.tasks[run.task].includes("--lock=deno.dev.lock"), true, run.task);
   assertEquals(config.tasks.test, "deno run -A --lock=deno.dev.lock scripts/test_all.ts");
+});
+
+Deno.test("a lock file the tests rewrote is named; untouched ones are not", () => {
+  const before = new Map([["deno.lock", "{}"], ["deno.dev.lock", '{"a":1}']]);
+  assertEquals(changedLocks(before, new Map(before)), []);
+  assertEquals(changedLocks(before, new Map([["deno.lock", "{}"], ["deno.dev.lock", '{"a":2}']])), ["deno.dev.lock"]);
 });
