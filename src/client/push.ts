@@ -18,8 +18,17 @@
  */
 import { rm, stat } from "node:fs/promises";
 import { isSlug, notASlug } from "../wire/mod.ts";
-import { errorForStatus, KeyRequiredError, SvcError, ValueError, WaitTimeout } from "./errors.ts";
-import { callJson, type Endpoint } from "./http.ts";
+import { errorForStatus, KeyRequiredError, SvcError, ValueError } from "./errors.ts";
+import type { Endpoint } from "./http.ts";
+import {
+  baseOf,
+  completeUpload,
+  initUpload,
+  refuseNode,
+  type UploadRequest,
+  waitForScreening,
+} from "./_upload_calls.ts";
+export { initUpload, type UploadAnswer, type UploadRequest, waitForScreening } from "./_upload_calls.ts";
 import { gzipCopy, readRange } from "./_upload_file.ts";
 import { eachPart, putPart } from "./_upload_parts.ts";
 import {
@@ -98,124 +107,10 @@ export interface PushResult {
   [field: string]: unknown;
 }
 
-/** The body of `POST /projects/{slug}/uploads`. */
-export interface UploadRequest {
-  /** Bytes of the upload. */
-  bytes: number;
-  /** How many parts. */
-  parts: number;
-  /** Bytes of every part but the last. */
-  partSize: number;
-  /** Where the records come from, or null (sent even when null). */
-  sourceDeclaration: string | null;
-  /** `gzip` or `none`. */
-  compression: "gzip" | "none";
-}
-
-/** The origin's answer to {@linkcode UploadRequest}. */
-export interface UploadAnswer {
-  /** The upload's id. */
-  uploadId: string;
-  /** When the part URLs expire, or null. */
-  expiresAt: string | null;
-  /** A presigned URL per part, each signed for that part's exact length. */
-  urls: Record<string, string>;
-}
-
-const FINAL = new Set(["merged", "rejected"]);
 /** The upload fields of a state that has no upload open. */
 const NO_UPLOAD = { uploadId: "", expiresAt: null, urls: {} } as const;
 /** A saved upload this close to its expiry is not resumed: its URLs would fail before the parts are sent. */
 const EXPIRY_MARGIN_MS = 60_000;
-const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function baseOf(endpoint: Endpoint): string {
-  return endpoint.baseUrl.replace(/\/+$/, "");
-}
-
-function nodeRefusal(base: string, body: unknown): SvcError {
-  return new SvcError(
-    `${base} is a node, and push goes to the origin (a node answers 405 to uploads): set the base URL to the ` +
-      "origin (SVC_BASE_URL, --base-url); a node's local projects take records with contribute",
-    405,
-    "push_on_node",
-    body,
-  );
-}
-
-/**
- * Opens an upload: `POST /projects/{slug}/uploads` (never retried). A node
- * answers 405: that becomes an error saying push goes to the origin.
- */
-export async function initUpload(endpoint: Endpoint, slug: string, request: UploadRequest): Promise<UploadAnswer> {
-  const base = baseOf(endpoint);
-  let body: unknown;
-  try {
-    body = (await callJson(endpoint, "POST", `/projects/${slug}/uploads`, JSON.stringify(request), {}, {
-      route: "POST /projects/{slug}/uploads",
-    })).body;
-  } catch (e) {
-    if (e instanceof SvcError && e.status === 405) throw nodeRefusal(base, e.body);
-    throw e;
-  }
-  const answer = body as { uploadId?: unknown; expiresAt?: unknown; parts?: unknown };
-  const urls: Record<string, string> = {};
-  for (const part of Array.isArray(answer?.parts) ? answer.parts : []) {
-    const { n, url } = (part ?? {}) as { n?: unknown; url?: unknown };
-    if (Number.isSafeInteger(n) && typeof url === "string" && /^https?:\/\//.test(url)) urls[String(n)] = url;
-  }
-  const complete = Array.from({ length: request.parts }, (_, i) => String(i + 1)).every((n) => n in urls);
-  if (typeof answer?.uploadId !== "string" || answer.uploadId === "" || !complete) {
-    const said = `${base}: the upload was answered without an uploadId and a URL for every part`;
-    throw new SvcError(said, 0, "bad_answer", body);
-  }
-  const expiresAt = typeof answer.expiresAt === "string" ? answer.expiresAt : null;
-  return { uploadId: answer.uploadId, expiresAt, urls };
-}
-
-/** The origin's `/healthz` says it is a node: refuse before the file is copied. An unreachable base URL fails here. */
-async function refuseNode(endpoint: Endpoint): Promise<void> {
-  let body: unknown;
-  try {
-    body = (await callJson(endpoint, "GET", "/healthz", null, {}, { route: "GET /healthz" })).body;
-  } catch (e) {
-    if (e instanceof SvcError && e.status === null) throw e;
-    return; // an origin without /healthz (or one answering it oddly) is still asked to take the upload
-  }
-  if ((body as { node?: unknown } | null)?.node === true) throw nodeRefusal(baseOf(endpoint), body);
-}
-
-/**
- * Waits until contribution `id` of `slug` is `merged` or `rejected`
- * (polled at once, then after 0.25 s doubling up to 5 s); fails with
- * `contribution <id> still <status> after <t>s` once `timeoutMs` passed.
- */
-export async function waitForScreening(
-  endpoint: Endpoint,
-  slug: string,
-  id: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs;
-  const path = `/projects/${slug}/contributions/${encodeURIComponent(id)}`;
-  for (let wait = 250;; wait = Math.min(wait * 2, 5_000)) {
-    signal?.throwIfAborted();
-    const view = (await callJson(endpoint, "GET", path, null, {}, { route: "GET /projects/{slug}/contributions/{id}" }))
-      .body as Record<string, unknown>;
-    if (FINAL.has(String(view?.status))) return view;
-    const left = deadline - Date.now();
-    if (left <= 0) {
-      throw new WaitTimeout(
-        `contribution ${id} still ${view?.status} after ${timeoutMs / 1000}s`,
-        null,
-        "wait_timeout",
-        view,
-      );
-    }
-    await sleepFor(Math.min(wait, left));
-  }
-}
 
 async function sizeOf(path: string): Promise<number | null> {
   const info = await stat(path).catch(() => null);
@@ -240,19 +135,20 @@ function checkOptions(slug: string, options: PushOptions): { workers: number; pa
   return { workers, partSize };
 }
 
-/**
- * Pushes the JSON-lines `file` to project `slug` on the origin as one
- * contribution (see the module's description), resuming a push of the same
- * file that was stopped.
- */
-export async function pushFile(
-  endpoint: Endpoint,
-  slug: string,
-  file: string,
-  options: PushOptions = {},
-): Promise<PushResult> {
-  const { workers, partSize: asked } = checkOptions(slug, options);
-  if (!endpoint.apiKey && options.requireKey !== false) throw new KeyRequiredError("push");
+/** A push's gzip copy (or the file) and its saved state, as far as a stopped push got. */
+interface Prepared {
+  /** What is sent: the gzip copy, or the file itself. */
+  sent: string;
+  /** Where the state is saved. */
+  statePath: string;
+  /** The saved state, when it still fits the file. */
+  state: UploadState | null;
+  /** The file as it is now. */
+  now: NonNullable<Awaited<ReturnType<typeof fingerprintOf>>>;
+}
+
+/** The copy to send (made afresh unless a saved state still fits the file) and the state to resume from. */
+async function prepared(endpoint: Endpoint, slug: string, file: string, options: PushOptions): Promise<Prepared> {
   const { signal, onProgress = () => {} } = options;
   const compress = options.compress ?? true;
   const now = await fingerprintOf(file, { baseUrl: baseOf(endpoint), slug, compress });
@@ -272,50 +168,63 @@ export async function pushFile(
       await gzipCopy(file, paths.gzip, report, signal);
     }
   }
-  const bytes = (await sizeOf(sent)) ?? 0;
-  const plan: PartPlan = planParts(bytes, asked);
+  return { sent, statePath: paths.state, state, now };
+}
+
+/** The upload to send `bytes` in parts of `plan`: the saved one while its URLs still serve, else a new one. */
+async function openedUpload(
+  endpoint: Endpoint,
+  slug: string,
+  ready: Prepared,
+  upload: { bytes: number; plan: PartPlan; options: PushOptions },
+): Promise<UploadState> {
+  const { bytes, plan, options } = upload;
   // Until an upload is open, the state says only that the copy is whole: a stop before `init` keeps it.
-  state ??= { format: "svc-upload/1", ...now, uploadBytes: bytes, ...plan, ...NO_UPLOAD, etags: {} };
-  const fresh = (s: UploadState) =>
-    s.uploadId !== "" && s.partSize === plan.partSize && s.parts === plan.parts && s.uploadBytes === bytes &&
-    Array.from({ length: plan.parts }, (_, i) => String(i + 1)).every((n) => typeof s.urls[n] === "string") &&
-    (s.expiresAt === null || Date.parse(s.expiresAt) - Date.now() > EXPIRY_MARGIN_MS);
-  if (!state || !fresh(state)) {
-    const request: UploadRequest = {
-      bytes,
-      parts: plan.parts,
-      partSize: plan.partSize,
-      sourceDeclaration: options.sourceDeclaration ?? null,
-      compression: compress ? "gzip" : "none",
-    };
-    await writeUploadState(paths.state, { ...state, ...plan, ...NO_UPLOAD, etags: {} });
-    const upload = await initUpload(endpoint, slug, request);
-    state = { ...state, ...plan, ...upload, etags: {} };
-    await writeUploadState(paths.state, state);
-  }
-  const held: UploadState = state;
-  /** The upload will not take parts any more: forget it, keep the copy, so the next push opens a new one from it. */
-  const retire = () => writeUploadState(paths.state, { ...held, ...NO_UPLOAD, etags: {} });
-  const save = serialized(() => writeUploadState(paths.state, held));
+  const state: UploadState = ready.state ??
+    { format: "svc-upload/1", ...ready.now, uploadBytes: bytes, ...plan, ...NO_UPLOAD, etags: {} };
+  const fresh = state.uploadId !== "" && state.partSize === plan.partSize && state.parts === plan.parts &&
+    state.uploadBytes === bytes &&
+    Array.from({ length: plan.parts }, (_, i) => String(i + 1)).every((n) => typeof state.urls[n] === "string") &&
+    (state.expiresAt === null || Date.parse(state.expiresAt) - Date.now() > EXPIRY_MARGIN_MS);
+  if (fresh) return state;
+  const request: UploadRequest = {
+    bytes,
+    parts: plan.parts,
+    partSize: plan.partSize,
+    sourceDeclaration: options.sourceDeclaration ?? null,
+    compression: (options.compress ?? true) ? "gzip" : "none",
+  };
+  await writeUploadState(ready.statePath, { ...state, ...plan, ...NO_UPLOAD, etags: {} });
+  const opened: UploadState = { ...state, ...plan, ...await initUpload(endpoint, slug, request), etags: {} };
+  await writeUploadState(ready.statePath, opened);
+  return opened;
+}
+
+/**
+ * Sends the parts `held` has no ETag for, `workers` at a time, saving each
+ * ETag as it comes; resolves with how many this call sent.
+ */
+async function sendParts(
+  endpoint: Endpoint,
+  ready: Prepared,
+  held: UploadState,
+  upload: { bytes: number; plan: PartPlan; workers: number; options: PushOptions; retire: () => Promise<void> },
+): Promise<number> {
+  const { bytes, plan, workers, options } = upload;
+  const { signal, onProgress = () => {} } = options;
+  const save = serialized(() => writeUploadState(ready.statePath, held));
   const sizeOfPart = (n: number) => partRange(n, plan, bytes)[1] - partRange(n, plan, bytes)[0];
   let stored = Object.keys(held.etags).reduce((sum, n) => sum + sizeOfPart(Number(n)), 0);
   let partsDone = Object.keys(held.etags).length;
   const report = () =>
-    onProgress({
-      phase: "upload",
-      done: stored,
-      total: bytes,
-      partsDone,
-      parts: plan.parts,
-      uploadId: held.uploadId,
-    });
+    onProgress({ phase: "upload", done: stored, total: bytes, partsDone, parts: plan.parts, uploadId: held.uploadId });
   report();
   const missing = Array.from({ length: plan.parts }, (_, i) => i + 1).filter((n) => !held.etags[String(n)]);
   let uploadedParts = 0;
   try {
     await eachPart(missing, workers, signal, async (n) => {
       const [start, end] = partRange(n, plan, bytes);
-      const etag = await putPart(endpoint, held.urls[String(n)], await readRange(sent, start, end), signal);
+      const etag = await putPart(endpoint, held.urls[String(n)], await readRange(ready.sent, start, end), signal);
       held.etags[String(n)] = etag;
       uploadedParts++;
       await save();
@@ -326,7 +235,7 @@ export async function pushFile(
   } catch (e) {
     if (e instanceof SvcError && (e.status === 403 || e.status === 404)) {
       // The part URLs are refused (expired, or the upload is gone): they will not take a part again.
-      await retire();
+      await upload.retire();
       throw errorForStatus(
         e.status,
         `${e.message} (upload ${held.uploadId}: its part URLs are refused, expired or gone; ` +
@@ -336,40 +245,35 @@ export async function pushFile(
     }
     throw e;
   }
+  return uploadedParts;
+}
+
+/**
+ * Pushes the JSON-lines `file` to project `slug` on the origin as one
+ * contribution (see the module's description), resuming a push of the same
+ * file that was stopped.
+ */
+export async function pushFile(
+  endpoint: Endpoint,
+  slug: string,
+  file: string,
+  options: PushOptions = {},
+): Promise<PushResult> {
+  const { workers, partSize: asked } = checkOptions(slug, options);
+  if (!endpoint.apiKey && options.requireKey !== false) throw new KeyRequiredError("push");
+  const ready = await prepared(endpoint, slug, file, options);
+  const bytes = (await sizeOf(ready.sent)) ?? 0;
+  const plan: PartPlan = planParts(bytes, asked);
+  const held = await openedUpload(endpoint, slug, ready, { bytes, plan, options });
+  /** The upload will not take parts any more: forget it, keep the copy, so the next push opens a new one from it. */
+  const retire = () => writeUploadState(ready.statePath, { ...held, ...NO_UPLOAD, etags: {} });
+  const uploadedParts = await sendParts(endpoint, ready, held, { bytes, plan, workers, options, retire });
   const etags = Object.entries(held.etags).map(([n, etag]) => ({ n: Number(n), etag })).sort((a, b) => a.n - b.n);
-  let answer: Record<string, unknown>;
-  try {
-    answer = (await callJson(
-      endpoint,
-      "POST",
-      `/projects/${slug}/uploads/${encodeURIComponent(held.uploadId)}/complete`,
-      JSON.stringify({ etags }),
-      {},
-      { route: "POST /projects/{slug}/uploads/{uploadId}/complete" },
-    )).body as Record<string, unknown>;
-  } catch (e) {
-    if (e instanceof SvcError && (e.status === 404 || e.status === 410)) {
-      await retire();
-      throw errorForStatus(e.status, `${e.message} (the next push of this file starts a new upload)`, e.body);
-    }
-    throw e;
-  }
-  if (typeof answer?.contributionId !== "string") {
-    const said = `${baseOf(endpoint)}: the upload was completed without a contributionId`;
-    throw new SvcError(said, 0, "bad_answer", answer);
-  }
-  await dropUploadState(paths.state);
-  if (compress) await rm(paths.gzip, { force: true });
-  let result: PushResult = {
-    ...answer,
-    contributionId: answer.contributionId,
-    parts: plan.parts,
-    uploadedParts,
-    bytes,
-  };
-  if (options.wait) {
-    const view = await waitForScreening(endpoint, slug, answer.contributionId, options.timeout ?? 900_000, signal);
-    result = { ...result, ...view };
-  }
-  return result;
+  const answer = await completeUpload(endpoint, slug, held.uploadId, etags, retire);
+  await dropUploadState(ready.statePath);
+  if (options.compress ?? true) await rm(ready.sent, { force: true });
+  const result: PushResult = { ...answer, parts: plan.parts, uploadedParts, bytes };
+  if (!options.wait) return result;
+  const timeout = options.timeout ?? 900_000;
+  return { ...result, ...await waitForScreening(endpoint, slug, answer.contributionId, timeout, options.signal) };
 }

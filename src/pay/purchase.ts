@@ -18,7 +18,7 @@ import { allowedNetworks, USDC_NETWORKS } from "./networks.ts";
 import { applyPolicy, type PayPolicy, readPaymentRequired } from "./policy.ts";
 import { openWallet, type TypedData, walletKey } from "./wallet.ts";
 import { loadPaymentModule } from "./packages.ts";
-import type { X402EvmModule, X402FetchModule } from "./_payment_shapes.ts";
+import type { X402Client, X402EvmModule, X402FetchModule } from "./_payment_shapes.ts";
 
 /** How a purchase may be paid. */
 export interface PayOptions {
@@ -63,47 +63,49 @@ function checkTyped(typed: TypedData, offer: PaymentRequirements | null, policy:
   return null;
 }
 
-/**
- * Buys `path` of the client's pay service with x402 under `options`.
- */
-export async function x402Get(
-  client: Client,
-  path: string,
-  params: Record<string, string | number | undefined>,
-  options: PayOptions = {},
-): Promise<Paid> {
-  const env = client.payments.env;
-  const key = walletKey(options.walletKey, env);
-  const policy: PayPolicy = { networks: allowedNetworks(options.networks, env), cap: capAtomic(options.maxPrice, env) };
+/** What one purchase learns as it goes: the offer chosen, whether the wallet signed, and why it stopped. */
+interface Session {
+  /** The allowed networks and the cap. */
+  policy: PayPolicy;
+  /** The pay service's base URL. */
+  pay: string;
+  /** The offer about to be paid, once the x402 client chose one. */
+  chosen: PaymentRequirements | null;
+  /** Whether the wallet signed. */
+  signed: boolean;
+  /** The first refusal raised inside the x402 client, which it may wrap in its own error. */
+  stopped: SvcError | null;
+}
+
+function stop(session: Session, error: SvcError): never {
+  session.stopped ??= error;
+  throw error;
+}
+
+/** The x402 client of one purchase: it pays the first offer the policy keeps, signing only a transfer of it. */
+async function payingClient(
+  session: Session,
+  key: Parameters<typeof openWallet>[0],
+  options: PayOptions,
+): Promise<{ payer: X402Client; wrap: X402FetchModule["wrapFetchWithPayment"] }> {
   const [{ wrapFetchWithPayment, x402Client }, { ExactEvmScheme }] = await Promise.all([
     loadPaymentModule<X402FetchModule>("@x402/fetch", ""),
     loadPaymentModule<X402EvmModule>("@x402/evm", "/exact/client"),
   ]);
   const wallet = await openWallet(key);
-  const pay = client.payUrl;
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, String(v));
-  const url = `${pay}${path}${query.size > 0 ? `?${query}` : ""}`;
-
-  let chosen: PaymentRequirements | null = null;
-  let signed = false;
-  let stopped: SvcError | null = null;
-  const stop = (error: SvcError): never => {
-    stopped ??= error;
-    throw error;
-  };
+  const { policy } = session;
   const signer = {
     address: wallet.address,
     signTypedData: async (typed: TypedData) => {
-      const wrong = checkTyped(typed, chosen, policy);
-      if (wrong !== null) stop(new PaymentRequiredError(`refusing to pay: ${wrong}`, null, null, "policy"));
-      options.onPay?.(chosen!);
-      signed = true;
+      const wrong = checkTyped(typed, session.chosen, policy);
+      if (wrong !== null) stop(session, new PaymentRequiredError(`refusing to pay: ${wrong}`, null, null, "policy"));
+      options.onPay?.(session.chosen!);
+      session.signed = true;
       return await wallet.signTypedData(typed);
     },
   };
   const payer = new x402Client((_version, offers) => {
-    chosen = offers[0] as unknown as PaymentRequirements;
+    session.chosen = offers[0] as unknown as PaymentRequirements;
     return offers[0];
   });
   const scheme = new ExactEvmScheme(signer);
@@ -114,23 +116,29 @@ export async function x402Get(
     applyPolicy({ x402Version: 2, accepts: offers as unknown as PaymentRequirements[] }, policy)
       .kept as unknown as typeof offers
   );
+  return { payer, wrap: wrapFetchWithPayment };
+}
 
-  const deadline = AbortSignal.timeout(options.timeoutMs ?? PURCHASE_TIMEOUT_MS);
-  const seconds = (options.timeoutMs ?? PURCHASE_TIMEOUT_MS) / 1000;
-  const held = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+/**
+ * The fetch the x402 client sends through: within the purchase's deadline,
+ * redirects followed, and a 402 whose offers the policy all refuses stopped
+ * before anything is signed.
+ */
+function heldFetch(
+  session: Session,
+  deadline: AbortSignal,
+  seconds: number,
+): (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> {
+  const { pay, policy } = session;
+  return async (input, init) => {
     const request = new Request(input, init);
     let res: Response;
     try {
       res = await fetch(request, { signal: deadline, redirect: "follow" });
     } catch (e) {
-      if (deadline.aborted) stop(new SvcError(`${pay} did not answer within ${seconds}s`, null, "timeout"));
-      return stop(
-        new SvcError(
-          `cannot reach ${pay}: ${(e as Error)?.message ?? e} — check SVC_PAY_URL (or SVC_BASE_URL) and your network`,
-          null,
-          "network",
-        ),
-      );
+      if (deadline.aborted) stop(session, new SvcError(`${pay} did not answer within ${seconds}s`, null, "timeout"));
+      const reason = `${(e as Error)?.message ?? e} — check SVC_PAY_URL (or SVC_BASE_URL) and your network`;
+      return stop(session, new SvcError(`cannot reach ${pay}: ${reason}`, null, "network"));
     }
     if (res.status !== 402 || request.headers.has("payment-signature")) return res;
     const text = await res.text();
@@ -139,20 +147,15 @@ export async function x402Get(
       ? applyPolicy(required, policy)
       : { kept: [], reasons: ["the 402 carries no x402 payment requirements"] };
     if (verdict.kept.length === 0) {
-      stop(new PaymentRequiredError(`refusing to pay: ${verdict.reasons.join("; ")}`, null, null, "policy"));
+      stop(session, new PaymentRequiredError(`refusing to pay: ${verdict.reasons.join("; ")}`, null, null, "policy"));
     }
     return new Response(text, { status: 402, headers: res.headers });
   };
+}
 
-  let res: Response;
-  try {
-    res = await wrapFetchWithPayment(held, payer)(url, { method: "GET" });
-  } catch (e) {
-    if (stopped) throw stopped;
-    const reason = (e as Error)?.message ?? String(e);
-    if (!signed) throw new PaymentRequiredError(`refusing to pay: ${reason}`, null, null, "policy");
-    throw new SvcError(`purchase failed: ${reason}`, null, "purchase_failed");
-  }
+/** What the pay service answered, once paid (or free): its JSON body and the receipt. */
+async function paidAnswer(session: Session, res: Response, seconds: number): Promise<Paid> {
+  const { pay } = session;
   let text: string;
   try {
     text = await res.text();
@@ -178,7 +181,39 @@ export async function x402Get(
     );
   }
   const receipt = decodeHeaderJson(res.headers.get("payment-response")) as PaymentReceipt | null;
-  return { body, receipt: receipt && typeof receipt === "object" ? receipt : null, offer: signed ? chosen : null };
+  const offer = session.signed ? session.chosen : null;
+  return { body, receipt: receipt && typeof receipt === "object" ? receipt : null, offer };
+}
+
+/**
+ * Buys `path` of the client's pay service with x402 under `options`.
+ */
+export async function x402Get(
+  client: Client,
+  path: string,
+  params: Record<string, string | number | undefined>,
+  options: PayOptions = {},
+): Promise<Paid> {
+  const env = client.payments.env;
+  const key = walletKey(options.walletKey, env);
+  const policy: PayPolicy = { networks: allowedNetworks(options.networks, env), cap: capAtomic(options.maxPrice, env) };
+  const session: Session = { policy, pay: client.payUrl, chosen: null, signed: false, stopped: null };
+  const { payer, wrap } = await payingClient(session, key, options);
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, String(v));
+  const url = `${session.pay}${path}${query.size > 0 ? `?${query}` : ""}`;
+  const seconds = (options.timeoutMs ?? PURCHASE_TIMEOUT_MS) / 1000;
+  const held = heldFetch(session, AbortSignal.timeout(options.timeoutMs ?? PURCHASE_TIMEOUT_MS), seconds);
+  let res: Response;
+  try {
+    res = await wrap(held, payer)(url, { method: "GET" });
+  } catch (e) {
+    if (session.stopped) throw session.stopped;
+    const reason = (e as Error)?.message ?? String(e);
+    if (!session.signed) throw new PaymentRequiredError(`refusing to pay: ${reason}`, null, null, "policy");
+    throw new SvcError(`purchase failed: ${reason}`, null, "purchase_failed");
+  }
+  return await paidAnswer(session, res, seconds);
 }
 
 /**
