@@ -18,6 +18,7 @@ import {
   type ProjectEntry,
   type Report,
   type ReportAnswer,
+  WIRE_LIMITS,
 } from "../wire/mod.ts";
 import { type AccountCalls, accountCalls } from "./account.ts";
 import {
@@ -77,7 +78,7 @@ function isLoopbackUrl(url: string): boolean {
 }
 
 /** Most part digests one manifest request may list in `have` (the origin's limit). */
-export const MAX_HAVE = 100;
+export const MAX_HAVE: number = WIRE_LIMITS.have;
 
 /** `have=<sha,...>` for a manifest request (checked: at most {@linkcode MAX_HAVE} digests), or "" for none. */
 function haveQuery(have: readonly string[]): string {
@@ -307,7 +308,9 @@ export class Client {
   async query(slug: string, sql: string, options: { version?: number; limit?: number } = {}): Promise<QueryAnswer> {
     await this.#needKey("query");
     const characters = [...sql].length;
-    if (characters < 1 || characters > 4000) throw new ValueError("sql must be a statement of 1-4000 characters");
+    if (characters < 1 || characters > WIRE_LIMITS.sqlChars) {
+      throw new ValueError(`sql must be a statement of 1-${WIRE_LIMITS.sqlChars} characters`);
+    }
     const body = JSON.stringify({ sql, version: options.version, limit: options.limit });
     const answer = await callJson(this.#endpoint, "POST", `/projects/${encodeURIComponent(slug)}/query`, body, {}, {
       retry: true,

@@ -6,13 +6,14 @@
  *
  * @module
  */
+import { WIRE_LIMITS } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
 import { withVersion } from "./versions.ts";
 
 /** Largest page of `GET /data`. */
-export const MAX_PAGE = 1000;
+export const MAX_PAGE: number = WIRE_LIMITS.page.max;
 /** Page size when `limit` is absent. */
-export const DEFAULT_PAGE = 200;
+export const DEFAULT_PAGE: number = WIRE_LIMITS.page.default;
 
 /** Which page to read. */
 export interface PageRequest {

@@ -17,15 +17,16 @@ import {
   nestsDeeperThan,
   type SchemaDef,
   stableStringify,
+  WIRE_LIMITS,
 } from "../wire/mod.ts";
 import { contribute, type ContributionOutcome, createLocalProject } from "../writes/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
 
 /** Most records in one contribution. */
-export const MAX_RECORDS = 500;
+export const MAX_RECORDS: number = WIRE_LIMITS.records;
 /** Most bytes of records in one contribution. */
-export const MAX_BATCH_BYTES = 512 * 1024;
+export const MAX_BATCH_BYTES: number = WIRE_LIMITS.batchBytes;
 
 /** A contribution's records and source, checked. */
 export interface ContributionBody {

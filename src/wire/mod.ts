@@ -4,6 +4,7 @@
  * @module
  */
 export * from "./exact_json.ts";
+export { type Bounded, WIRE_LIMITS } from "./limits.ts";
 export * from "./json_parse.ts";
 export * from "./new_project.ts";
 export * from "./slug.ts";
