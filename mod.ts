@@ -53,6 +53,42 @@ export {
   WaitTimeout,
 } from "./src/client/mod.ts";
 export { SvcDeprecationWarning } from "./src/client/mod.ts";
+export {
+  type AnswerOf,
+  type ArrayField,
+  type BooleanField,
+  CATALOG,
+  type Catalog,
+  type CommandEntry,
+  type CommandGroup,
+  type Encoding,
+  type Field,
+  type FieldBase,
+  type Fields,
+  type Flatten,
+  type InputFields,
+  type InputOf,
+  type IntegerField,
+  type MayLeaveOut,
+  NODE_OPERATIONS,
+  type ObjectField,
+  type Operation,
+  type OperationAnswer,
+  type OperationInput,
+  type OperationName,
+  operations,
+  type OptionalFields,
+  PROJECT_OPERATIONS,
+  RECORD_OPERATIONS,
+  type RecordField,
+  type RequiredFields,
+  type ScalarField,
+  type StringField,
+  type Taken,
+  type ToolEntry,
+  type ValueOf,
+  WRITE_OPERATIONS,
+} from "./src/catalog/mod.ts";
 export type { AccountCalls } from "./src/client/mod.ts";
 export type { CommunityCalls, ReviewTarget } from "./src/client/mod.ts";
 export type * from "./src/wire/mod.ts";

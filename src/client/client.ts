@@ -20,6 +20,8 @@ import {
   type ReportAnswer,
   WIRE_LIMITS,
 } from "../wire/mod.ts";
+import { type AnswerOf, CATALOG, type InputOf, type OperationName } from "../catalog/mod.ts";
+import { callOperation } from "./operation_call.ts";
 import { type AccountCalls, accountCalls } from "./account.ts";
 import {
   contribute,
@@ -80,9 +82,9 @@ function isLoopbackUrl(url: string): boolean {
 /** Most part digests one manifest request may list in `have` (the origin's limit). */
 export const MAX_HAVE: number = WIRE_LIMITS.have;
 
-/** `have=<sha,...>` for a manifest request (checked: at most {@linkcode MAX_HAVE} digests), or "" for none. */
-function haveQuery(have: readonly string[]): string {
-  if (have.length === 0) return "";
+/** The `have` of a manifest request (checked: at most {@linkcode MAX_HAVE} digests), or undefined for none. */
+function haveQuery(have: readonly string[]): string | undefined {
+  if (have.length === 0) return undefined;
   if (have.length > MAX_HAVE) {
     throw new ValueError(`have lists at most ${MAX_HAVE} part digests (the origin's limit), not ${have.length}`);
   }
@@ -90,7 +92,7 @@ function haveQuery(have: readonly string[]): string {
   if (bad !== undefined) {
     throw new ValueError(`have lists part SHA-256 digests (64 hex digits), not ${JSON.stringify(bad)}`);
   }
-  return `have=${have.join(",")}`;
+  return have.join(",");
 }
 
 function search(params: Record<string, number | undefined>): string {
@@ -237,18 +239,30 @@ export class Client {
     return this.#isNode;
   }
 
-  async #get<T>(path: string, route: string): Promise<T> {
-    return (await callJson(this.#endpoint, "GET", path, null, {}, { route })).body as T;
+  /**
+   * Calls operation `name` of the catalog with `input` (its path's
+   * parameters and its fields; those left out are not sent) and resolves
+   * with its answer. Every operation of a node is reachable so, those
+   * without a method of their own too.
+   *
+   * @example
+   * ```ts ignore
+   * import { Client } from "./client.ts";
+   * const detail = await new Client().call("project_detail", { slug: "cities" });
+   * ```
+   */
+  async call<N extends OperationName>(name: N, input: InputOf<N>): Promise<AnswerOf<N>> {
+    return await callOperation(this.#endpoint, CATALOG[name], input as Record<string, unknown>) as AnswerOf<N>;
   }
 
   /** Projects on the node or the origin. */
   async projects(): Promise<ProjectEntry[]> {
-    return (await this.#get<{ projects: ProjectEntry[] }>("/projects", "GET /projects")).projects;
+    return (await this.call("list_projects", {})).projects;
   }
 
   /** One project's detail. */
   project(slug: string): Promise<ProjectDetail> {
-    return this.#get(`/projects/${encodeURIComponent(slug)}`, "GET /projects/{slug}");
+    return this.call("project_detail", { slug });
   }
 
   /**
@@ -262,12 +276,7 @@ export class Client {
     page: { version?: number; limit?: number; offset?: number; exactIntegers?: boolean } = {},
   ): Promise<DataPage> {
     const { exactIntegers, ...query } = page;
-    const path = `/projects/${encodeURIComponent(slug)}/data${search(query)}`;
-    return (await callJson(this.#endpoint, "GET", path, null, {}, {
-      route: "GET /projects/{slug}/data",
-      exactIntegers,
-    }))
-      .body as DataPage;
+    return await callOperation(this.#endpoint, CATALOG.read_page, { slug, ...query }, { exactIntegers }) as DataPage;
   }
 
   /**
@@ -298,10 +307,8 @@ export class Client {
   async manifest(slug: string, version?: number, options: { have?: readonly string[] } = {}): Promise<Manifest> {
     const have = haveQuery(options.have ?? []);
     await this.#needKey("manifest");
-    const query = search({ version });
-    const path = `/projects/${encodeURIComponent(slug)}/manifest${query}${have && (query ? "&" : "?")}${have}`;
-    const route = "GET /projects/{slug}/manifest";
-    return (await callJson(this.#endpoint, "GET", path, null, {}, { route, exactIntegers: true })).body as Manifest;
+    const input = { slug, version, have };
+    return await callOperation(this.#endpoint, CATALOG.manifest, input, { exactIntegers: true }) as Manifest;
   }
 
   /** One read-only SQL statement over a version (table `records`). */
@@ -311,12 +318,8 @@ export class Client {
     if (characters < 1 || characters > WIRE_LIMITS.sqlChars) {
       throw new ValueError(`sql must be a statement of 1-${WIRE_LIMITS.sqlChars} characters`);
     }
-    const body = JSON.stringify({ sql, version: options.version, limit: options.limit });
-    const answer = await callJson(this.#endpoint, "POST", `/projects/${encodeURIComponent(slug)}/query`, body, {}, {
-      retry: true,
-      route: "POST /projects/{slug}/query",
-    });
-    return answer.body as QueryAnswer;
+    const input = { slug, sql, version: options.version, limit: options.limit };
+    return await callOperation(this.#endpoint, CATALOG.query, input, { retry: true }) as QueryAnswer;
   }
 
   /**

@@ -28,7 +28,7 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
     const url = new URL(head.url);
     if (url.pathname !== "/healthz" || (info.target !== undefined && !info.target.startsWith("/healthz"))) return null;
     const facts = factsOf(ctx, head, url, info.target);
-    if (facts.route === null) return null;
+    if (facts.matched === null) return null;
     if (facts.corsOrigin !== null) return null;
     let authed: boolean;
     try {

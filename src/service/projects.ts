@@ -8,6 +8,7 @@ import { type ProjectState, publishManifest, type StoredVersion } from "../store
 import type { ProjectDetail, ProjectEntry, SchemaDef, VersionSummary } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
+import type { ServiceTable } from "./service_table.ts";
 
 /** What the project services need of the node. */
 export type ProjectsState = Pick<NodeState, "store" | "pages">;
@@ -120,3 +121,9 @@ export async function projectDetail(state: ProjectsState, slug: string): Promise
   };
   return detail;
 }
+
+/** The projects' operations a service answers alone. */
+export const PROJECT_SERVICES = {
+  list_projects: (state) => projectList(state),
+  project_detail: (state, input) => projectDetail(state, input.slug),
+} as const satisfies ServiceTable;

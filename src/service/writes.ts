@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ServiceTable } from "./service_table.ts";
 import { Buffer } from "node:buffer";
 import { NodeError } from "../errors/mod.ts";
 import { type ContributionView, isContributionId, LockTimeout, projectLinks, readContribution } from "../store/mod.ts";
@@ -178,3 +179,8 @@ async function lastMerge(state: Pick<NodeState, "store">, slug: string, id: stri
   const origin = (await state.store.latest(slug))?.manifest.origin;
   return origin?.kind === "merge" && origin.contribution.id === id ? origin.contribution : null;
 }
+
+/** A contribution's answer asked again, answered by its service alone. */
+export const CONTRIBUTION_SERVICES = {
+  contribution: (state, input) => contributionStatus(state, input.slug, input.id),
+} as const satisfies ServiceTable;

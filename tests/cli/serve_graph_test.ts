@@ -1,6 +1,6 @@
 /**
  * What `svc serve` loads, as `deno info` sees the module graph of `cli.ts`:
- * the commands load on use (`src/cli/main.ts` imports each by `import()`),
+ * the commands load on use (`src/cli/commands.ts` imports each by `import()`),
  * so serve's graph is `cli.ts`'s but for the other commands' branches. It
  * holds nothing of payments (`src/pay/`, viem, x402, ox), no command that
  * only the origin answers, and no npm package but DuckDB's, the MCP SDK's
@@ -40,11 +40,11 @@ async function graphOf(file: string): Promise<Graph> {
 }
 
 const root = pathToFileURL(ROOT).href;
-const MAIN = `${root}src/cli/main.ts`;
+const COMMANDS = `${root}src/cli/commands.ts`;
 
 /**
  * The modules reached from the graph's root, following static imports and
- * `import()`, but for `import()`s out of `src/cli/main.ts` other than
+ * `import()`, but for `import()`s out of `src/cli/commands.ts` other than
  * `keep` (the commands not run).
  */
 function reached(graph: Graph, keep: string | null): Set<string> {
@@ -62,7 +62,7 @@ function reached(graph: Graph, keep: string | null): Set<string> {
     for (const d of modules.get(at)?.dependencies ?? []) {
       const to = d.code?.specifier;
       if (!to) continue;
-      if (keep !== null && at === MAIN && d.isDynamic && to !== keep) continue;
+      if (keep !== null && at === COMMANDS && d.isDynamic && to !== keep) continue;
       stack.push(follow(to));
     }
   }

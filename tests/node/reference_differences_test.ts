@@ -31,7 +31,7 @@ Deno.test("differences: the connection stays open after a 404, and the next requ
     const socket = await openSocket(port);
     try {
       socket.send(`GET /projects/nowhere HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-      await socket.waitFor("project not found on this node");
+      await socket.waitFor("not found on this node");
       assert(!socket.isClosed(), "still open after the 404");
       socket.send(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
       await socket.waitFor('"node":true');
