@@ -1,6 +1,7 @@
 /**
- * The client of a node or the origin: typed methods for every node route,
- * configured by options or the `SVC_*` environment, with the transport rules
+ * The client of a node or the origin: typed methods for the node's
+ * operations (and `call` for any operation of the catalog), configured by
+ * options or the `SVC_*` environment, with the transport rules
  * of `http.ts` (retries where safe, errors by status, deprecation warnings).
  * It only talks HTTP: what moves versions into or out of a store on disk
  * (pull, save, load, a local query) is `src/local/`, which takes a client.
@@ -12,17 +13,12 @@ import {
   listedLicense,
   type Manifest,
   ORIGIN_LICENSES,
-  type ProjectChanges,
   type ProjectDetail,
-  type ProjectEdited,
   type ProjectEntry,
-  type Report,
-  type ReportAnswer,
   WIRE_LIMITS,
 } from "../wire/mod.ts";
 import { type AnswerOf, CATALOG, type InputOf, type OperationName } from "../catalog/mod.ts";
 import { callOperation } from "./operation_call.ts";
-import { type AccountCalls, accountCalls } from "./account.ts";
 import {
   contribute,
   type ContributeOptions,
@@ -30,16 +26,10 @@ import {
   type ContributionAnswer,
   waitForContribution,
 } from "./contributions.ts";
-import { type CommunityCalls, communityCalls } from "./community.ts";
-import { sendReport } from "./reports.ts";
 import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
-import { type KnowledgeCalls, knowledgeCalls } from "./knowledge.ts";
-import { updateProject } from "./project_edit.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
-import { pushFile, type PushOptions, type PushResult } from "./push.ts";
 import type { CallContext } from "./context.ts";
-import { type PaymentCalls, paymentCalls } from "./payments.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
@@ -56,8 +46,6 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Agent key or node token (default `SVC_API_KEY`). */
   apiKey?: string | null;
-  /** Payment service (default `SVC_PAY_URL`, else the base URL, or `http://localhost:3001` for a loopback base). */
-  payUrl?: string;
   /** Milliseconds before one attempt is given up (default 60,000). */
   timeout?: number;
   /** Retries of calls that are safe to repeat (default 2). */
@@ -71,12 +59,6 @@ export interface ClientOptions {
    * one (default true). Turn off only to talk to a node known to have no token.
    */
   requireKey?: boolean;
-}
-
-/** The pay URL rule of origin-wire 1.1: `localhost`, `127.0.0.1` or `::1` as the base URL's host name. */
-function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  return host === "localhost" || host === "127.0.0.1" || host === "::1";
 }
 
 /** Most part digests one manifest request may list in `have` (the origin's limit). */
@@ -125,27 +107,12 @@ function search(params: Record<string, number | undefined>): string {
 export class Client {
   /** The base URL calls go to. */
   readonly baseUrl: string;
-  /** The payment service's base URL. */
-  readonly payUrl: string;
   readonly #endpoint: Endpoint;
   /** The node probe's answer, once one came (null while none has: an unreachable base URL is asked again). */
   #isNode: Promise<boolean | null> | null = null;
   readonly #requireKey: boolean;
   /** What the call areas share with this client. */
   readonly #context: CallContext;
-  /** Knowledge units: search, read, submit, status, wait, revise, retire, price, reviews, comments, points. */
-  readonly knowledge: KnowledgeCalls;
-  /** Claim, claim status, quota, earnings and listings (origin-wire 3.9, 3.10). */
-  readonly account: AccountCalls;
-  /** The requests board and reviews of bought items (origin-wire 4). */
-  readonly community: CommunityCalls;
-  /**
-   * Payments without a wallet: credits (view, unit and dataset purchases) on
-   * the origin, and the pay service's statements, purchase history and
-   * disputes as plain HTTP (the pay service never receives the key). What
-   * signs is `@svc/cli/pay`.
-   */
-  readonly payments: PaymentCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -168,8 +135,6 @@ export class Client {
       throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
     }
     this.#requireKey = options.requireKey ?? true;
-    this.payUrl = (options.payUrl ?? (env.SVC_PAY_URL || null) ??
-      (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl)).replace(/\/+$/, "");
     this.#endpoint = {
       baseUrl: this.baseUrl,
       apiKey: options.apiKey ?? (env.SVC_API_KEY || null),
@@ -179,24 +144,11 @@ export class Client {
     };
     this.#context = {
       endpoint: this.#endpoint,
-      payUrl: this.payUrl,
       env,
+      requireKey: this.#requireKey,
       needKey: (call) => this.#needKey(call),
       isNode: () => this.isNode(),
     };
-    this.knowledge = knowledgeCalls(this.#context);
-    this.account = accountCalls(this.#context);
-    this.community = communityCalls(this.#context);
-    this.payments = paymentCalls(this.#context);
-  }
-
-  /**
-   * Reports a unit, dataset, comment, review, topic or agent (`POST /reports`;
-   * public, unchecked here, never retried); the same report within a day is
-   * the same report (`again: true`).
-   */
-  report(report: Report): Promise<ReportAnswer> {
-    return sendReport(this.#context, report);
   }
 
   /**
@@ -205,6 +157,15 @@ export class Client {
    * which takes it keyless. A base URL that does not answer the probe is
    * not refused here: the call itself then says that it cannot be reached.
    */
+  /**
+   * What the calls of this client share (the endpoint, the environment, the
+   * key check and the node probe), for the areas a client built on this one
+   * adds (the origin's, `@svc/origin`).
+   */
+  protected get callContext(): CallContext {
+    return this.#context;
+  }
+
   async #needKey(call: string): Promise<void> {
     if (this.#endpoint.apiKey || !this.#requireKey) return;
     if ((await this.#probe()) === false) throw new KeyRequiredError(call);
@@ -405,21 +366,6 @@ export class Client {
   async exportFile(slug: string, options: ExportFileOptions = {}): Promise<ExportFileResult> {
     const { exportFile } = await import("./export_file.ts");
     return await exportFile(this, slug, options);
-  }
-
-  /**
-   * Pushes a JSON-lines file to the origin as one contribution: gzip, a
-   * resumable multipart upload to presigned part URLs (which never see the
-   * key), completion, and with `wait` the screening's answer (see `push.ts`).
-   * A node takes no uploads: push goes to the origin.
-   */
-  async push(slug: string, file: string, options: PushOptions = {}): Promise<PushResult> {
-    return await pushFile(this.#endpoint, slug, file, { requireKey: this.#requireKey, ...options });
-  }
-
-  /** Edits a dataset (title, readme, tags, status, price, trialSale; see `project_edit.ts`). */
-  update(slug: string, changes: ProjectChanges): Promise<ProjectEdited> {
-    return updateProject(this.#context, slug, changes);
   }
 
   /** A contribution's answer. */

@@ -28,15 +28,17 @@ export function operationPath(op: Operation, input: Readonly<Record<string, unkn
     if (value === undefined || value === null || value === "") throw new ValueError(`${op.name} needs ${name}`);
     return encodeURIComponent(String(value));
   });
-  const query = new URLSearchParams();
+  const query: string[] = [];
   for (const [name, field] of Object.entries(op.input as Fields)) {
     if (params.has(name) || (op.method !== "GET" && field.in !== "query")) continue;
     const value = input[name];
     if (value === undefined || value === null) continue;
-    for (const one of Array.isArray(value) ? value : [value]) query.append(name, String(one));
+    // Commas stay as they are: a list in one parameter (`have=a,b`) reads as the API writes it.
+    for (const one of Array.isArray(value) ? value : [value]) {
+      query.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(one)).replaceAll("%2C", ",")}`);
+    }
   }
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
+  return query.length > 0 ? `${path}?${query.join("&")}` : path;
 }
 
 /**
