@@ -10,10 +10,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { assertEquals } from "./support/assert.ts";
+import { assert, assertEquals } from "./support/assert.ts";
 import { ROOT } from "./support/cli_process.ts";
 import { type Edge, importGraph, moduleOf, tsFiles } from "./support/import_graph.ts";
-import { functionSpans } from "./support/ts_syntax.ts";
+import { functionSpans, namesPassedOn } from "./support/ts_syntax.ts";
 
 /** The floors, lowest first: a module may import the modules of the floors below its own. */
 export const FLOORS: string[][] = [
@@ -137,4 +137,19 @@ Deno.test("a function's length counts its signature, however it is laid out", ()
   ].join("\n");
   const spans = functionSpans("x.ts", text).map((f) => [f.name, f.line, f.lines]);
   assertEquals(spans, [["spread", 1, 6], ["arrow", 7, 3], ["method", 11, 5]]);
+});
+
+Deno.test("every door names what it passes on: no mod.ts (nor the command line's kit.ts) passes on every name of a file", async () => {
+  const doors = (await tsFiles("src")).filter((f) => f.endsWith("/mod.ts") || f === "src/cli/kit.ts");
+  assert(doors.length > 30, "the doors are read");
+  const wholesale: string[] = [];
+  for (const door of doors) {
+    if (namesPassedOn(door, await readFile(join(ROOT, door), "utf8")).includes("*")) wholesale.push(door);
+  }
+  assertEquals(wholesale, []);
+  assertEquals(namesPassedOn("x.ts", 'export { a, type B } from "./a.ts";\nexport type * from "./b.ts";'), [
+    "a",
+    "B",
+    "*",
+  ]);
 });

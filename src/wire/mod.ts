@@ -3,12 +3,32 @@
  *
  * @module
  */
-export * from "./exact_json.ts";
+export { parseDocumentJson, stringifyExactJson } from "./exact_json.ts";
 export { type Bounded, WIRE_LIMITS } from "./limits.ts";
-export * from "./json_parse.ts";
-export * from "./new_project.ts";
-export * from "./slug.ts";
-export * from "./stable_json.ts";
-export type * from "./types.ts";
+export { type ExactJson, JSON_MAX_DEPTH, JsonTooDeep, nestsDeeperThan, parseExactJson } from "./json_parse.ts";
+export { checkNewProject, type NewProject, newProjectProblems } from "./new_project.ts";
+export { isSha256, isSlug, notASlug, SHA256_PATTERN, SLUG_PATTERN, SLUG_RULE } from "./slug.ts";
+export { stableStringify } from "./stable_json.ts";
+export type {
+  ContributionView,
+  DataPage,
+  ErrorBody,
+  FollowStatus,
+  Health,
+  IncompleteVersion,
+  Manifest,
+  ManifestPart,
+  MemoryHealth,
+  MemoryPlan,
+  ProjectDetail,
+  ProjectEntry,
+  QueryAnswer,
+  Readiness,
+  SandboxWall,
+  SchemaDef,
+  SchemaField,
+  SignatureStatus,
+  VersionSummary,
+} from "./types.ts";
 export { listedLicense } from "./licenses.ts";
 export { ORIGIN_LICENSES } from "./licenses.ts";

@@ -64,3 +64,140 @@ export function functionSpans(file: string, text: string): FunctionSpan[] {
   visit(source);
   return found;
 }
+
+/** What one file takes from another: the names it imports or re-exports, or `*` when it takes the whole module. */
+export interface NamesTaken {
+  /** The specifier as written. */
+  specifier: string;
+  /** The names taken (the exported names, before any `as`), or `["*"]` for a namespace or an opaque use. */
+  names: string[];
+}
+
+function bound(pattern: ts.BindingName): string[] {
+  return ts.isObjectBindingPattern(pattern) ? pattern.elements.map((e) => (e.propertyName ?? e.name).getText()) : ["*"];
+}
+
+function dynamicNames(call: ts.CallExpression): string[] {
+  let at: ts.Node = call;
+  // `Promise.all([import(a), import(b)])` destructured as `[{ x }, { y }]`: the names at this import's place.
+  if (ts.isArrayLiteralExpression(at.parent) && ts.isCallExpression(at.parent.parent)) {
+    const index = at.parent.elements.indexOf(call);
+    let outer: ts.Node = at.parent.parent;
+    if (ts.isAwaitExpression(outer.parent)) outer = outer.parent;
+    const declared = outer.parent;
+    if (ts.isVariableDeclaration(declared) && ts.isArrayBindingPattern(declared.name)) {
+      const element = declared.name.elements[index];
+      return element && ts.isBindingElement(element) ? bound(element.name) : ["*"];
+    }
+    return ["*"];
+  }
+  if (ts.isAwaitExpression(at.parent)) at = at.parent;
+  while (ts.isParenthesizedExpression(at.parent)) at = at.parent;
+  const parent = at.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.expression === at) return [parent.name.text];
+  if (ts.isVariableDeclaration(parent)) return bound(parent.name);
+  return ["*"];
+}
+
+/**
+ * What `text` (a file named `file`) takes from each module it imports:
+ * static imports and re-exports by name, `import()` by what the code reads
+ * of the module (`(await import(x)).name`, `const { a } = await import(x)`).
+ *
+ * @example
+ * ```ts ignore
+ * namesTaken("a.ts", 'import { a, type B as C } from "./m.ts";'); // [{ specifier: "./m.ts", names: ["a", "B"] }]
+ * ```
+ */
+export function namesTaken(file: string, text: string): NamesTaken[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: NamesTaken[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.importClause;
+      const bindings = clause?.namedBindings;
+      const names = !clause ? [] : bindings && ts.isNamespaceImport(bindings) ? ["*"] : [
+        ...(clause.name ? ["default"] : []),
+        ...(bindings?.elements.map((e) => (e.propertyName ?? e.name).text) ?? []),
+      ];
+      found.push({ specifier: node.moduleSpecifier.text, names });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const clause = node.exportClause;
+      const names = clause && ts.isNamedExports(clause)
+        ? clause.elements.map((e) => (e.propertyName ?? e.name).text)
+        : ["*"];
+      found.push({ specifier: node.moduleSpecifier.text, names });
+    } else if (
+      ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0])
+    ) {
+      found.push({ specifier: node.arguments[0].text, names: dynamicNames(node) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * The names a module's door passes on: each `export { a, type B }` by name,
+ * and `*` for an `export *` or `export type *` (which names nothing).
+ *
+ * @example
+ * ```ts ignore
+ * namesPassedOn("mod.ts", 'export { a } from "./a.ts";\nexport type * from "./b.ts";'); // ["a", "*"]
+ * ```
+ */
+export function namesPassedOn(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const names: string[] = [];
+  for (const node of source.statements) {
+    if (!ts.isExportDeclaration(node)) continue;
+    const clause = node.exportClause;
+    if (clause && ts.isNamedExports(clause)) names.push(...clause.elements.map((e) => e.name.text));
+    else names.push("*");
+  }
+  return names;
+}
+
+/** One name a file exports, and whether it is a type alone. */
+export interface Exported {
+  /** The name. */
+  name: string;
+  /** Whether it names a type only (an interface or a type alias). */
+  typeOnly: boolean;
+}
+
+/**
+ * The names `text` (a file named `file`) exports, declared there or passed
+ * on by name (`export { a, type B } from`), with whether each is a type
+ * alone.
+ *
+ * @example
+ * ```ts ignore
+ * declaredExports("a.ts", "export interface A {}\nexport const b = 1;"); // [{ name: "A", typeOnly: true }, { name: "b", typeOnly: false }]
+ * ```
+ */
+export function declaredExports(file: string, text: string): Exported[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: Exported[] = [];
+  const exported = (node: ts.Node) =>
+    ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  for (const node of source.statements) {
+    if (ts.isExportDeclaration(node) && node.exportClause && ts.isNamedExports(node.exportClause)) {
+      for (const e of node.exportClause.elements) {
+        found.push({ name: e.name.text, typeOnly: node.isTypeOnly || e.isTypeOnly });
+      }
+      continue;
+    }
+    if (!exported(node)) continue;
+    if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) {
+      found.push({ name: node.name.text, typeOnly: true });
+    } else if (ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node) || ts.isEnumDeclaration(node)) {
+      if (node.name) found.push({ name: node.name.text, typeOnly: false });
+    } else if (ts.isVariableStatement(node)) {
+      for (const d of node.declarationList.declarations) found.push({ name: d.name.getText(source), typeOnly: false });
+    }
+  }
+  return found;
+}

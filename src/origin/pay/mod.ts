@@ -40,7 +40,14 @@ export {
   transactionHash,
 } from "./statements.ts";
 export { openWallet, type TypedData, type Wallet, walletKey } from "./wallet.ts";
-export type * from "./x402.ts";
+export type {
+  PaymentPayload,
+  PaymentRequired,
+  PaymentRequiredV1,
+  PaymentRequirements,
+  PaymentRequirementsV1,
+  TransferAuthorization,
+} from "./x402.ts";
 export type {
   CreditGrant,
   CreditLedgerEntry,
