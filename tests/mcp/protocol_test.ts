@@ -94,8 +94,7 @@ Deno.test("MCP: JSON-RPC error codes: -32700, -32600, -32601, -32602 with short 
     const cases: [unknown, string][] = [
       [
         call("nope", {}),
-        'unknown tool "nope"; tools: list_datasets, dataset_info, read_dataset, dataset_manifest, ' +
-        "query_dataset, dataset_statistics, create_dataset, contribute_records, contribution_status",
+        `unknown tool "nope"; tools: ${toolOperations().map((o) => o.tool.name).join(", ")}`,
       ],
       [call("dataset_info", {}), "dataset_info: missing argument slug"],
       [call("dataset_info"), "dataset_info: missing argument slug"],
