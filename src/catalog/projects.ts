@@ -1,11 +1,12 @@
 /**
- * The projects: the list, and one project's detail.
+ * The projects: the list, one project's detail, and its versions.
  *
  * @module
  */
-import type { ProjectDetail, ProjectEntry } from "../wire/mod.ts";
+import { type ProjectDetail, type ProjectEntry, WIRE_LIMITS } from "../wire/mod.ts";
 import { SLUG } from "./fields.ts";
 import type { Operation } from "./operation.ts";
+import type { IntegerField } from "./schema.ts";
 
 /** The projects' operations. */
 export const PROJECT_OPERATIONS = {
@@ -53,6 +54,53 @@ export const PROJECT_OPERATIONS = {
       title: "Dataset info",
       description: "One project's README, schema (fields and types), license and the versions this node holds. " +
         "Read it before reading or querying the records.",
+    },
+  },
+  list_versions: {
+    name: "list_versions",
+    method: "GET",
+    path: "/projects/{slug}/versions",
+    about: "A project's versions held, newest first, a page at a time: each one's number, when it was made, its " +
+      "records and parts.",
+    input: {
+      slug: SLUG,
+      limit: {
+        type: "integer",
+        ...WIRE_LIMITS.versions,
+        about: (f: IntegerField): string => `Versions in the page, ${f.min}-${f.max} (default ${f.default}).`,
+      },
+      before: {
+        type: "integer",
+        min: 1,
+        optional: true,
+        about: "Only versions older than this one (the previous page's `next`); from the newest when left out.",
+      },
+    },
+    answer: undefined as unknown as {
+      project: string;
+      count: number;
+      versions: { version: number; createdAt: string | null; records: number; parts: number }[];
+      next: number | null;
+    },
+    encoding: "json",
+    costly: false,
+    public: false,
+    write: false,
+    tool: {
+      name: "list_versions",
+      title: "List versions",
+      description: 'A project\'s versions this node holds, newest first, e.g. `{"slug": "cities", "limit": 5}`: ' +
+        "each version's number, when it was made, its records and its Parquet parts, with `count` (versions held) " +
+        "and `next` (give it as `before` for the older page; null at the end).",
+      guide: "`list_versions` pages through a project's versions, newest first, with when each was made and its " +
+        "records: pick the version to read, query or compare.",
+      narrow: { limit: WIRE_LIMITS.toolVersions },
+    },
+    command: {
+      name: "versions",
+      about: "list a project's versions, newest first",
+      group: "datasets",
+      table: { rows: "versions", columns: ["version", "createdAt", "records", "parts"], next: "before" },
     },
   },
 } as const satisfies Record<string, Operation>;
