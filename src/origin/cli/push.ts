@@ -1,7 +1,7 @@
 /**
  * `svc push SLUG --file F [--source TEXT] [--no-gzip] [--part-size MiB]
  * [--workers N] [--wait] [--json]`: a JSON-lines file to the origin as one
- * contribution, by the resumable multipart upload of `src/client/push.ts`
+ * contribution, by the resumable multipart upload of `../client/push.ts`
  * (origin-wire 2.1), with progress on stderr.
  *
  * @module
