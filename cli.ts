@@ -9,7 +9,7 @@
  * @module
  */
 import { narrowServe } from "./src/launch/mod.ts";
-import { main, runSvc } from "./src/cli/mod.ts";
+import { main, runSvc } from "./src/svc/mod.ts";
 
 export { main };
 

@@ -1,10 +1,14 @@
 /**
- * The client side of svc: a `Client` for a node or the origin, its errors,
- * and the wire shapes both answer with. It only talks HTTP: importing this
- * module loads no part of the store, the node or a database, and no npm
- * package. Pulling into a store on disk, bundles and SQL over a held version
- * are `@svc/cli/local`, which takes a `Client`; payments that a wallet signs
- * (x402 purchases, purchase history, disputes) are `@svc/cli/pay`.
+ * The client side of svc: a `Client` for a node's operations (and the
+ * datasets of the origin, which answers them too), its errors, the wire
+ * shapes, and the catalog of operations its calls are drawn from
+ * (`client.call(name, input)` reaches any of them). It only talks HTTP:
+ * importing this module loads no part of the store, the node or a database,
+ * and no npm package. Pulling into a store on disk, bundles and SQL over a
+ * held version are `@svc/cli/local`, which takes a `Client`. What only the
+ * origin answers (knowledge units, the account, the community, payments,
+ * pushes of large files) is the package `@svc/origin`, and what a wallet
+ * signs `@svc/origin/pay`.
  *
  * @example
  * ```ts
@@ -53,17 +57,44 @@ export {
   WaitTimeout,
 } from "./src/client/mod.ts";
 export { SvcDeprecationWarning } from "./src/client/mod.ts";
-export type { AccountCalls } from "./src/client/mod.ts";
-export type { CommunityCalls, ReviewTarget } from "./src/client/mod.ts";
-export type * from "./src/wire/mod.ts";
-export { REPORT_KINDS, REPORT_REASONS } from "./src/wire/mod.ts";
+export {
+  type AnswerOf,
+  type ArrayField,
+  type BooleanField,
+  CATALOG,
+  type Catalog,
+  type CommandEntry,
+  type CommandGroup,
+  type Encoding,
+  type Field,
+  type FieldBase,
+  type Fields,
+  type Flatten,
+  type InputFields,
+  type InputOf,
+  type IntegerField,
+  type MayLeaveOut,
+  NODE_OPERATIONS,
+  type ObjectField,
+  type Operation,
+  type OperationAnswer,
+  type OperationInput,
+  type OperationName,
+  operations,
+  type OptionalFields,
+  PROJECT_OPERATIONS,
+  RECORD_OPERATIONS,
+  type RecordField,
+  type RequiredFields,
+  type ScalarField,
+  type StringField,
+  type Taken,
+  type ToolEntry,
+  type ValueOf,
+  WRITE_OPERATIONS,
+} from "./src/catalog/mod.ts";
 export type * from "./src/wire/mod.ts";
 export type { ExportAnswer, ExportFileOptions, ExportFileResult } from "./src/client/mod.ts";
-export type { PushOptions, PushProgress, PushResult } from "./src/client/mod.ts";
-export type { KnowledgeCalls, PriceChange, SearchOptions, UnitWaitOptions } from "./src/client/mod.ts";
-export type * from "./src/wire/mod.ts";
-export type { PaymentCalls, WalletProof } from "./src/client/mod.ts";
-export type * from "./src/wire/mod.ts";
-export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN } from "./src/wire/mod.ts";
-export type * from "./src/wire/mod.ts";
+export type { Pusher, PushOptions, PushProgress, PushResult } from "./src/client/mod.ts";
+export { isSha256, isSlug, SHA256_PATTERN, SLUG_PATTERN, WIRE_LIMITS } from "./src/wire/mod.ts";
 export { VERSION } from "./src/version.ts";

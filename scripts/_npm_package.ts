@@ -9,7 +9,7 @@ import { builtinModules } from "node:module";
 /** Where the project lives. */
 export const REPOSITORY = "https://github.com/svc-dev/svc";
 
-/** The parts of `deno.json` the npm build reads. */
+/** The parts of `deno.json` the npm build reads (the root's, or a workspace member's). */
 export interface DenoConfig {
   /** The package name, the same on npm and JSR (`@svc/cli`). */
   name: string;
@@ -21,6 +21,67 @@ export interface DenoConfig {
   imports?: Record<string, string>;
   /** Entry points: subpath to `.ts` file, e.g. `"./server": "./server.ts"`. */
   exports?: Record<string, string>;
+  /** The workspace's members (folders holding a `deno.json` each). */
+  workspace?: string[];
+}
+
+/**
+ * Where the npm package carries a workspace package of its own: `@svc/origin`
+ * is `@svc/cli/origin` (one npm package holds both parts; JSR publishes them
+ * apart), and its `./pay` is also the package's `./pay`, as before it moved.
+ */
+export const NPM_SUBPATHS: Readonly<Record<string, string>> = { "@svc/origin": "./origin" };
+
+/** Subpaths the npm package keeps for what moved into a workspace package: `./pay` is `./origin/pay`. */
+export const NPM_ALIASES: Readonly<Record<string, string>> = { "./pay": "./origin/pay" };
+
+/**
+ * The npm package's entry points: the root's exports as they are, and each
+ * member's under its subpath (`@svc/origin/pay` is `./origin/pay`), files
+ * relative to the root; then the aliases.
+ *
+ * @example
+ * ```ts
+ * import { npmEntries } from "./_npm_package.ts";
+ * npmEntries({ name: "@svc/cli", license: "MIT", version: "1.0.0", exports: { ".": "./mod.ts" } }, []);
+ * // { ".": "./mod.ts" }
+ * ```
+ */
+export function npmEntries(
+  root: DenoConfig,
+  members: { dir: string; config: DenoConfig }[],
+): Record<string, string> {
+  const entries: Record<string, string> = { ...(root.exports ?? { ".": "./mod.ts" }) };
+  for (const { dir, config } of members) {
+    const base = NPM_SUBPATHS[config.name];
+    if (base === undefined) continue;
+    for (const [sub, file] of Object.entries(config.exports ?? {})) {
+      entries[sub === "." ? base : `${base}${sub.slice(1)}`] = `./${dir.replace(/^\.\//, "")}/${
+        file.replace(/^\.\//, "")
+      }`;
+    }
+  }
+  for (const [alias, target] of Object.entries(NPM_ALIASES)) if (entries[target]) entries[alias] = entries[target];
+  return entries;
+}
+
+/**
+ * A workspace package's specifier as the npm package self-references it:
+ * `@svc/origin/cli` is `@svc/cli/origin/cli`; any other is unchanged.
+ *
+ * @example
+ * ```ts
+ * import { npmSpecifier } from "./_npm_package.ts";
+ * npmSpecifier("@svc/origin/cli", "@svc/cli"); // "@svc/cli/origin/cli"
+ * ```
+ */
+export function npmSpecifier(specifier: string, self: string): string {
+  for (const [name, base] of Object.entries(NPM_SUBPATHS)) {
+    if (specifier === name || specifier.startsWith(`${name}/`)) {
+      return `${self}${base.slice(1)}${specifier.slice(name.length)}`;
+    }
+  }
+  return specifier;
 }
 
 /** The bin script: runs the command line under Node and exits with its code. */
@@ -78,11 +139,14 @@ function compiled(path: string, ext: ".js" | ".d.ts"): string {
 
 /**
  * The `package.json` of the npm package: ESM, the `svc` bin, the entry
- * points of `deno.json`'s `exports` (compiled JS with their declarations),
- * Node 20 or later, and `dependencies`.
+ * points `entries` (`deno.json`'s exports and its members', compiled JS with
+ * their declarations), Node 20 or later, and `dependencies`.
  */
-export function packageJson(config: DenoConfig, dependencies: Record<string, string>): Record<string, unknown> {
-  const entries = config.exports ?? { ".": "./mod.ts" };
+export function packageJson(
+  config: DenoConfig,
+  entries: Record<string, string>,
+  dependencies: Record<string, string>,
+): Record<string, unknown> {
   const exports: Record<string, { types: string; default: string }> = {};
   for (const [subpath, file] of Object.entries(entries)) {
     exports[subpath] = { types: compiled(file, ".d.ts"), default: compiled(file, ".js") };

@@ -15,8 +15,16 @@ import { dirname, join, relative, resolve } from "node:path";
 import { spawnSync } from "node:child_process";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { BIN_SVC, type DenoConfig, npmDependencies, packageJson, packageOf } from "./_npm_package.ts";
-import { PAYMENT_PACKAGES } from "../src/pay/packages.ts";
+import {
+  BIN_SVC,
+  type DenoConfig,
+  npmDependencies,
+  npmEntries,
+  npmSpecifier,
+  packageJson,
+  packageOf,
+} from "./_npm_package.ts";
+import { PAYMENT_PACKAGES } from "../src/origin/pay/packages.ts";
 
 /** The repository root. */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -54,9 +62,14 @@ export class CompileError extends Error {
   }
 }
 
-/** The compiler options of the npm build (a `tsconfig.json`): ES2022 modules for Node 20, with declarations. */
-function compilerOptions(outDir: string, typeRoot: string): Record<string, unknown> {
+/**
+ * The compiler options of the npm build (a `tsconfig.json`): ES2022 modules
+ * for Node 20, with declarations; `paths` resolve the workspace's package
+ * specifiers (`@svc/cli/client`, `@svc/origin/pay`) to their sources.
+ */
+function compilerOptions(outDir: string, typeRoot: string, paths: Record<string, string[]>): Record<string, unknown> {
   return {
+    paths,
     rewriteRelativeImportExtensions: true,
     module: "es2022",
     moduleResolution: "bundler",
@@ -101,9 +114,10 @@ async function compile(
   entries: string[],
   outDir: string,
   tools: string,
+  paths: Record<string, string[]>,
 ): Promise<{ written: string[]; packages: Set<string> }> {
   const config = join(tools, "tsconfig.json");
-  const options = compilerOptions(outDir, join(tools, "node_modules", "@types"));
+  const options = compilerOptions(outDir, join(tools, "node_modules", "@types"), paths);
   await writeFile(config, JSON.stringify({ compilerOptions: options, files: entries }, null, 2));
   const tsc = spawnSync("node", [
     join(tools, "node_modules", "typescript", "bin", "tsc"),
@@ -127,6 +141,43 @@ async function compile(
     }
   }
   return { written, packages };
+}
+
+/** The workspace's packages besides the root: each member's folder and `deno.json` (those with a name). */
+async function members(config: DenoConfig): Promise<{ dir: string; config: DenoConfig }[]> {
+  const found: { dir: string; config: DenoConfig }[] = [];
+  for (const dir of config.workspace ?? []) {
+    const member = JSON.parse(await readFile(join(ROOT, dir, "deno.json"), "utf8")) as Partial<DenoConfig>;
+    if (typeof member.name === "string") found.push({ dir: dir.replace(/^\.\//, ""), config: member as DenoConfig });
+  }
+  return found;
+}
+
+/** `paths` for `tsc`: each package specifier of the workspace (`@svc/cli/client`, `@svc/origin`) to its source. */
+function workspacePaths(root: DenoConfig, all: { dir: string; config: DenoConfig }[]): Record<string, string[]> {
+  const paths: Record<string, string[]> = {};
+  for (const { dir, config } of [{ dir: ".", config: root }, ...all]) {
+    for (const [sub, file] of Object.entries(config.exports ?? {})) {
+      paths[sub === "." ? config.name : `${config.name}${sub.slice(1)}`] = [join(ROOT, dir, file)];
+    }
+  }
+  return paths;
+}
+
+/**
+ * Rewrites the workspace's own package specifiers in the compiled files to
+ * the npm package's self-references (`@svc/origin/cli` becomes
+ * `@svc/cli/origin/cli`, which Node resolves through the package's exports).
+ */
+async function selfReferences(written: string[], self: string): Promise<void> {
+  for (const path of written) {
+    const text = await readFile(path, "utf8");
+    const rewritten = text.replace(
+      /(["'])(@svc\/origin(?:\/[\w-]+)*)\1/g,
+      (_, q, s) => `${q}${npmSpecifier(s, self)}${q}`,
+    );
+    if (rewritten !== text) await writeFile(path, rewritten);
+  }
 }
 
 /**
@@ -167,17 +218,22 @@ async function buildTools(): Promise<string> {
 export async function buildNpm(options: BuildNpmOptions = {}): Promise<BuiltNpm> {
   const outDir = resolve(options.outDir ?? join(ROOT, "dist", "npm"));
   const config = JSON.parse(await readFile(join(ROOT, "deno.json"), "utf8")) as DenoConfig;
-  const entries = [...Object.values(config.exports ?? { ".": "./mod.ts" }), ...PROCESS_ENTRIES].map((p) =>
-    join(ROOT, p)
-  );
+  const workspace = await members(config);
+  const exported = npmEntries(config, workspace);
+  const entries = [...new Set([...Object.values(exported), ...PROCESS_ENTRIES])].map((p) => join(ROOT, p));
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
-  const { written, packages } = await compile(entries, outDir, await buildTools());
-  // The payment packages load by a specifier built at run time (src/pay/packages.ts): no import names them.
-  const all = { ...npmDependencies(packages, config.imports ?? {}), ...PAYMENT_PACKAGES };
+  const { written, packages } = await compile(entries, outDir, await buildTools(), workspacePaths(config, workspace));
+  await selfReferences(written, config.name);
+  // The workspace's own packages are this package's parts, not dependencies.
+  const own = new Set([config.name, ...workspace.map((m) => m.config.name)]);
+  const imported = [...packages].filter((p) => !own.has(p));
+  // The payment packages load by a specifier built at run time (src/origin/pay/packages.ts): no import names them.
+  const all = { ...npmDependencies(imported, config.imports ?? {}), ...PAYMENT_PACKAGES };
   const dependencies = Object.fromEntries(Object.entries(all).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
   const files = written.map((p) => relative(outDir, p));
-  await writeFile(join(outDir, "package.json"), JSON.stringify(packageJson(config, dependencies), null, 2) + "\n");
+  const pkg = packageJson(config, exported, dependencies);
+  await writeFile(join(outDir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
   await mkdir(join(outDir, "bin"));
   await writeFile(join(outDir, "bin", "svc.js"), BIN_SVC);
   await chmod(join(outDir, "bin", "svc.js"), 0o755);

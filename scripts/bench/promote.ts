@@ -15,8 +15,8 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { Client } from "../../src/client/client.ts";
-import type { PushProgress } from "../../src/client/push.ts";
+import { OriginClient as Client } from "../../src/origin/mod.ts";
+import type { PushProgress } from "../../src/client/mod.ts";
 import { promote, type PromoteResult } from "../../src/local/push_bundle.ts";
 import { post } from "../../tests/support/local_project.ts";
 import { spawnOrigin } from "../../tests/support/origin_process.ts";

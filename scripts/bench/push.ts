@@ -17,15 +17,15 @@
  */
 import { link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Client } from "../../src/client/client.ts";
-import { gzipCopy } from "../../src/client/_upload_file.ts";
+import { OriginClient as Client } from "../../src/origin/mod.ts";
+import { gzipCopy } from "../../src/origin/client/_upload_file.ts";
 import {
   fingerprintOf,
   planParts,
   uploadPaths,
   type UploadState,
   writeUploadState,
-} from "../../src/client/_upload_state.ts";
+} from "../../src/origin/client/_upload_state.ts";
 import { post } from "../../tests/support/local_project.ts";
 import { spawnOrigin } from "../../tests/support/origin_process.ts";
 import { AGENT_KEY, PUSH_SCHEMA, writeRecords } from "../../tests/support/push_fixture.ts";

@@ -106,10 +106,11 @@ export async function saveCommand(args: string[]): Promise<number> {
   const bar = progressOnReport(`save ${slug}`, "bytes", !values["no-progress"]);
   let note = "";
   const pullMissing = async (v: number | null) => {
-    const client = new Client({ ...endpointFrom(values, process.env), env: process.env });
+    const clientOptions = { ...endpointFrom(values, process.env), env: process.env };
+    const client = new Client(clientOptions);
     const pulling = { store, version: v ?? undefined, workers };
     if (!values.paid) return (await pull(client, slug, pulling)).version;
-    const bought = await pullWithWallet(client, slug, pulling);
+    const bought = await pullWithWallet(clientOptions, slug, pulling);
     note = `${bought.note}\n`;
     return bought.result.version;
   };
@@ -162,7 +163,9 @@ export async function loadCommand(args: string[]): Promise<number> {
     if (!isSlug(values.push)) throw new UsageError(`--push: ${notASlug(values.push)}`);
     if (values.check) throw new UsageError("--check and --push do not go together");
     const push = pushProgress(values.push, !values["no-progress"]);
-    const pushed = await pushBundle(new Client({ ...endpointFrom(values, process.env) }), positionals[0], values.push, {
+    const { OriginClient } = await import("@svc/origin");
+    const origin = new OriginClient({ ...endpointFrom(values, process.env) });
+    const pushed = await pushBundle(origin, positionals[0], values.push, {
       store,
       sourceDeclaration: sourceFrom(values.source),
       allowPaid: values["allow-paid"],

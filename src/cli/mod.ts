@@ -1,14 +1,15 @@
 /**
- * The `svc` command line: `main(args)` runs one command and resolves with
- * its exit code; `runSvc(args)` is the `svc` program itself (under Deno,
- * `serve` runs its node under narrowed permissions).
- *
- * @example
- * ```ts
- * import { main } from "./mod.ts";
- * const code = await main(["--version"]); // prints the version; 0
- * ```
+ * The node's command line, for the one `svc` command (`src/svc/`): the
+ * node's commands (each loaded when it runs), the help's groups, the global
+ * flags, how a command ends (Ctrl-C, a closed stdout, a progress line), and
+ * `svc serve` under narrowed permissions. Commands built on it take its
+ * parts from `kit.ts` (`@svc/cli/command`).
  *
  * @module
  */
-export { main, runSvc } from "./entry.ts";
+export { type Command, GROUPS, NODE_COMMANDS } from "./commands.ts";
+export { endQuietlyWhenStdoutCloses } from "./formats.ts";
+export { takeGlobalFlags } from "./global_flags.ts";
+export { exitOnInterrupt } from "./interrupt.ts";
+export { endProgressLine } from "./progress.ts";
+export { serveSandboxed } from "./sandbox.ts";

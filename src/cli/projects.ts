@@ -7,7 +7,7 @@
  */
 import process from "node:process";
 import { Client } from "../client/mod.ts";
-import type { DataPage, ProjectDetail } from "../wire/mod.ts";
+import { type DataPage, type ProjectDetail, WIRE_LIMITS } from "../wire/mod.ts";
 import { commandArgs, intFlag, projectAt } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { UsageError } from "../errors/mod.ts";
@@ -34,12 +34,12 @@ ${CLIENT_OPTIONS}
 export const DATA_HELP = `Usage: svc data SLUG[@VERSION] [options]
 
 Print records of a version as JSON lines (one record a line), read from
-GET /projects/SLUG/data a page of at most 1000 at a time, every page of the
+GET /projects/SLUG/data a page of at most ${WIRE_LIMITS.page.max} at a time, every page of the
 version the first named.
 
 Options:
   --version N      the version (default: the newest)
-  --limit N        records to print (default: 200; 0 for all)
+  --limit N        records to print (default: ${WIRE_LIMITS.page.default}; 0 for all)
   --offset N       records to skip first (default: 0)
   --json           print one JSON object {project, version, count, records}
 ${CLIENT_OPTIONS}
@@ -135,14 +135,14 @@ export async function dataCommand(args: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError("svc data takes one SLUG[@VERSION]");
   const { slug, version: at } = projectAt(positionals[0]);
   let version = intFlag("version", values.version, 1) ?? at ?? undefined;
-  const wanted = intFlag("limit", values.limit, 0) ?? 200;
+  const wanted = intFlag("limit", values.limit, 0) ?? WIRE_LIMITS.page.default;
   let offset = intFlag("offset", values.offset, 0) ?? 0;
   const client = new Client({ ...endpointFrom(values, process.env) });
   const records: DataPage["records"] = [];
   let printed = 0;
   let pageVersion = version ?? 0;
   while (wanted === 0 || printed < wanted) {
-    const limit = wanted === 0 ? 1000 : Math.min(1000, wanted - printed);
+    const limit = wanted === 0 ? WIRE_LIMITS.page.max : Math.min(WIRE_LIMITS.page.max, wanted - printed);
     const page = await client.data(slug, { version, limit, offset, exactIntegers: true });
     version = pageVersion = page.version;
     if (values.json) records.push(...page.records);

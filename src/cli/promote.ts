@@ -6,7 +6,7 @@
  * @module
  */
 import process from "node:process";
-import { Client, type PushProgress } from "../client/mod.ts";
+import type { PushProgress } from "../client/mod.ts";
 import { promote, type PromoteResult, type PushBundleResult } from "../local/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
 import { requireLocalProject } from "./local_store.ts";
@@ -189,7 +189,8 @@ export async function promoteCommand(args: string[]): Promise<number> {
   await requireLocalProject(store, slug, false);
   const endpoint = endpointFrom(values, process.env);
   const bar = pushProgress(values.to ?? slug, !values["no-progress"]);
-  const result = await promote(new Client(endpoint), slug, {
+  const { OriginClient } = await import("@svc/origin");
+  const result = await promote(new OriginClient(endpoint), slug, {
     to: values.to,
     store,
     sourceDeclaration: sourceFrom(values.source),

@@ -93,10 +93,11 @@ export async function pullCommand(args: string[]): Promise<number> {
   if (values.paid && format === "jsonl") throw new UsageError("--paid pulls parts: it does not go with --format jsonl");
   const page = pageFrom(values.page, format);
   const store = eitherFlag(["out", values.out], ["store", values.store]) ?? DEFAULT_STORE;
-  const client = new Client({ ...endpointFrom(values, process.env), env: process.env });
+  const clientOptions = { ...endpointFrom(values, process.env), env: process.env };
+  const client = new Client(clientOptions);
   const required = verifyRequired(values.verify, process.env);
   const shown = !values["no-progress"];
-  const pinned = values.credits ? await buyWithCredits(client, slug, version ?? undefined) : version;
+  const pinned = values.credits ? await buyWithCredits(clientOptions, slug, version ?? undefined) : version;
   if (format === "jsonl") {
     return await pullLines(client, slug, { store, version: pinned, verify: required, page, json: values.json, shown });
   }
@@ -113,7 +114,9 @@ export async function pullCommand(args: string[]): Promise<number> {
     trust,
     onProgress: bar.onProgress,
   };
-  const bought = values.paid ? await pullWithWallet(client, slug, { ...pulling, maxPrice: values["max-price"] }) : null;
+  const bought = values.paid
+    ? await pullWithWallet(clientOptions, slug, { ...pulling, maxPrice: values["max-price"] })
+    : null;
   const result = bought?.result ?? await pull(client, slug, pulling);
   bar.finish();
   if (bought) process.stderr.write(`${bought.note}\n`);

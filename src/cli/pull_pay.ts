@@ -2,19 +2,14 @@
  * The paid forms of `svc pull` and `svc save`: `--credits` buys the version
  * with the operator's credits first (`POST /projects/{slug}/buy`) and says
  * so on stderr; `--paid` buys it with the wallet (x402) and pulls from the
- * manifest the purchase answered.
+ * manifest the purchase answered. Paying is the origin's: `@svc/origin`
+ * loads only when one of these flags is given.
  *
  * @module
  */
 import process from "node:process";
-import type { Client } from "../client/mod.ts";
-import {
-  formatUsdc,
-  type PaymentRequirements,
-  pullPaid,
-  type PullPaidOptions,
-  type PullPaidResult,
-} from "../pay/mod.ts";
+import type { ClientOptions } from "../client/mod.ts";
+import type { PaymentRequirements, PullPaidOptions, PullPaidResult } from "@svc/origin/pay";
 import { UsageError } from "../errors/mod.ts";
 
 /** The flags `pull` and `save` take for paying. */
@@ -44,8 +39,13 @@ export function checkPayFlags(values: { paid?: boolean; credits?: boolean; "max-
  * `bought|already yours: <p> v<N> with credits (X USDC) · balance Y USDC`
  * on stderr, and answers the version bought.
  */
-export async function buyWithCredits(client: Client, slug: string, version: number | undefined): Promise<number> {
-  const bought = await client.payments.buyDatasetWithCredits(slug, version);
+export async function buyWithCredits(
+  options: ClientOptions,
+  slug: string,
+  version: number | undefined,
+): Promise<number> {
+  const [{ OriginClient }, { formatUsdc }] = await Promise.all([import("@svc/origin"), import("@svc/origin/pay")]);
+  const bought = await new OriginClient(options).payments.buyDatasetWithCredits(slug, version);
   process.stderr.write(
     `${bought.already ? "already yours" : "bought"}: ${slug} v${bought.version} with credits ` +
       `(${formatUsdc(bought.chargedMicro)} USDC) · balance ${formatUsdc(bought.balanceMicro)} USDC\n`,
@@ -59,11 +59,16 @@ export async function buyWithCredits(client: Client, slug: string, version: numb
  * transaction <tx>`, or `already held: <p> v<N> (not bought again)`.
  */
 export async function pullWithWallet(
-  client: Client,
+  clientOptions: ClientOptions,
   slug: string,
   options: PullPaidOptions,
 ): Promise<{ result: PullPaidResult; note: string }> {
+  const [{ OriginClient }, { formatUsdc, pullPaid }] = await Promise.all([
+    import("@svc/origin"),
+    import("@svc/origin/pay"),
+  ]);
   let offer: PaymentRequirements | null = null;
+  const client = new OriginClient(clientOptions);
   const result = await pullPaid(client, slug, { ...options, onPay: (o) => (offer = o) });
   const paid = offer as PaymentRequirements | null;
   const note = result.paid && paid

@@ -11,6 +11,7 @@ import process from "node:process";
 import { Client } from "../client/mod.ts";
 import { queryLocal } from "../local/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
+import { WIRE_LIMITS } from "../wire/mod.ts";
 import { commandArgs, eitherFlag, intFlag, projectAt, versionFrom } from "./args.ts";
 import { endpointFrom } from "./endpoint.ts";
 import { fileError, UsageError } from "../errors/mod.ts";
@@ -32,8 +33,8 @@ Options:
   --format F      table (default), jsonl (one JSON object a row) or csv
                   (RFC 4180, a header line first)
   --version N     version to query (default: the newest whole one)
-  --limit N       rows to return (default: 200; 0 for all rows of a local
-                  query; a remote answer holds at most 1000)
+  --limit N       rows to return (default: ${WIRE_LIMITS.rows.default}; 0 for all rows of a local
+                  query; a remote answer holds at most ${WIRE_LIMITS.rows.max})
   --out DIR       store directory (default: ${DEFAULT_STORE}); --store DIR is
                   the same option
   --remote        ask a node or the origin instead (--base-url, --api-key;
@@ -43,10 +44,10 @@ Options:
 `;
 
 /** Longest statement a node takes, in characters (code points). */
-const MAX_SQL_CHARS = 4000;
+const MAX_SQL_CHARS = WIRE_LIMITS.sqlChars;
 
 /** Most rows a remote answer holds (the server's cap). */
-const REMOTE_ROWS = 1000;
+const REMOTE_ROWS = WIRE_LIMITS.rows.max;
 
 async function statement(positional: string | undefined, file: string | undefined): Promise<string> {
   if (file !== undefined) {
@@ -104,7 +105,7 @@ export async function queryCommand(args: string[]): Promise<number> {
     throw new UsageError(`the SQL statement is ${characters} characters; at most ${MAX_SQL_CHARS} are taken`);
   }
   if (!values.remote) await requireLocalProject(store, slug, true);
-  // A remote answer holds at most 1000 rows: 0 (all) or more asks for those 1000.
+  // A remote answer holds at most REMOTE_ROWS rows: 0 (all) or more asks for those.
   const limit = values.remote && asked !== undefined && (asked === 0 || asked > REMOTE_ROWS) ? REMOTE_ROWS : asked;
   const body = values.remote
     ? await new Client({ ...endpointFrom(values, process.env) }).query(slug, sql, { version, limit })
@@ -122,9 +123,9 @@ export async function queryCommand(args: string[]): Promise<number> {
   const more = !body.truncated
     ? ""
     : values.remote && limit === REMOTE_ROWS
-    ? ", more rows exist (a remote answer holds at most 1000)"
+    ? `, more rows exist (a remote answer holds at most ${REMOTE_ROWS})`
     : values.remote
-    ? ", more rows exist (raise --limit, up to 1000)"
+    ? `, more rows exist (raise --limit, up to ${REMOTE_ROWS})`
     : ", more rows exist (raise --limit, or --limit 0 for all)";
   process.stderr.write(`${plural(body.count, "row")} from ${slug} v${body.version} in ${body.ms} ms${more}\n`);
   return 0;

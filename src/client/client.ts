@@ -1,6 +1,7 @@
 /**
- * The client of a node or the origin: typed methods for every node route,
- * configured by options or the `SVC_*` environment, with the transport rules
+ * The client of a node or the origin: typed methods for the node's
+ * operations (and `call` for any operation of the catalog), configured by
+ * options or the `SVC_*` environment, with the transport rules
  * of `http.ts` (retries where safe, errors by status, deprecation warnings).
  * It only talks HTTP: what moves versions into or out of a store on disk
  * (pull, save, load, a local query) is `src/local/`, which takes a client.
@@ -12,14 +13,12 @@ import {
   listedLicense,
   type Manifest,
   ORIGIN_LICENSES,
-  type ProjectChanges,
   type ProjectDetail,
-  type ProjectEdited,
   type ProjectEntry,
-  type Report,
-  type ReportAnswer,
+  WIRE_LIMITS,
 } from "../wire/mod.ts";
-import { type AccountCalls, accountCalls } from "./account.ts";
+import { type AnswerOf, CATALOG, type InputOf, type OperationName } from "../catalog/mod.ts";
+import { callOperation } from "./operation_call.ts";
 import {
   contribute,
   type ContributeOptions,
@@ -27,16 +26,10 @@ import {
   type ContributionAnswer,
   waitForContribution,
 } from "./contributions.ts";
-import { type CommunityCalls, communityCalls } from "./community.ts";
-import { sendReport } from "./reports.ts";
 import { KeyRequiredError, SvcError, ValueError } from "./errors.ts";
 import { exportAnswer } from "./export_answer.ts";
-import { type KnowledgeCalls, knowledgeCalls } from "./knowledge.ts";
-import { updateProject } from "./project_edit.ts";
 import { callJson, callStream, type Endpoint } from "./http.ts";
-import { pushFile, type PushOptions, type PushResult } from "./push.ts";
 import type { CallContext } from "./context.ts";
-import { type PaymentCalls, paymentCalls } from "./payments.ts";
 import type { SvcDeprecationWarning } from "./deprecation.ts";
 import type { ExportAnswer, ExportFileOptions, ExportFileResult, QueryAnswer } from "./types.ts";
 
@@ -53,8 +46,6 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Agent key or node token (default `SVC_API_KEY`). */
   apiKey?: string | null;
-  /** Payment service (default `SVC_PAY_URL`, else the base URL, or `http://localhost:3001` for a loopback base). */
-  payUrl?: string;
   /** Milliseconds before one attempt is given up (default 60,000). */
   timeout?: number;
   /** Retries of calls that are safe to repeat (default 2). */
@@ -70,18 +61,12 @@ export interface ClientOptions {
   requireKey?: boolean;
 }
 
-/** The pay URL rule of origin-wire 1.1: `localhost`, `127.0.0.1` or `::1` as the base URL's host name. */
-function isLoopbackUrl(url: string): boolean {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  return host === "localhost" || host === "127.0.0.1" || host === "::1";
-}
-
 /** Most part digests one manifest request may list in `have` (the origin's limit). */
-export const MAX_HAVE = 100;
+export const MAX_HAVE: number = WIRE_LIMITS.have;
 
-/** `have=<sha,...>` for a manifest request (checked: at most {@linkcode MAX_HAVE} digests), or "" for none. */
-function haveQuery(have: readonly string[]): string {
-  if (have.length === 0) return "";
+/** The `have` of a manifest request (checked: at most {@linkcode MAX_HAVE} digests), or undefined for none. */
+function haveQuery(have: readonly string[]): string | undefined {
+  if (have.length === 0) return undefined;
   if (have.length > MAX_HAVE) {
     throw new ValueError(`have lists at most ${MAX_HAVE} part digests (the origin's limit), not ${have.length}`);
   }
@@ -89,7 +74,7 @@ function haveQuery(have: readonly string[]): string {
   if (bad !== undefined) {
     throw new ValueError(`have lists part SHA-256 digests (64 hex digits), not ${JSON.stringify(bad)}`);
   }
-  return `have=${have.join(",")}`;
+  return have.join(",");
 }
 
 function search(params: Record<string, number | undefined>): string {
@@ -122,27 +107,12 @@ function search(params: Record<string, number | undefined>): string {
 export class Client {
   /** The base URL calls go to. */
   readonly baseUrl: string;
-  /** The payment service's base URL. */
-  readonly payUrl: string;
   readonly #endpoint: Endpoint;
   /** The node probe's answer, once one came (null while none has: an unreachable base URL is asked again). */
   #isNode: Promise<boolean | null> | null = null;
   readonly #requireKey: boolean;
   /** What the call areas share with this client. */
   readonly #context: CallContext;
-  /** Knowledge units: search, read, submit, status, wait, revise, retire, price, reviews, comments, points. */
-  readonly knowledge: KnowledgeCalls;
-  /** Claim, claim status, quota, earnings and listings (origin-wire 3.9, 3.10). */
-  readonly account: AccountCalls;
-  /** The requests board and reviews of bought items (origin-wire 4). */
-  readonly community: CommunityCalls;
-  /**
-   * Payments without a wallet: credits (view, unit and dataset purchases) on
-   * the origin, and the pay service's statements, purchase history and
-   * disputes as plain HTTP (the pay service never receives the key). What
-   * signs is `@svc/cli/pay`.
-   */
-  readonly payments: PaymentCalls;
 
   /**
    * A client configured by `options`, or by the `SVC_*` variables of `options.env`.
@@ -165,8 +135,6 @@ export class Client {
       throw new ValueError(`baseUrl must be an http(s) URL, not ${JSON.stringify(this.baseUrl)}`);
     }
     this.#requireKey = options.requireKey ?? true;
-    this.payUrl = (options.payUrl ?? (env.SVC_PAY_URL || null) ??
-      (isLoopbackUrl(this.baseUrl) ? "http://localhost:3001" : this.baseUrl)).replace(/\/+$/, "");
     this.#endpoint = {
       baseUrl: this.baseUrl,
       apiKey: options.apiKey ?? (env.SVC_API_KEY || null),
@@ -176,24 +144,11 @@ export class Client {
     };
     this.#context = {
       endpoint: this.#endpoint,
-      payUrl: this.payUrl,
       env,
+      requireKey: this.#requireKey,
       needKey: (call) => this.#needKey(call),
       isNode: () => this.isNode(),
     };
-    this.knowledge = knowledgeCalls(this.#context);
-    this.account = accountCalls(this.#context);
-    this.community = communityCalls(this.#context);
-    this.payments = paymentCalls(this.#context);
-  }
-
-  /**
-   * Reports a unit, dataset, comment, review, topic or agent (`POST /reports`;
-   * public, unchecked here, never retried); the same report within a day is
-   * the same report (`again: true`).
-   */
-  report(report: Report): Promise<ReportAnswer> {
-    return sendReport(this.#context, report);
   }
 
   /**
@@ -202,6 +157,15 @@ export class Client {
    * which takes it keyless. A base URL that does not answer the probe is
    * not refused here: the call itself then says that it cannot be reached.
    */
+  /**
+   * What the calls of this client share (the endpoint, the environment, the
+   * key check and the node probe), for the areas a client built on this one
+   * adds (the origin's, `@svc/origin`).
+   */
+  protected get callContext(): CallContext {
+    return this.#context;
+  }
+
   async #needKey(call: string): Promise<void> {
     if (this.#endpoint.apiKey || !this.#requireKey) return;
     if ((await this.#probe()) === false) throw new KeyRequiredError(call);
@@ -236,18 +200,30 @@ export class Client {
     return this.#isNode;
   }
 
-  async #get<T>(path: string, route: string): Promise<T> {
-    return (await callJson(this.#endpoint, "GET", path, null, {}, { route })).body as T;
+  /**
+   * Calls operation `name` of the catalog with `input` (its path's
+   * parameters and its fields; those left out are not sent) and resolves
+   * with its answer. Every operation of a node is reachable so, those
+   * without a method of their own too.
+   *
+   * @example
+   * ```ts ignore
+   * import { Client } from "./client.ts";
+   * const detail = await new Client().call("project_detail", { slug: "cities" });
+   * ```
+   */
+  async call<N extends OperationName>(name: N, input: InputOf<N>): Promise<AnswerOf<N>> {
+    return await callOperation(this.#endpoint, CATALOG[name], input as Record<string, unknown>) as AnswerOf<N>;
   }
 
   /** Projects on the node or the origin. */
   async projects(): Promise<ProjectEntry[]> {
-    return (await this.#get<{ projects: ProjectEntry[] }>("/projects", "GET /projects")).projects;
+    return (await this.call("list_projects", {})).projects;
   }
 
   /** One project's detail. */
   project(slug: string): Promise<ProjectDetail> {
-    return this.#get(`/projects/${encodeURIComponent(slug)}`, "GET /projects/{slug}");
+    return this.call("project_detail", { slug });
   }
 
   /**
@@ -261,12 +237,7 @@ export class Client {
     page: { version?: number; limit?: number; offset?: number; exactIntegers?: boolean } = {},
   ): Promise<DataPage> {
     const { exactIntegers, ...query } = page;
-    const path = `/projects/${encodeURIComponent(slug)}/data${search(query)}`;
-    return (await callJson(this.#endpoint, "GET", path, null, {}, {
-      route: "GET /projects/{slug}/data",
-      exactIntegers,
-    }))
-      .body as DataPage;
+    return await callOperation(this.#endpoint, CATALOG.read_page, { slug, ...query }, { exactIntegers }) as DataPage;
   }
 
   /**
@@ -297,23 +268,19 @@ export class Client {
   async manifest(slug: string, version?: number, options: { have?: readonly string[] } = {}): Promise<Manifest> {
     const have = haveQuery(options.have ?? []);
     await this.#needKey("manifest");
-    const query = search({ version });
-    const path = `/projects/${encodeURIComponent(slug)}/manifest${query}${have && (query ? "&" : "?")}${have}`;
-    const route = "GET /projects/{slug}/manifest";
-    return (await callJson(this.#endpoint, "GET", path, null, {}, { route, exactIntegers: true })).body as Manifest;
+    const input = { slug, version, have };
+    return await callOperation(this.#endpoint, CATALOG.manifest, input, { exactIntegers: true }) as Manifest;
   }
 
   /** One read-only SQL statement over a version (table `records`). */
   async query(slug: string, sql: string, options: { version?: number; limit?: number } = {}): Promise<QueryAnswer> {
     await this.#needKey("query");
     const characters = [...sql].length;
-    if (characters < 1 || characters > 4000) throw new ValueError("sql must be a statement of 1-4000 characters");
-    const body = JSON.stringify({ sql, version: options.version, limit: options.limit });
-    const answer = await callJson(this.#endpoint, "POST", `/projects/${encodeURIComponent(slug)}/query`, body, {}, {
-      retry: true,
-      route: "POST /projects/{slug}/query",
-    });
-    return answer.body as QueryAnswer;
+    if (characters < 1 || characters > WIRE_LIMITS.sqlChars) {
+      throw new ValueError(`sql must be a statement of 1-${WIRE_LIMITS.sqlChars} characters`);
+    }
+    const input = { slug, sql, version: options.version, limit: options.limit };
+    return await callOperation(this.#endpoint, CATALOG.query, input, { retry: true }) as QueryAnswer;
   }
 
   /**
@@ -399,21 +366,6 @@ export class Client {
   async exportFile(slug: string, options: ExportFileOptions = {}): Promise<ExportFileResult> {
     const { exportFile } = await import("./export_file.ts");
     return await exportFile(this, slug, options);
-  }
-
-  /**
-   * Pushes a JSON-lines file to the origin as one contribution: gzip, a
-   * resumable multipart upload to presigned part URLs (which never see the
-   * key), completion, and with `wait` the screening's answer (see `push.ts`).
-   * A node takes no uploads: push goes to the origin.
-   */
-  async push(slug: string, file: string, options: PushOptions = {}): Promise<PushResult> {
-    return await pushFile(this.#endpoint, slug, file, { requireKey: this.#requireKey, ...options });
-  }
-
-  /** Edits a dataset (title, readme, tags, status, price, trialSale; see `project_edit.ts`). */
-  update(slug: string, changes: ProjectChanges): Promise<ProjectEdited> {
-    return updateProject(this.#context, slug, changes);
   }
 
   /** A contribution's answer. */

@@ -1,8 +1,8 @@
 /**
- * What the client's call areas (knowledge units, account, community,
- * payments) share with the {@linkcode Client} that made them: where and as
- * whom to call, the pay service, the key check before sending and the node
- * probe. An area is a plain object of functions over one context.
+ * What a client's call areas (contributions here; knowledge units, account,
+ * community and payments in `@svc/origin`) share with the client that made
+ * them: where and as whom to call, the key check before sending and the
+ * node probe. An area is a plain object of functions over one context.
  *
  * @module
  */
@@ -12,8 +12,8 @@ import type { Endpoint } from "./http.ts";
 export interface CallContext {
   /** The origin (or node): base URL, key, timeout, retries, warnings. */
   readonly endpoint: Endpoint;
-  /** The pay service's base URL (it never receives the key). */
-  readonly payUrl: string;
+  /** Whether calls that need an agent key refuse to go without one. */
+  readonly requireKey: boolean;
   /** The environment the client was configured from (`SVC_WALLET_KEY`, `SVC_MAX_PRICE`, ...). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /**

@@ -9,6 +9,8 @@
 /** A command line that cannot be run as given (exit code 2). */
 export class UsageError extends Error {
   /**
+   * A usage error saying what is wrong with the command line.
+   *
    * @example
    * ```ts
    * import { UsageError } from "./command.ts";
@@ -24,6 +26,8 @@ export class UsageError extends Error {
 /** A command that could not do its work (exit code 1). */
 export class CliError extends Error {
   /**
+   * A failure saying why the command could not do its work.
+   *
    * @example
    * ```ts
    * import { CliError } from "./command.ts";

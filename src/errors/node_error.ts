@@ -92,6 +92,9 @@ export class NodeError extends Error {
   readonly headers: Record<string, string>;
 
   /**
+   * A failure of kind `kind` (which gives its status), saying `message`,
+   * with the headers its answer carries (`retry-after`, `allow`, ...).
+   *
    * @example
    * ```ts
    * import { NodeError } from "./node_error.ts";

@@ -4,6 +4,4 @@
  *
  * @module
  */
-export * from "./follower.ts";
-export * from "./sync.ts";
-export * from "./keys.ts";
+export { type Follower, startFollower } from "./follower.ts";

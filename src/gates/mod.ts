@@ -4,7 +4,7 @@
  *
  * @module
  */
-export * from "./dedup.ts";
-export * from "./identity.ts";
-export * from "./pii.ts";
-export * from "./schema.ts";
+export { deduplicate, type KnownRecords, knownRecords, learnPart } from "./dedup.ts";
+export { storedForm, type StoredRecord } from "./identity.ts";
+export { piiProblem } from "./pii.ts";
+export { schemaErrors } from "./schema.ts";

@@ -5,10 +5,10 @@
  */
 
 import { NodeError } from "../errors/mod.ts";
-import { JSON_MAX_DEPTH, JsonTooDeep } from "../wire/mod.ts";
+import { JSON_MAX_DEPTH, JsonTooDeep, WIRE_LIMITS } from "../wire/mod.ts";
 
 /** The largest request body the node reads: 1 MiB. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES: number = WIRE_LIMITS.bodyBytes;
 
 /** Methods whose requests carry a body the node would read. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);

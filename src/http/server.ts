@@ -61,38 +61,25 @@ function defaultErrorAnswer(status: number, message: string): Response {
   });
 }
 
-/**
- * Serves `handler` on a listener opened by `listen` (the runtime's).
- */
-export async function serveHttp(
-  listen: Listen,
-  handler: ServeHandler,
-  options: HttpServerOptions,
-): Promise<HttpServer> {
-  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const errorAnswer = options.errorAnswer ?? defaultErrorAnswer;
-  const log = options.log ?? ((line: string) => console.error(line));
-  const open = new Set<ServedConnection>();
-  let shedding = 0;
-  let waiting = 0;
-  let stopping: Promise<void> | null = null;
-  const deadlines = createDeadlines(
-    deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs, limits.bodyGraceMs]),
-  );
-  let bound: string | null = null;
-  const ownAuthority = () => bound;
-  const context = { handler, limits, errorAnswer, deadlines, quick: options.quick ?? null, ownAuthority };
-
-  // One line per kind and episode: a flood must not flood the log too.
+/** A warning logger that says each line at most once a minute: a flood must not flood the log too. */
+function warner(log: (line: string) => void): (line: string) => void {
   const reported = new Map<string, number>();
-  const warn = (line: string) => {
+  return (line) => {
     const now = performance.now();
     if (now - (reported.get(line) ?? -Infinity) < 60_000) return;
     reported.set(line, now);
     log(`warning: ${line}`);
   };
+}
 
-  const shed = (conn: Conn, status: number, message: string) => {
+/**
+ * What turns a connection away: an answer (with `Retry-After: 1`) before
+ * its request is read, then the connection closed; past
+ * {@linkcode MAX_SHEDDING} at once, closed without an answer.
+ */
+function shedder(errorAnswer: ErrorAnswer): (conn: Conn, status: number, message: string) => void {
+  let shedding = 0;
+  return (conn, status, message) => {
     if (shedding >= MAX_SHEDDING) return conn.close();
     shedding++;
     const timer = setTimeout(() => conn.close(), SHED_LINGER_MS);
@@ -112,6 +99,44 @@ export async function serveHttp(
         shedding--;
       });
   };
+}
+
+/** Stops accepting, lets the `open` connections finish within `graceMs`, then cuts what is left. */
+async function drained(listener: { close(): void }, open: Set<ServedConnection>, graceMs: number): Promise<void> {
+  listener.close();
+  for (const c of open) c.finish();
+  const all = Promise.all([...open].map((c) => c.done));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const grace = new Promise<void>((r) => (timer = setTimeout(r, graceMs)));
+  await Promise.race([all, grace]);
+  clearTimeout(timer);
+  for (const c of open) c.destroy();
+  await all;
+}
+
+/**
+ * Serves `handler` on a listener opened by `listen` (the runtime's).
+ */
+export async function serveHttp(
+  listen: Listen,
+  handler: ServeHandler,
+  options: HttpServerOptions,
+): Promise<HttpServer> {
+  const limits: HttpLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const errorAnswer = options.errorAnswer ?? defaultErrorAnswer;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const open = new Set<ServedConnection>();
+  let waiting = 0;
+  let stopping: Promise<void> | null = null;
+  const deadlines = createDeadlines(
+    deadlineTick([limits.headerTimeoutMs, limits.idleTimeoutMs, limits.stallTimeoutMs, limits.bodyGraceMs]),
+  );
+  let bound: string | null = null;
+  const ownAuthority = () => bound;
+  const context = { handler, limits, errorAnswer, deadlines, quick: options.quick ?? null, ownAuthority };
+
+  const warn = warner(log);
+  const shed = shedder(errorAnswer);
 
   const serve = (conn: Conn) => {
     const served = serveConnection(conn, context);
@@ -156,17 +181,7 @@ export async function serveHttp(
     addr: listener.addr,
     connections: () => open.size,
     shutdown() {
-      stopping ??= (async () => {
-        listener.close();
-        for (const c of open) c.finish();
-        const all = Promise.all([...open].map((c) => c.done));
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const grace = new Promise<void>((r) => (timer = setTimeout(r, limits.shutdownGraceMs)));
-        await Promise.race([all, grace]);
-        clearTimeout(timer);
-        for (const c of open) c.destroy();
-        await all;
-      })();
+      stopping ??= drained(listener, open, limits.shutdownGraceMs);
       return stopping;
     },
   };

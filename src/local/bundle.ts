@@ -10,23 +10,24 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
+import { mkdir, open, rename, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import {
-  copyOf,
+  type CopyTarget,
   copyTarget,
   openStore,
-  parseVersion,
   publishManifest,
   readProjectMeta,
   type Version,
 } from "../store/mod.ts";
-import { isSlug, parseDocumentJson, stringifyExactJson } from "../wire/mod.ts";
+import { stringifyExactJson } from "../wire/mod.ts";
 import { VERSION } from "../version.ts";
-import { BundleError, type Client } from "../client/mod.ts";
+import type { Client } from "../client/mod.ts";
 import { pull, refuseLocal } from "./pull.ts";
 import { checkVersion, takeVersion } from "./version_trust.ts";
-import { readTar, TAR_END, tarHeader, tarPadding } from "./tar.ts";
+import { TAR_END, tarHeader, tarPadding } from "./tar.ts";
+import { BUNDLE_FORMAT, type CheckedBundle, checkedBundle, readMembers, refuse } from "./_bundle_check.ts";
+export { BUNDLE_FORMAT } from "./_bundle_check.ts";
 import type { BundleHeader, LoadResult, TrustOptions } from "./types.ts";
 export type { BundleHeader, LoadResult } from "./types.ts";
 
@@ -52,15 +53,6 @@ function projectKeys(meta: unknown): Record<string, unknown> {
     if (Object.hasOwn(meta, key)) kept[key] = (meta as Record<string, unknown>)[key];
   }
   return kept;
-}
-
-/** The `format` of a bundle header. */
-export const BUNDLE_FORMAT = "svc-bundle/1";
-const PART_MEMBER = /^parts\/([0-9a-f]{64})\.parquet$/;
-const MAX_JSON_MEMBER = 16 * 1024 * 1024;
-
-function refuse(message: string): never {
-  throw new BundleError(message, 0, "bundle", null);
 }
 
 /**
@@ -207,89 +199,13 @@ export async function loadBundle(
     onProgress?: (doneBytes: number, totalBytes: number) => void;
   } = {},
 ): Promise<LoadResult> {
-  const size = (await stat(file)).size;
-  let read = 0;
-  const counted = async function* () {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
-      read += (chunk as Uint8Array).length;
-      options.onProgress?.(read, size);
-      yield chunk as Uint8Array;
-    }
-  };
   const target = copyTarget(store);
   const staging = options.check ? "" : join(await target.scratch(), `.load-${randomUUID()}`);
   if (!options.check) await mkdir(staging, { recursive: true });
   try {
-    const json = new Map<string, Uint8Array>();
-    const parts = new Map<string, number>();
-    for await (const entry of readTar(counted())) {
-      const part = PART_MEMBER.exec(entry.name);
-      const known = entry.name === "svc-bundle.json" || entry.name === "project.json" || entry.name === "manifest.json";
-      if (!part && !known) refuse(`the bundle holds a member it may not: ${JSON.stringify(entry.name)}`);
-      if (json.has(entry.name) || (part && parts.has(part[1]))) refuse(`the bundle holds ${entry.name} twice`);
-      if (known) {
-        if (entry.size > MAX_JSON_MEMBER) refuse(`${entry.name} is too large`);
-        const whole = new Uint8Array(entry.size);
-        let at = 0;
-        for await (const c of entry.body) {
-          whole.set(c, at);
-          at += c.length;
-        }
-        json.set(entry.name, whole);
-        continue;
-      }
-      const hash = createHash("sha256");
-      const out = options.check ? null : await open(join(staging, `${part![1]}.parquet`), "wx");
-      try {
-        for await (const c of entry.body) {
-          hash.update(c);
-          await out?.write(c);
-        }
-        await out?.sync();
-      } finally {
-        await out?.close();
-      }
-      if (hash.digest("hex") !== part![1]) refuse(`part ${part![1]} in the bundle does not match its SHA-256`);
-      parts.set(part![1], entry.size);
-    }
-    for (const name of ["svc-bundle.json", "project.json", "manifest.json"]) {
-      if (!json.has(name)) refuse(`the bundle has no ${name}`);
-    }
-    const parse = (name: string) => {
-      try {
-        return JSON.parse(new TextDecoder().decode(json.get(name)));
-      } catch {
-        return refuse(`${name} in the bundle is not JSON`);
-      }
-    };
-    const header = parse("svc-bundle.json") as BundleHeader;
-    const meta = parse("project.json");
-    const manifestText = new TextDecoder().decode(json.get("manifest.json"));
-    if (header.format !== BUNDLE_FORMAT) {
-      refuse(`the bundle's format is ${JSON.stringify(header.format)}, not ${BUNDLE_FORMAT}`);
-    }
-    if (typeof header.project !== "string" || !isSlug(header.project)) refuse("the bundle names no valid project");
-    if (!Number.isSafeInteger(header.version) || header.version < 1) refuse("the bundle names no valid version");
-    const checked = parseVersion(manifestText, header.project, header.version);
-    if ("reason" in checked) refuse(`the bundle's manifest does not match its header: ${checked.reason}`);
-    const raw = parseDocumentJson(manifestText) as Record<string, unknown>;
-    const copy = copyOf(raw, { verified: false, taken: {} });
-    if ("reason" in copy || copy.layout.kind !== "listed") refuse("the bundle's manifest does not list its parts");
-    const manifest = copy.layout;
-    if (createHash("sha256").update(json.get("manifest.json")!).digest("hex") !== header.manifestSha256) {
-      refuse("the bundle's manifest does not match the SHA-256 its header gives");
-    }
-    const bytes = manifest.parts.reduce((a, p) => a + p.bytes, 0);
-    if (header.parts !== manifest.parts.length || header.bytes !== bytes) {
-      refuse("the bundle's header and manifest disagree");
-    }
-    for (const p of manifest.parts) {
-      if (parts.get(p.sha256) !== p.bytes) refuse(`part ${p.sha256} is missing from the bundle or has the wrong size`);
-    }
-    const listed = new Set(manifest.parts.map((p) => p.sha256));
-    for (const sha of parts.keys()) {
-      if (!listed.has(sha)) refuse(`the bundle holds part ${sha}, which its manifest does not list`);
-    }
+    const members = await readMembers(file, options.check ? null : staging, options.onProgress);
+    const bundle = checkedBundle(members);
+    const { header, raw, copy, parts } = bundle;
     const slug = header.project;
     await refuseLocal(target, slug);
     const named = (raw.signature as { origin?: unknown } | undefined)?.origin;
@@ -299,7 +215,7 @@ export async function loadBundle(
         slug,
         asked: header.version,
         manifest: raw,
-        parts: manifest.parts.map((p) => p.sha256),
+        parts: copy.layout.parts.map((p) => p.sha256),
         dryRun: options.check,
       }, { ...options.trust, origin: options.trust.origin || (typeof named === "string" ? named : "") })
       : null;
@@ -307,23 +223,36 @@ export async function loadBundle(
     for (const [sha, bytes] of parts) if (!(await target.hasPart(slug, sha, bytes))) newParts++;
     const signature = verdict?.status ?? null;
     if (options.check) return { header, newParts, written: false, signature };
-    await target.partsFolder(slug);
-    await target.locked(slug, async () => {
-      for (const sha of parts.keys()) await target.placePart(slug, sha, join(staging, `${sha}.parquet`));
-      await target.flushParts(slug);
-      await target.writeProject(slug, JSON.stringify({ ...projectKeys(meta), slug, local: false }, null, 2) + "\n");
-      const taken = { loaded: true, loadedAt: new Date().toISOString(), loadedFrom: file };
-      const onDisk: Version = {
-        ...copy,
-        origin: { kind: "copy", published: copy.origin.published, verified: signature === "verified", taken },
-      };
-      await takeVersion(target, onDisk, {
-        verified: signature === "verified",
-        required: options.trust?.required === true,
-      });
+    await layOut(target, staging, bundle, {
+      file,
+      verified: signature === "verified",
+      required: options.trust?.required,
     });
     return { header, newParts, written: true, signature };
   } finally {
     if (staging !== "") await rm(staging, { recursive: true, force: true });
   }
+}
+
+/** Moves a checked bundle's parts from `staging` into the store, then its project file, then its version. */
+async function layOut(
+  target: CopyTarget,
+  staging: string,
+  bundle: CheckedBundle,
+  how: { file: string; verified: boolean; required?: boolean },
+): Promise<void> {
+  const { header, meta, copy, parts } = bundle;
+  const slug = header.project;
+  await target.partsFolder(slug);
+  await target.locked(slug, async () => {
+    for (const sha of parts.keys()) await target.placePart(slug, sha, join(staging, `${sha}.parquet`));
+    await target.flushParts(slug);
+    await target.writeProject(slug, JSON.stringify({ ...projectKeys(meta), slug, local: false }, null, 2) + "\n");
+    const taken = { loaded: true, loadedAt: new Date().toISOString(), loadedFrom: how.file };
+    const onDisk: Version = {
+      ...copy,
+      origin: { kind: "copy", published: copy.origin.published, verified: how.verified, taken },
+    };
+    await takeVersion(target, onDisk, { verified: how.verified, required: how.required === true });
+  });
 }

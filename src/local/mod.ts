@@ -14,6 +14,7 @@
  */
 export { pull } from "./pull.ts";
 export { type JsonLinesResult, pullJsonLines } from "./pull_jsonl.ts";
+export { heldWhole } from "./held.ts";
 export { BUNDLE_FORMAT, loadBundle, save, saveBundle } from "./bundle.ts";
 export { queryLocal } from "./query.ts";
 export {

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { isObjectLocation, projectDir } from "../store/mod.ts";
-import { isSlug, notASlug, stringifyExactJson } from "../wire/mod.ts";
+import { isSlug, notASlug, stringifyExactJson, WIRE_LIMITS } from "../wire/mod.ts";
 import { type Client, SignatureError, ValueError } from "../client/mod.ts";
 import { refuseLocal } from "./pull.ts";
 
@@ -29,15 +29,15 @@ export interface JsonLinesResult {
 }
 
 /** Records a page by default (origin-wire 7.3 `pull --page`). */
-export const DEFAULT_PAGE = 200;
+export const DEFAULT_PAGE: number = WIRE_LIMITS.page.default;
 
 /** Most records `/data` answers a page. */
-export const MAX_PAGE = 1000;
+export const MAX_PAGE: number = WIRE_LIMITS.page.max;
 
 /**
  * Pages every record of `slug` (version `options.version`, else the newest)
  * into a JSON-lines file in the store, `options.page` records a page (1 to
- * 1000, default 200).
+ * {@linkcode MAX_PAGE}, default {@linkcode DEFAULT_PAGE}).
  */
 export async function pullJsonLines(
   client: Client,

@@ -3,7 +3,8 @@
  * pushed as one contribution (`pushBundle`, `svc load FILE --push SLUG`),
  * and a node-local project's newest version promoted to the origin
  * (`promote`, `svc promote SLUG`). Both read the store, so they live here and
- * not in the remote client; the upload itself is `Client.push`.
+ * not in the remote client; the upload itself is a {@linkcode Pusher}'s (the
+ * origin's client, `@svc/origin`).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import process from "node:process";
 import { Writable } from "node:stream";
-import { type Client, NotFoundError, type PushProgress, type PushResult, SvcError, ValueError } from "../client/mod.ts";
+import { NotFoundError, type Pusher, type PushProgress, type PushResult, SvcError, ValueError } from "../client/mod.ts";
 import { jsonLines, openReadEngine } from "../parquet/mod.ts";
 import { openStore, readProjectMeta } from "../store/mod.ts";
 import { loadBundle, saveBundle } from "./bundle.ts";
@@ -124,7 +125,7 @@ function importedFrom(file: string, h: BundleHeader): string {
  * `allowPaid`.
  */
 export async function pushBundle(
-  client: Client,
+  client: Pusher,
   file: string,
   slug: string,
   options: PushBundleOptions = {},
@@ -177,7 +178,7 @@ export async function pushBundle(
  * unsigned, so `SVC_VERIFY` must be unset). Records already on the origin
  * are dropped as duplicates: a repeat promote sends only what is new.
  */
-export async function promote(client: Client, slug: string, options: PromoteOptions = {}): Promise<PromoteResult> {
+export async function promote(client: Pusher, slug: string, options: PromoteOptions = {}): Promise<PromoteResult> {
   const env = options.env ?? process.env;
   if (/^(1|true|yes)$/i.test(env.SVC_VERIFY ?? "")) {
     throw new ValueError(

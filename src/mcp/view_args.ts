@@ -7,43 +7,10 @@
  *
  * @module
  */
-import { z } from "zod";
 import { NodeError } from "../errors/mod.ts";
 import type { ColumnFilter, FilterOp, ViewSpec } from "../parquet/mod.ts";
-import { MAX_FACETS, MAX_FILTERS, MAX_IN, MAX_VALUE } from "../service/mod.ts";
 
-const OPS = ["eq", "ne", "gt", "gte", "lt", "lte", "contains", "startswith", "isnull", "notnull", "in"] as const;
-
-const scalar = z.union([z.string().max(MAX_VALUE), z.number(), z.boolean()]);
-
-const filter = z.object({
-  column: z.string().min(1).max(200).describe("A column of the version, e.g. `country`."),
-  op: z.enum(OPS).describe(
-    "eq, ne, gt, gte, lt, lte (compare as the column's type), contains, startswith (text), " +
-      "isnull, notnull (no value), in (`values`).",
-  ),
-  value: scalar.optional().describe("The operand of every op but isnull, notnull and in."),
-  values: z.array(scalar).min(1).max(MAX_IN).optional().describe(`The 1-${MAX_IN} operands of \`in\`.`),
-}).strict();
-
-/** The view arguments' zod shape, spread into `read_dataset`'s input. */
-export const VIEW_ARGS = {
-  filters: z.array(filter).max(MAX_FILTERS).optional().describe(
-    `Up to ${MAX_FILTERS} filters, all of which must hold, e.g. ` +
-      '`[{"column": "country", "op": "eq", "value": "FR"}, {"column": "population", "op": "gte", "value": 100000}]`.',
-  ),
-  search: z.string().min(1).max(MAX_VALUE).optional()
-    .describe("Text a record holds in one of its string columns (any case), e.g. `lyon`."),
-  sort: z.object({
-    column: z.string().min(1).max(200),
-    descending: z.boolean().optional().describe("Largest first (default false). Nulls come last either way."),
-  }).strict().optional().describe('Order by one column, e.g. `{"column": "population", "descending": true}`.'),
-  facets: z.array(z.string().min(1).max(200)).max(MAX_FACETS).optional().describe(
-    `Up to ${MAX_FACETS} columns whose 30 most frequent values (under the filters) the answer lists, e.g. \`["country"]\`.`,
-  ),
-};
-
-/** `read_dataset`'s view arguments, as parsed by {@linkcode VIEW_ARGS}. */
+/** `read_dataset`'s view arguments, as its schema (the catalog's) parses them. */
 export interface ViewArgs {
   /** Filters. */
   filters?: {

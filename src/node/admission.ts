@@ -18,7 +18,8 @@ import { hasToken } from "./guards/token.ts";
 import { hasSessionCookie } from "./guards/token_cookie.ts";
 
 import { NodeError } from "../errors/mod.ts";
-import { type Match, match } from "./router.ts";
+import type { Matched } from "./router.ts";
+import { NODE_ROUTER } from "./routes/table.ts";
 
 /** What the guards establish about a request once. */
 export interface Facts {
@@ -26,8 +27,8 @@ export interface Facts {
   url: URL;
   /** The path as the client sent it, which routes are matched on (see {@linkcode routedPath}). */
   path: string;
-  /** Its route, or null when the node serves no such path. */
-  route: Match | null;
+  /** Its route and parameters, or null when the node serves no such path. */
+  matched: Matched | null;
   /** The request carries the node's token (`Authorization: Bearer`). */
   withToken: boolean;
   /** The request carries a valid login cookie and comes from the node's own pages. */
@@ -39,7 +40,7 @@ export interface Facts {
 }
 
 /** What a request may do once admitted: `authed` when it may see more than public routes show. */
-export type Admission = { preflight: Response } | { route: Match; authed: boolean };
+export type Admission = { preflight: Response } | { matched: Matched; authed: boolean };
 
 const UNAUTHORIZED = "this node needs its token: Authorization: Bearer <token>";
 const CHALLENGE = { "www-authenticate": 'Bearer realm="svc-node"' };
@@ -80,7 +81,8 @@ export function factsOf(
   const loopbackNode = ctx.loopbackNode;
   const trusted = origin !== null && (withToken || originTrusted(origin, url, loopbackNode));
   const path = routedPath(url, target);
-  return { url, path, route: match(path), withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
+  const matched = NODE_ROUTER.find(path);
+  return { url, path, matched, withToken, withCookie, loopbackNode, corsOrigin: trusted ? origin : null };
 }
 
 /**
@@ -88,10 +90,11 @@ export function factsOf(
  * preflight answer; throws {@linkcode NodeError} with the refusal.
  */
 export function admit(ctx: NodeContext, req: RequestHeadView, facts: Facts): Admission {
-  const { url, path, route, withToken, withCookie, loopbackNode } = facts;
+  const { url, path, matched, withToken, withCookie, loopbackNode } = facts;
   // DNS rebinding matters only to a node without a token: with one, a request without it gets only what is public
   // (401 otherwise), whatever authority it names, so the node works through proxies and remapped ports.
-  if (ctx.token === null && !hostAllowed(url, ctx.address) && !(route?.signed?.(ctx, url) ?? false)) {
+  const signed = matched?.route.signed?.(ctx, url, matched.params) ?? false;
+  if (ctx.token === null && !hostAllowed(url, ctx.address) && !signed) {
     throw new NodeError("forbidden", "this node answers only to its own address: the Host header names another");
   }
   const origin = req.headers.get("origin");
@@ -104,8 +107,8 @@ export function admit(ctx: NodeContext, req: RequestHeadView, facts: Facts): Adm
       "cross-site requests are refused: a web page of another origin needs the node token",
     );
   }
-  if (!route) throw new NodeError("not-found", `not found: ${req.method} ${path.slice(0, 200)}`);
+  if (!matched) throw new NodeError("not-found", `not found: ${req.method} ${path.slice(0, 200)}`);
   const authed = ctx.token === null || withToken || withCookie;
-  if (!authed && !route.public) throw new NodeError("unauthorized", UNAUTHORIZED, CHALLENGE);
-  return { route, authed };
+  if (!authed && !matched.route.public) throw new NodeError("unauthorized", UNAUTHORIZED, CHALLENGE);
+  return { matched, authed };
 }

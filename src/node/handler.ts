@@ -12,10 +12,9 @@ import { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES } from "../http/mod.ts";
 import { allowOrigin } from "./guards/cors.ts";
 import { failureOf } from "../service/mod.ts";
 import { errorPage, isNavigation } from "./ui/routes.ts";
-import { errorResponse, json } from "./response.ts";
-import { sharingErrorCode } from "../sharing/mod.ts";
+import { errorResponse } from "./response.ts";
 import { NodeError } from "../errors/mod.ts";
-import { routeTemplate } from "./router.ts";
+import { NODE_ROUTER } from "./routes/table.ts";
 
 /** Connection facts the runtime adapter knows and the handler logs. */
 export interface ConnInfo {
@@ -61,9 +60,9 @@ export function logLine(
 async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Response> {
   const admitted = admit(ctx, req, facts);
   if ("preflight" in admitted) return admitted.preflight;
-  const { route, authed } = admitted;
+  const { matched: { route, params }, authed } = admitted;
   const url = facts.url;
-  if (route.methods.length === 0) return await route.run(ctx, req, url, authed);
+  if (route.methods.length === 0) return await route.run(ctx, req, url, authed, params);
   if (!route.methods.includes(req.method)) {
     const allow = route.methods.join(", ");
     throw new NodeError(
@@ -74,19 +73,7 @@ async function answer(ctx: NodeContext, req: Request, facts: Facts): Promise<Res
   }
   checkBodyHeaders(req, MAX_BODY_BYTES, route.form ? FORM_TYPE : "application/json");
   if (route.costly) await ctx.memoryGate.admit(req.signal);
-  return await route.run(ctx, req, url, authed);
-}
-
-/** Route templates of paths seen lately: most requests repeat a few paths (data pages differ only in their query). */
-const templates = new Map<string, string>();
-
-function templateOf(path: string): string {
-  let found = templates.get(path);
-  if (found === undefined) {
-    if (templates.size >= 1024) templates.clear();
-    templates.set(path, found = routeTemplate(path));
-  }
-  return found;
+  return await route.run(ctx, req, url, authed, params);
 }
 
 /**
@@ -119,7 +106,7 @@ export function createHandler(ctx: NodeContext): Handler {
     const ms = performance.now() - started;
     ctx.log.request(logLine(req, info, res.status, ms));
     if (metrics) {
-      const route = facts?.route ? templateOf(facts.path) : "unmatched";
+      const route = facts?.matched?.route.template ?? "unmatched";
       metrics.answered(route, req.method, res.status, ms / 1000);
       if (info) info.sent = metrics.sender(route);
     }
@@ -130,15 +117,14 @@ export function createHandler(ctx: NodeContext): Handler {
 /**
  * The answer to a request that failed with `e`: a browser that opened the
  * address itself gets a page with a way back; programs get the JSON, in
- * Delta Sharing's shape under /delta-sharing.
+ * the shape of the table mounted where the path is (Delta Sharing's under
+ * /delta-sharing).
  */
 function failureAnswer(ctx: NodeContext, req: Request, info: ConnInfo | undefined, e: unknown): Response {
   const path = pathOf(req, info?.target);
   const failure = failureOf(e, `${req.method} ${path}`, ctx.log);
-  if (path === "/delta-sharing" || path.startsWith("/delta-sharing/")) {
-    const body = { errorCode: sharingErrorCode(e, failure.status), message: failure.message };
-    return json(body, failure.status, failure.headers);
-  }
+  const mount = NODE_ROUTER.mountOf(path);
+  if (mount !== null) return mount.encodeError(e, failure.status, failure.message, failure.headers);
   return isNavigation(req)
     ? errorPage(failure.status, failure.message, failure.headers)
     : errorResponse(failure.status, failure.message, failure.headers);

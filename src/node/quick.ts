@@ -31,7 +31,7 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
       return null;
     }
     const facts = factsOf(ctx, head, url, info.target);
-    if (facts.route === null) return null;
+    if (facts.matched === null) return null;
     if (facts.corsOrigin !== null) return null;
     let authed: boolean;
     try {

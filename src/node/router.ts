@@ -1,194 +1,226 @@
 /**
- * Which handler answers a path, and with which methods. Paths are matched on
- * their raw segments; a segment that is not a valid slug never reaches a
- * handler (under `/projects/` it is a 404 saying what a slug may be). The
- * browser interface's pages are `/`, `/ui/...` and `/p/...`: HTML, apart
- * from the API's paths, which stay JSON.
+ * The router: tables of routes, each declared by its path pattern
+ * (`/projects/{slug}/data`; `{rest*}` takes one segment or more), compiled
+ * into one tree of path segments and matched on the raw segments of the
+ * path the client sent. A parameter may carry a test (a slug must be one):
+ * a segment that fails it matches no route of that pattern, and the next
+ * pattern is tried. A route's pattern is its metrics' route label, so the
+ * label names no slug or id. A table mounted under a prefix (Delta Sharing)
+ * brings its own error encoder for every failure under that prefix.
  *
  * @module
  */
-import { isSlug, notASlug } from "../wire/mod.ts";
 import type { NodeContext } from "./context.ts";
-import { publicOrigin } from "../http/mod.ts";
 
-import { type ErrorKind, NodeError } from "../errors/mod.ts";
-import { getData } from "./routes/data.ts";
-import { getDiff } from "./routes/diff.ts";
-import { getExport } from "./routes/export.ts";
+/** The raw segments a pattern's parameters took, by name. */
+export type Params = Readonly<Record<string, string>>;
 
-import { getManifest } from "./routes/manifest.ts";
-import { getPart, partUrlSigned } from "./routes/parts.ts";
-import { getHealth, getProject, listProjects } from "./routes/projects.ts";
-import { getMetrics, getReady } from "./routes/operations.ts";
-import { postQuery } from "./routes/query.ts";
-import { sharingRoute } from "./routes/sharing.ts";
-import { getStatistics } from "./routes/statistics.ts";
-import { getContribution, postContribution, postProject } from "./routes/writes.ts";
-import { getAsset, getUiPage, isAsset, postLogin, postLogout } from "./ui/routes.ts";
-import { PROJECT_PAGES } from "./ui/views/mod.ts";
+/** How a route answers: `authed` says whether the request carried the node token (or the login cookie). */
+export type RouteRun = (
+  ctx: NodeContext,
+  req: Request,
+  url: URL,
+  authed: boolean,
+  params: Params,
+) => Promise<Response>;
 
-/** A matched route: the methods it takes and how it answers. */
-export interface Match {
-  /** Methods the path answers to (HEAD goes with GET). */
+/** One route of a table. */
+export interface RouteDecl {
+  /** Its path pattern: literal segments, `{name}` for one segment, a last `{name*}` for one or more. */
+  path: string;
+  /** Methods it answers (HEAD goes with GET); none: it refuses every method itself. */
   methods: readonly string[];
-  /** Whether the route answers without the node token (it guards itself). */
+  /** Whether it answers without the node token (it guards itself). */
   public: boolean;
-  /** Whether the route takes an HTML form body (`application/x-www-form-urlencoded`) instead of JSON. */
-  form?: boolean;
-  /**
-   * Whether making the answer costs memory (pages, SQL, exports, downloads,
-   * statistics, diffs, contributions, MCP, Delta Sharing): such a request is
-   * refused (503) while the node is at its memory budget.
-   */
+  /** Whether making the answer costs memory: refused (503) while the node is at its memory budget. */
   costly?: boolean;
+  /** Whether it takes an HTML form body (`application/x-www-form-urlencoded`) instead of JSON. */
+  form?: boolean;
+  /** Tests a parameter's segment must pass for the route to match, by parameter name. */
+  tests?: Readonly<Record<string, (segment: string) => boolean>>;
+  /** The metrics' route label, when it is not the pattern itself. */
+  label?: string;
   /** Whether the request carries a credential of its own that stands for the token (a signed part URL). */
-  signed?(ctx: NodeContext, url: URL): boolean;
-  /** Answers the request; `authed` says whether it carried the node token (or the login cookie, from the node's own page). */
-  run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response>;
+  signed?(ctx: NodeContext, url: URL, params: Params): boolean;
+  /** Answers the request. */
+  run: RouteRun;
 }
 
-const READ = ["GET", "HEAD"];
-const READ_OR_CREATE = ["GET", "HEAD", "POST"];
-
-function refuse(kind: ErrorKind, message: string): Match["run"] {
-  return () => Promise.reject(new NodeError(kind, message));
+/** A path the router serves: the routes of its pattern, merged over their methods. */
+export interface Route {
+  /** The metrics' route label: the pattern (`/projects/{slug}/data`). */
+  template: string;
+  /** Methods the path answers (HEAD goes with GET); none: it refuses every method itself. */
+  methods: readonly string[];
+  /** Whether it answers without the node token. */
+  public: boolean;
+  /** Whether any of its answers costs memory. */
+  costly: boolean;
+  /** Whether it takes an HTML form body. */
+  form: boolean;
+  /** Whether the request carries a credential of its own that stands for the token. */
+  signed?(ctx: NodeContext, url: URL, params: Params): boolean;
+  /** Answers the request with the route of its method. */
+  run: RouteRun;
 }
 
-/** A page of the browser interface: HTML holding its data (the login page for a browser without the token). */
-function uiPage(costly: boolean): Match {
+/** A path matched: its route and the segments its parameters took. */
+export interface Matched {
+  /** The route. */
+  route: Route;
+  /** The parameters' raw segments. */
+  params: Params;
+}
+
+/** How the failures under a mounted table are written. */
+export type ErrorEncoder = (
+  error: unknown,
+  status: number,
+  message: string,
+  headers: Record<string, string>,
+) => Response;
+
+/** A table of routes mounted under a path prefix, with its own error encoder. */
+export interface Mount {
+  /** The prefix (`/delta-sharing`): the table's patterns are under it. */
+  prefix: string;
+  /** The table. */
+  routes: readonly RouteDecl[];
+  /** How every failure under the prefix is written, matched or not. */
+  encodeError: ErrorEncoder;
+}
+
+interface ParamEdge {
+  name: string;
+  rest: boolean;
+  test?: (segment: string) => boolean;
+  next: Tree;
+}
+
+interface Tree {
+  literal: Map<string, Tree>;
+  params: ParamEdge[];
+  decls: RouteDecl[];
+  route: Route | null;
+}
+
+const tree = (): Tree => ({ literal: new Map(), params: [], decls: [], route: null });
+
+/** The segments of a path or pattern: `/a/b` gives `["a", "b"]`, `/` gives `[""]`. */
+function segments(path: string): string[] {
+  return path.split("/").slice(1);
+}
+
+function add(root: Tree, decl: RouteDecl): void {
+  let at = root;
+  for (const segment of segments(decl.path)) {
+    const param = /^\{([A-Za-z_]+)(\*?)\}$/.exec(segment);
+    if (param === null) {
+      let next = at.literal.get(segment);
+      if (!next) at.literal.set(segment, next = tree());
+      at = next;
+      continue;
+    }
+    const [, name, star] = param;
+    const test = decl.tests?.[name];
+    let edge = at.params.find((e) => e.name === name && e.rest === (star === "*") && e.test === test);
+    if (!edge) at.params.push(edge = { name, rest: star === "*", test, next: tree() });
+    at = edge.next;
+  }
+  at.decls.push(decl);
+}
+
+function merged(decls: RouteDecl[]): Route {
+  const label = decls[0].label ?? decls[0].path.replace(/\{([A-Za-z_]+)\*\}/g, "{$1}");
+  if (decls.length === 1) {
+    const d = decls[0];
+    return {
+      template: label,
+      methods: d.methods,
+      public: d.public,
+      costly: d.costly ?? false,
+      form: d.form ?? false,
+      signed: d.signed,
+      run: d.run,
+    };
+  }
+  const byMethod = new Map<string, RouteDecl>();
+  for (const d of decls) for (const m of d.methods) byMethod.set(m, d);
   return {
-    methods: READ,
-    public: true,
-    costly,
-    run: (ctx, req, url, authed) => getUiPage(ctx, req, url, authed, match),
+    template: label,
+    methods: [...byMethod.keys()],
+    public: decls.every((d) => d.public),
+    costly: decls.some((d) => d.costly),
+    form: decls.some((d) => d.form),
+    run: (ctx, req, url, authed, params) => byMethod.get(req.method)!.run(ctx, req, url, authed, params),
   };
 }
 
-/** The browser interface's routes under `/ui/`. */
-function uiRoute(name: string): Match | null {
-  if (name === "mcp") return uiPage(false);
-  if (isAsset(name)) return { methods: READ, public: true, run: (_ctx, req) => Promise.resolve(getAsset(req, name)) };
-  if (name === "login") return { methods: ["POST"], public: true, form: true, run: postLogin };
-  if (name === "logout") {
-    return { methods: ["POST"], public: true, form: true, run: (ctx, req) => Promise.resolve(postLogout(ctx, req)) };
+function seal(at: Tree): void {
+  if (at.decls.length > 0) at.route = merged(at.decls);
+  for (const next of at.literal.values()) seal(next);
+  for (const edge of at.params) seal(edge.next);
+}
+
+function find(at: Tree, s: readonly string[], i: number, params: Record<string, string>): Route | null {
+  if (i === s.length) return at.route;
+  const literal = at.literal.get(s[i]);
+  if (literal) {
+    const found = find(literal, s, i + 1, params);
+    if (found) return found;
+  }
+  for (const edge of at.params) {
+    if (edge.rest) {
+      if (edge.next.route === null || (edge.test && !edge.test(s[i]))) continue;
+      params[edge.name] = s.slice(i).join("/");
+      return edge.next.route;
+    }
+    if (edge.test && !edge.test(s[i])) continue;
+    params[edge.name] = s[i];
+    const found = find(edge.next, s, i + 1, params);
+    if (found) return found;
+    delete params[edge.name];
   }
   return null;
 }
 
-const PUSH_REFUSED = "push is not available on a node: send batches with POST /projects/{slug}/contribute";
-const BUY_REFUSED = "a node sells nothing: buy on the origin";
-
-/**
- * The route for `pathname`, or null when the node does not serve it.
- *
- * @example
- * ```ts
- * import { match } from "./router.ts";
- * match("/projects/cities/data")?.methods; // ["GET", "HEAD"]
- * match("/etc/passwd"); // null
- * ```
- */
-export function match(pathname: string): Match | null {
-  const s = pathname.split("/").slice(1);
-  if (s.length === 1 && s[0] === "") return uiPage(false);
-  if (s[0] === "p" && s.length >= 2) return uiPage(true);
-  if (s.length === 2 && s[0] === "ui") return uiRoute(s[1]);
-  if (s.length === 1 && s[0] === "healthz") {
-    return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getHealth(ctx, authed) };
-  }
-  if (s.length === 1 && s[0] === "readyz") {
-    return { methods: READ, public: true, run: (ctx, _req, _url, authed) => getReady(ctx, authed) };
-  }
-  if (s.length === 1 && s[0] === "metrics") return { methods: READ, public: false, run: (ctx) => getMetrics(ctx) };
-  if (s.length === 1 && s[0] === "mcp") {
-    return { methods: ["POST"], public: false, costly: true, run: (ctx, req) => ctx.mcp.post(req) };
-  }
-  if (s[0] === "parts" && s.length === 3 && isSlug(s[1])) {
-    return {
-      methods: READ,
-      public: true,
-      signed: (ctx, url) => partUrlSigned(ctx, url, s[1], s[2]),
-      run: (ctx, req) => getPart(ctx, req, s[1], s[2]),
-    };
-  }
-  if (s[0] === "delta-sharing") {
-    const route = sharingRoute(s.slice(1));
-    return route ? { ...route, public: true, costly: true } : null;
-  }
-  if (s[0] !== "projects") return null;
-  if (s.length === 1) {
-    return {
-      methods: READ_OR_CREATE,
-      public: false,
-      run: (ctx, req) => req.method === "POST" ? postProject(ctx, req) : listProjects(ctx),
-    };
-  }
-  const slug = s[1];
-  if (!isSlug(slug)) {
-    // A project's route with a name that is no slug says what a slug may be; any other path is simply not found.
-    const named = s.length <= 3 && /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(slug) && !/^\.+$/.test(slug);
-    return named ? { methods: [], public: false, run: refuse("not-found", `not found: ${notASlug(slug)}`) } : null;
-  }
-  if (s.length === 2) return { methods: READ, public: false, run: (ctx) => getProject(ctx, slug) };
-  if (s[2] === "push" || s[2] === "uploads") {
-    return { methods: [], public: false, run: refuse("method-not-allowed", PUSH_REFUSED) };
-  }
-  if (s[2] === "contributions" && s.length === 4) {
-    return { methods: READ, public: false, run: (ctx) => getContribution(ctx, slug, s[3]) };
-  }
-  if (s.length !== 3) return null;
-  switch (s[2]) {
-    case "data":
-      return { methods: READ, public: false, costly: true, run: (ctx, req, url) => getData(ctx, req, slug, url) };
-    case "statistics":
-      return { methods: READ, public: false, costly: true, run: (ctx, _req, url) => getStatistics(ctx, slug, url) };
-    case "manifest":
-      return { methods: READ, public: false, run: (ctx, req, url) => getManifest(ctx, slug, url, publicOrigin(req)) };
-    case "export":
-      return { methods: READ, public: false, costly: true, run: (ctx, req, url) => getExport(ctx, req, slug, url) };
-    case "query":
-      return { methods: ["POST"], public: false, costly: true, run: (ctx, req) => postQuery(ctx, req, slug) };
-    case "contribute":
-      return { methods: ["POST"], public: false, costly: true, run: (ctx, req) => postContribution(ctx, req, slug) };
-    case "diff":
-      return { methods: READ, public: false, costly: true, run: (ctx, _req, url) => getDiff(ctx, slug, url) };
-    case "buy":
-      return { methods: [], public: false, run: refuse("method-not-allowed", BUY_REFUSED) };
-  }
-  return null;
+/** A compiled router over route tables and mounted tables. */
+export interface Router {
+  /**
+   * The route of `path` and its parameters, or null when the node serves
+   * no such path.
+   */
+  find(path: string): Matched | null;
+  /** The mount whose prefix `path` is under, if any (its encoder writes every failure there). */
+  mountOf(path: string): Mount | null;
 }
 
-const SHARING_NAMES: Readonly<Record<string, string>> = { shares: "{share}", schemas: "{schema}", tables: "{table}" };
-
 /**
- * The route of a path the node serves, as a template that names no slug or
- * id (the `route` label of the metrics).
+ * A router over `routes` and the tables of `mounts`.
  *
  * @example
  * ```ts
- * import { routeTemplate } from "./router.ts";
- * routeTemplate("/projects/cities/data"); // "/projects/{slug}/data"
- * routeTemplate("/p/cities/statistics"); // "/p/{slug}/statistics"
- * routeTemplate("/delta-sharing/shares/svc/schemas/default/tables/cities/query");
- * // "/delta-sharing/shares/{share}/schemas/{schema}/tables/{table}/query"
+ * import { createRouter } from "./router.ts";
+ * const run = () => Promise.resolve(new Response("ok"));
+ * const router = createRouter([{ path: "/projects/{slug}/data", methods: ["GET", "HEAD"], public: false, run }], []);
+ * router.find("/projects/cities/data")?.route.template; // "/projects/{slug}/data"
+ * router.find("/projects/cities/data")?.params; // { slug: "cities" }
+ * router.find("/etc/passwd"); // null
  * ```
  */
-export function routeTemplate(path: string): string {
-  const s = path.split("/").slice(1);
-  if (s[0] === "projects") {
-    if (s.length >= 2) s[1] = "{slug}";
-    if (s[2] === "contributions" && s.length === 4) s[3] = "{id}";
-  } else if (s[0] === "p" && s.length >= 2) {
-    // A page of the interface: its slug, and its kind when it is one (any other path is a page not found).
-    return "/p/{slug}" +
-      (s.length === 3 && PROJECT_PAGES.includes(s[2]) ? "/" + s[2] : s.length > 2 ? "/{missing}" : "");
-  } else if (s[0] === "parts" && s.length === 3) {
-    s[1] = "{slug}";
-    s[2] = "{file}";
-  } else if (s[0] === "ui" && s.length === 2 && s[1] !== "login" && s[1] !== "logout") {
-    s[1] = "{asset}";
-  } else if (s[0] === "delta-sharing") {
-    for (let i = 2; i < s.length; i++) if (SHARING_NAMES[s[i - 1]]) s[i] = SHARING_NAMES[s[i - 1]];
-  }
-  return "/" + s.join("/");
+export function createRouter(routes: readonly RouteDecl[], mounts: readonly Mount[]): Router {
+  const root = tree();
+  for (const decl of routes) add(root, decl);
+  for (const mount of mounts) for (const decl of mount.routes) add(root, { ...decl, path: mount.prefix + decl.path });
+  seal(root);
+  return {
+    find(path) {
+      const params: Record<string, string> = {};
+      const route = find(root, segments(path), 0, params);
+      return route === null ? null : { route, params };
+    },
+    mountOf(path) {
+      return mounts.find((m) => path === m.prefix || path.startsWith(m.prefix + "/")) ?? null;
+    },
+  };
 }

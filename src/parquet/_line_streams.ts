@@ -83,6 +83,37 @@ interface Growing {
 const POLL_MS = 2;
 
 /**
+ * The next bytes of `file` written and not yet sent (the last `held` bytes
+ * of it kept back), or null when there are none now; `finished` as it was
+ * before looking.
+ */
+async function readable(file: Growing, held: number): Promise<{ bytes: Uint8Array | null; finished: boolean }> {
+  const finished = file.finished;
+  file.handle ??= await open(file.path, "r").catch((e) => e?.code === "ENOENT" ? null : Promise.reject(e));
+  if (!file.handle) return { bytes: null, finished };
+  const upTo = (await file.handle.stat()).size - held;
+  if (file.at >= upTo) return { bytes: null, finished };
+  // Not zeroed first: every byte of it is read into before it is sent.
+  const step = Buffer.allocUnsafe(Math.min(STEP, upTo - file.at));
+  const { bytesRead } = await file.handle.read(step, 0, step.length, file.at);
+  file.at += bytesRead;
+  return { bytes: new Uint8Array(step.buffer, step.byteOffset, bytesRead), finished };
+}
+
+/** Closes and removes a query's file, if there is one. */
+async function remove(file: Growing | null | undefined): Promise<void> {
+  if (!file) return;
+  await file.handle?.close().catch(() => {});
+  await rm(file.path, { force: true });
+}
+
+/** What goes before a query's first bytes: the head and first line's lead on the stream's first, else the join. */
+function framingBefore(framing: LineFraming, streamStart: boolean): string {
+  if (streamStart) return framing.head + framing.first;
+  return framing.terminated ? "" : framing.join;
+}
+
+/**
  * The lines of the queries `next` gives (told how many lines the one before
  * wrote), one after another, framed by `framing`, as one stream: each
  * query's lines written by DuckDB to a file of `engine`'s scratch folder (on
@@ -125,24 +156,6 @@ export function copyLines(
     file.done.catch(() => {}); // its failure is the pull's that waits on it
     return file;
   };
-  /** The next bytes of `file` written and not yet sent, or null when there are none now; `finished` as it was before looking. */
-  const readable = async (file: Growing): Promise<{ bytes: Uint8Array | null; finished: boolean }> => {
-    const finished = file.finished;
-    file.handle ??= await open(file.path, "r").catch((e) => e?.code === "ENOENT" ? null : Promise.reject(e));
-    if (!file.handle) return { bytes: null, finished };
-    const upTo = (await file.handle.stat()).size - held;
-    if (file.at >= upTo) return { bytes: null, finished };
-    // Not zeroed first: every byte of it is read into before it is sent.
-    const step = Buffer.allocUnsafe(Math.min(STEP, upTo - file.at));
-    const { bytesRead } = await file.handle.read(step, 0, step.length, file.at);
-    file.at += bytesRead;
-    return { bytes: new Uint8Array(step.buffer, step.byteOffset, bytesRead), finished };
-  };
-  const remove = async (file: Growing | null | undefined) => {
-    if (!file) return;
-    await file.handle?.close().catch(() => {});
-    await rm(file.path, { force: true });
-  };
   const end = async () => {
     await session?.close(); // waits for the query under way: no file is made after
     await remove(current);
@@ -164,15 +177,9 @@ export function copyLines(
           }
           if (current.finished && ahead === undefined) ahead = start(s);
           const first = current.at === 0;
-          const { bytes, finished } = await readable(current);
+          const { bytes, finished } = await readable(current, held);
           if (bytes) {
-            const before = !first
-              ? ""
-              : sent === 0
-              ? framing.head + framing.first
-              : framing.terminated
-              ? ""
-              : framing.join;
+            const before = first ? framingBefore(framing, sent === 0) : "";
             if (before !== "") controller.enqueue(encoder.encode(before));
             controller.enqueue(bytes);
             sent += bytes.length;

@@ -19,6 +19,7 @@
  * @module
  */
 import { NodeError } from "../errors/mod.ts";
+import { WIRE_LIMITS } from "../wire/mod.ts";
 import { type PartSource, readContribution, type StoredVersion } from "../store/mod.ts";
 import type { NodeState } from "./state.ts";
 import { withVersion } from "./versions.ts";
@@ -26,9 +27,9 @@ import { addedFromLog } from "./diff_log.ts";
 import type { AddedRecords, DiffFragment } from "./_diff_shapes.ts";
 
 /** Records in a diff when `limit` is absent. */
-export const DEFAULT_DIFF = 100;
+export const DEFAULT_DIFF: number = WIRE_LIMITS.diff.default;
 /** Most records a diff gives. */
-export const MAX_DIFF = 500;
+export const MAX_DIFF: number = WIRE_LIMITS.diff.max;
 
 /** Which versions to compare, and how many records to give. */
 export interface DiffRequest {

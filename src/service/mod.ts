@@ -6,6 +6,7 @@
  * @module
  */
 export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
+export { type Served, type ServiceOf, serviceOf, SERVICES, type ServiceTable } from "./operations.ts";
 export { healthOf, sandboxWalls } from "./health.ts";
 export { type Turns, turns } from "./turns.ts";
 export { type IdleTrim, idleTrim, memoryHealth, type MemoryView, TRIM_AFTER_MS } from "./memory.ts";

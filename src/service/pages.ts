@@ -6,14 +6,15 @@
  *
  * @module
  */
+import { WIRE_LIMITS } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
 import type { StoredVersion } from "../store/mod.ts";
 import { requireVersion, withVersion } from "./versions.ts";
 
 /** Largest page of `GET /data`. */
-export const MAX_PAGE = 1000;
+export const MAX_PAGE: number = WIRE_LIMITS.page.max;
 /** Page size when `limit` is absent. */
-export const DEFAULT_PAGE = 200;
+export const DEFAULT_PAGE: number = WIRE_LIMITS.page.default;
 
 /** Which page to read. */
 export interface PageRequest {

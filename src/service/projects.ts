@@ -1,6 +1,8 @@
 /**
- * The projects a node holds: the list (`GET /projects`, MCP `list_datasets`)
- * and one project's detail (`GET /projects/{slug}`, MCP `dataset_info`).
+ * The projects a node holds: the list (`GET /projects`, MCP `list_datasets`),
+ * one project's detail (`GET /projects/{slug}`, MCP `dataset_info`) and its
+ * versions, a page at a time (`GET /projects/{slug}/versions`, MCP
+ * `list_versions`).
  *
  * @module
  */
@@ -8,6 +10,8 @@ import { type ProjectState, publishManifest, type StoredVersion } from "../store
 import type { ProjectDetail, ProjectEntry, SchemaDef, VersionSummary } from "../wire/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
+import type { ServiceTable } from "./service_table.ts";
+import type { AnswerOf } from "../catalog/mod.ts";
 
 /** What the project services need of the node. */
 export type ProjectsState = Pick<NodeState, "store" | "pages">;
@@ -120,3 +124,61 @@ export async function projectDetail(state: ProjectsState, slug: string): Promise
   };
   return detail;
 }
+
+/**
+ * The numbers of a page of `held`, newest first: at most `limit`, all older
+ * than `before` when given; and the `before` of the next page, or null at
+ * the end. Walks the runs from the newest, so a page of a project holding a
+ * hundred thousand versions costs the page, not the history.
+ *
+ * @example
+ * ```ts
+ * import { versionPage } from "./projects.ts";
+ * versionPage({ runs: [[1, 3], [7, 9]], oldest: 1 }, 2, 8); // { numbers: [7, 3], next: 3 }
+ * ```
+ */
+export function versionPage(
+  held: { readonly runs: readonly (readonly [number, number])[]; readonly oldest: number | null },
+  limit: number,
+  before: number | null,
+): { numbers: number[]; next: number | null } {
+  const numbers: number[] = [];
+  const below = before ?? Infinity;
+  for (let r = held.runs.length - 1; r >= 0 && numbers.length < limit; r--) {
+    const [first, last] = held.runs[r];
+    for (let n = Math.min(last, below - 1); n >= first && numbers.length < limit; n--) numbers.push(n);
+  }
+  const oldestListed = numbers[numbers.length - 1];
+  const more = oldestListed !== undefined && held.oldest !== null && held.oldest < oldestListed;
+  return { numbers, next: more ? oldestListed : null };
+}
+
+/**
+ * A page of the versions `slug` holds, newest first (`limit` of them, older
+ * than `before` when given): each one's number, when it was made, its
+ * records and parts, read from its manifest alone.
+ */
+export async function projectVersions(
+  state: ProjectsState,
+  slug: string,
+  page: { limit: number; before: number | null },
+): Promise<AnswerOf<"list_versions">> {
+  const project = await requireProject(state, slug);
+  const { numbers, next } = versionPage(project.versions, page.limit, page.before);
+  const versions: AnswerOf<"list_versions">["versions"] = [];
+  for (const n of numbers) {
+    // A version pruned since the listing is left out.
+    const v = await state.store.version(slug, n);
+    if (!v) continue;
+    const createdAt = v.manifest.createdAt ?? v.mtime.toISOString();
+    versions.push({ version: n, createdAt, records: await versionRecords(state, v), parts: v.parts.length });
+  }
+  return { project: slug, count: project.versions.count, versions, next };
+}
+
+/** The projects' operations a service answers alone. */
+export const PROJECT_SERVICES = {
+  list_projects: (state) => projectList(state),
+  project_detail: (state, input) => projectDetail(state, input.slug),
+  list_versions: (state, input) => projectVersions(state, input.slug, input),
+} as const satisfies ServiceTable;

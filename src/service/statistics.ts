@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { ServiceTable } from "./service_table.ts";
 import { createHash } from "node:crypto";
 import { columnStatistics, statisticsText } from "../parquet/mod.ts";
 import { readStatistics, type Store, type StoredVersion, writeStatistics } from "../store/mod.ts";
@@ -109,3 +110,8 @@ export async function versionStatistics(state: StatisticsState, slug: string, wa
     return await running;
   });
 }
+
+/** The statistics' operation, answered by its service alone. */
+export const STATISTICS_SERVICES = {
+  statistics: (state, input) => versionStatistics(state, input.slug, input.version),
+} as const satisfies ServiceTable;

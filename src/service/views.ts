@@ -8,6 +8,7 @@
  * @module
  */
 import { NodeError } from "../errors/mod.ts";
+import { WIRE_LIMITS } from "../wire/mod.ts";
 import { orderable, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
 import { facetsOf, keepTotal, keptTotal } from "./facets.ts";
 import { sortedRecords, type SortedState } from "./sorted.ts";
@@ -26,13 +27,13 @@ export interface ViewRequest extends PageRequest {
 }
 
 /** Most facet columns one page takes. */
-export const MAX_FACETS = 5;
+export const MAX_FACETS: number = WIRE_LIMITS.facets;
 /** Most filters one view takes. */
-export const MAX_FILTERS = 20;
+export const MAX_FILTERS: number = WIRE_LIMITS.filters;
 /** Most values of one `in` filter. */
-export const MAX_IN = 100;
+export const MAX_IN: number = WIRE_LIMITS.inValues;
 /** Longest filter value (and search) in characters. */
-export const MAX_VALUE = 1000;
+export const MAX_VALUE: number = WIRE_LIMITS.valueChars;
 /** Values listed per facet. */
 export const FACET_SIZE = 30;
 

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { ServiceTable } from "./service_table.ts";
 import { Buffer } from "node:buffer";
 import { NodeError } from "../errors/mod.ts";
 import { type ContributionView, isContributionId, LockTimeout, projectLinks, readContribution } from "../store/mod.ts";
@@ -17,15 +18,16 @@ import {
   nestsDeeperThan,
   type SchemaDef,
   stableStringify,
+  WIRE_LIMITS,
 } from "../wire/mod.ts";
 import { contribute, type ContributionOutcome, createLocalProject } from "../writes/mod.ts";
 import type { NodeState } from "./state.ts";
 import { requireProject } from "./versions.ts";
 
 /** Most records in one contribution. */
-export const MAX_RECORDS = 500;
+export const MAX_RECORDS: number = WIRE_LIMITS.records;
 /** Most bytes of records in one contribution. */
-export const MAX_BATCH_BYTES = 512 * 1024;
+export const MAX_BATCH_BYTES: number = WIRE_LIMITS.batchBytes;
 
 /** A contribution's records and source, checked. */
 export interface ContributionBody {
@@ -177,3 +179,8 @@ async function lastMerge(state: Pick<NodeState, "store">, slug: string, id: stri
   const origin = (await state.store.latest(slug))?.manifest.origin;
   return origin?.kind === "merge" && origin.contribution.id === id ? origin.contribution : null;
 }
+
+/** A contribution's answer asked again, answered by its service alone. */
+export const CONTRIBUTION_SERVICES = {
+  contribution: (state, input) => contributionStatus(state, input.slug, input.id),
+} as const satisfies ServiceTable;

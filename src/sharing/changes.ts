@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { FileLine } from "./lines.ts";
 import type { ProjectState, Store, StoredVersion } from "../store/mod.ts";
 import { promiseParts, readChange } from "../store/mod.ts";
 import { SharingError } from "./errors.ts";
@@ -116,10 +117,10 @@ export async function changeLines(
   meta: TableMetadata,
   versions: StoredVersion[],
   format: ResponseFormat,
-): Promise<Record<string, unknown>[]> {
+): Promise<FileLine[]> {
   const held = new Map<number, StoredVersion>();
   for (const v of versions) held.set(v.version, v);
-  const lines: Record<string, unknown>[] = [];
+  const lines: FileLine[] = [];
   const given: string[] = [];
   let expires = 0;
   const files: ChangeFile[] = [];

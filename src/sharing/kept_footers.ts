@@ -65,6 +65,26 @@ async function readKept(path: string): Promise<KeptFooter | null> {
 }
 
 /**
+ * Writes the file of the part at `path`; the first write to a project's
+ * footer folder this run (not in `swept`) first removes the files of parts
+ * the project no longer holds.
+ */
+async function writeKept(path: string, footer: KeptFooter, swept: Set<string>): Promise<void> {
+  const folder = dirname(fileOf(path));
+  if (!swept.has(folder)) {
+    swept.add(folder);
+    await mkdir(folder, { recursive: true });
+    const parts = new Set(await readdir(join(dirname(folder), "parts")).catch(() => [] as string[]));
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      if (name.endsWith(".json") && !parts.has(name.replace(/\.json$/, ".parquet"))) {
+        await rm(join(folder, name), { force: true });
+      }
+    }
+  }
+  await writeFileAtomic(fileOf(path), JSON.stringify(footer) + "\n", "existing");
+}
+
+/**
  * Footers kept beside the parts of the store (see the module's notes); with
  * `readOnly`, in memory only. `settle` waits for the files being written
  * (before the node lets go of its store).
@@ -91,24 +111,10 @@ export function keptFooters(
     known.set(path, footer);
     if (known.size > KNOWN_MOST) known.delete(known.keys().next().value!);
   };
-  const write = async (path: string, footer: KeptFooter) => {
-    const folder = dirname(fileOf(path));
-    if (!swept.has(folder)) {
-      swept.add(folder);
-      await mkdir(folder, { recursive: true });
-      const parts = new Set(await readdir(join(dirname(folder), "parts")).catch(() => [] as string[]));
-      for (const name of await readdir(folder).catch(() => [] as string[])) {
-        if (name.endsWith(".json") && !parts.has(name.replace(/\.json$/, ".parquet"))) {
-          await rm(join(folder, name), { force: true });
-        }
-      }
-    }
-    await writeFileAtomic(fileOf(path), JSON.stringify(footer) + "\n", "existing");
-  };
   const keep = (entries: [string, KeptFooter][]) => {
     for (const [path, footer] of entries) remember(path, footer);
     if (options.readOnly || entries.length === 0) return;
-    const writing = bounded(entries, ([path, footer]) => write(path, footer)).then(
+    const writing = bounded(entries, ([path, footer]) => writeKept(path, footer, swept)).then(
       () => {},
       (e) => options.warn(`could not keep parts' footers: ${(e as Error)?.message ?? e}`),
     );

@@ -8,6 +8,18 @@
  */
 export { type ChangeFile, changeFiles, changeLines, type ChangeRange, versionsInRange } from "./changes.ts";
 export { SharingError, sharingErrorCode } from "./errors.ts";
+export type {
+  DeltaFile,
+  DeltaMetadata,
+  EndStreamLine,
+  FileLine,
+  MetadataLine,
+  ParquetFile,
+  ParquetMetadata,
+  ProtocolLine,
+  SharingLine,
+} from "./lines.ts";
+export { capabilitiesOf, formatOf, type QueryTableRequest, queryTableRequest, versionParam } from "./request.ts";
 export {
   type Column,
   type ColumnFacts,

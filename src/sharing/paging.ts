@@ -13,9 +13,10 @@
 import { Buffer } from "node:buffer";
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { SharingError } from "./errors.ts";
+import { WIRE_LIMITS } from "../wire/mod.ts";
 
 /** The most items one page may ask for. */
-export const MAX_RESULTS = 1000;
+export const MAX_RESULTS: number = WIRE_LIMITS.sharingResults;
 
 /** The secret page tokens are signed with. */
 export type PageKey = Uint8Array;

@@ -16,9 +16,8 @@ import { tableId, versionTime } from "./tables.ts";
 import { type PageKey, pageOffset, pageToken } from "./paging.ts";
 import { mayMatch, type Predicate } from "./predicates.ts";
 import { stringifyExactJson } from "../wire/mod.ts";
-
-/** The answer formats of the protocol. */
-export type ResponseFormat = "parquet" | "delta";
+import type { FileLine, MetadataLine, ProtocolLine, ResponseFormat } from "./lines.ts";
+export type { ResponseFormat } from "./lines.ts";
 
 /** How long a file URL stays valid, in seconds. */
 export const FILE_URL_LIFETIME_S = 3600;
@@ -59,7 +58,7 @@ export async function tableMetadata(
 }
 
 /** The protocol line of `format`. */
-export function protocolLine(format: ResponseFormat): Record<string, unknown> {
+export function protocolLine(format: ResponseFormat): ProtocolLine {
   return format === "delta"
     ? { protocol: { deltaProtocol: { minReaderVersion: 1, minWriterVersion: 2 } } }
     : { protocol: { minReaderVersion: 1 } };
@@ -75,13 +74,13 @@ export function metadataLine(
   format: ResponseFormat,
   withVersion: boolean,
   configuration: Record<string, string> = {},
-): Record<string, unknown> {
+): MetadataLine {
   const size = meta.version.parts.reduce((a, p) => a + p.bytes, 0);
   const described = {
     id: tableId(project),
     name: project.slug,
     ...(typeof project.meta?.title === "string" ? { description: project.meta.title } : {}),
-    format: { provider: "parquet" },
+    format: { provider: "parquet" as const },
     schemaString: sparkSchemaString(meta.columns),
     partitionColumns: [],
     configuration,
@@ -120,7 +119,7 @@ export interface FileQuery {
 /** The file lines of one answer, and the token of the rest when there is one. */
 export interface FileLines {
   /** The lines, in the asked format. */
-  lines: Record<string, unknown>[];
+  lines: FileLine[];
   /** The page token of the files after these, when any are left. */
   nextPageToken: string | null;
   /** When the first of the URLs given expires (ms since the epoch), or null when none was given. */
@@ -187,7 +186,7 @@ export function fileLine(
   link: { url: string; expires: number },
   stats: FileStats,
   version: StoredVersion,
-): Record<string, unknown> {
+): FileLine {
   const { format, withVersion } = form;
   const at = withVersion ? { version: version.version, timestamp: versionTime(version) } : {};
   const statsText = stringifyExactJson(stats);
@@ -204,24 +203,23 @@ export function fileLine(
             partitionValues: {},
             size: part.bytes,
             modificationTime: versionTime(version),
-            dataChange: true,
+            dataChange: true as const,
             stats: statsText,
           },
         },
       },
     };
   }
-  return {
-    [form.wrapper]: {
-      url: link.url,
-      id: part.sha256,
-      partitionValues: {},
-      size: part.bytes,
-      stats: statsText,
-      expirationTimestamp: link.expires,
-      ...at,
-    },
+  const file = {
+    url: link.url,
+    id: part.sha256,
+    partitionValues: {},
+    size: part.bytes,
+    stats: statsText,
+    expirationTimestamp: link.expires,
+    ...at,
   };
+  return form.wrapper === "add" ? { add: file } : { file };
 }
 
 /** The string a page token of this file query is bound to. */
@@ -244,7 +242,7 @@ export async function fileLines(
   const key = fileQueryKey(meta, query);
   const offset = pageOffset(ctx.pageKey, query.pageToken, key);
   const version = meta.version;
-  const lines: Record<string, unknown>[] = [];
+  const lines: FileLine[] = [];
   const given: string[] = [];
   let records = 0;
   let minExpiry: number | null = null;

@@ -3,15 +3,16 @@
  *
  * @module
  */
+import { WIRE_LIMITS } from "../wire/mod.ts";
 
 /** Longest statement, in characters. */
-export const MAX_SQL_CHARS = 4000;
+export const MAX_SQL_CHARS: number = WIRE_LIMITS.sqlChars;
 /** Rows returned when the request names no limit. */
-export const DEFAULT_ROWS = 200;
+export const DEFAULT_ROWS: number = WIRE_LIMITS.rows.default;
 /** Most rows one answer carries. */
-export const MAX_ROWS = 1000;
+export const MAX_ROWS: number = WIRE_LIMITS.rows.max;
 /** How long a query may run before it is stopped (408). */
-export const QUERY_TIMEOUT_MS = 20_000;
+export const QUERY_TIMEOUT_MS: number = WIRE_LIMITS.queryTimeoutMs;
 /** Queries that run at once, one per worker process. */
 export const CONCURRENCY = 2;
 /** How long a query waits for a free worker before 429. */

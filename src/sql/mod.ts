@@ -4,7 +4,7 @@
  *
  * @module
  */
-export * from "./limits.ts";
+export { CONCURRENCY, DEFAULT_ROWS, MAX_SQL_CHARS, QUERY_TIMEOUT_MS, QUEUE_WAIT_MS } from "./limits.ts";
 export {
   createSqlPool,
   type SqlAnswer,

@@ -6,23 +6,60 @@
  *
  * @module
  */
-export * from "./atomic.ts";
-export * from "./commit_version.ts";
-export * from "./contributions.ts";
-export * from "./disk_full.ts";
-export * from "./export_cache.ts";
-export * from "./identity_index.ts";
-export * from "./layout.ts";
-export * from "./lock.ts";
-export * from "./manifest.ts";
-export * from "./order_file.ts";
-export * from "./provenance.ts";
-export * from "./project_file.ts";
-export * from "./retention.ts";
-export * from "./statistics_file.ts";
-export * from "./store.ts";
-export * from "./version.ts";
-export * from "./held_versions.ts";
+export { syncDir, writeFileAtomic } from "./atomic.ts";
+export { orderFile, readOrder, writeOrder } from "./order_file.ts";
+export { commitVersion } from "./commit_version.ts";
+export {
+  type ContributionView,
+  IDEMPOTENCY_WINDOW_MS,
+  isContributionId,
+  readContribution,
+  readIdempotency,
+  rememberIdempotency,
+  writeContribution,
+} from "./contributions.ts";
+export { DISK_FULL_MESSAGE, isDiskFull } from "./disk_full.ts";
+export {
+  createExportCache,
+  DEFAULT_EXPORT_CACHE_BYTES,
+  EXPORT_GZIP_LEVEL,
+  type ExportCache,
+  exportTag,
+} from "./export_cache.ts";
+export { appendIdentities, readIdentityIndex, writeIdentityIndex } from "./identity_index.ts";
+export { DEFAULT_STORE, manifestFile, partFile, projectDir, projectFile } from "./layout.ts";
+export { LockTimeout, withProjectLock } from "./lock.ts";
+export {
+  manifestChunks,
+  type PlacedPart,
+  type PublishedVersion,
+  publishManifest,
+  type PublishOptions,
+} from "./manifest.ts";
+export { type PartSource, type ProvenanceEntry, provenanceLog } from "./provenance.ts";
+export { readProjectMeta } from "./project_file.ts";
+export {
+  leaseParts,
+  promiseParts,
+  prune,
+  pruneLocked,
+  pruneReported,
+  sweepIndex,
+  sweepProject,
+  withLease,
+} from "./retention.ts";
+export { readStatistics, writeStatistics } from "./statistics_file.ts";
+export { openStore, type ProjectState, type Store, type StoredVersion } from "./store.ts";
+export {
+  BOOKKEEPING_KEYS,
+  copyOf,
+  type CopyVersion,
+  type ListedPart,
+  type MergeOrigin,
+  parseVersion,
+  type Version,
+  versionDocument,
+} from "./version.ts";
 export { type PartNode, partNodeOf, type PartStack, partStack } from "./part_stack.ts";
 export { journalFile, readJournal } from "./journal.ts";
 export { upgradeProject, type UpgradeResult } from "./upgrade.ts";

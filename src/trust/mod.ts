@@ -4,7 +4,5 @@
  *
  * @module
  */
-export * from "./ed25519.ts";
-export * from "./statement.ts";
-export * from "./trust_file.ts";
-export * from "./verify.ts";
+export { type KeysDocument, pinKeys, readTrustFile, trustFilePath, writeTrustFile } from "./trust_file.ts";
+export { type Verdict, verifyManifest } from "./verify.ts";

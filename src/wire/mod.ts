@@ -3,71 +3,32 @@
  *
  * @module
  */
-export * from "./exact_json.ts";
-export * from "./json_parse.ts";
-export * from "./new_project.ts";
-export * from "./slug.ts";
-export * from "./stable_json.ts";
-export type * from "./types.ts";
-export type { DatasetListing } from "./account.ts";
-export type { Earnings } from "./account.ts";
-export type { Listings } from "./account.ts";
-export type { Quota } from "./account.ts";
-export type { UnitListing } from "./account.ts";
-export type { ClaimAnswer } from "./account.ts";
-export type { ClaimStatus } from "./account.ts";
-export type { CreditsView } from "./payments.ts";
-export type { ProjectChanges } from "./knowledge.ts";
+export { parseDocumentJson, stringifyExactJson } from "./exact_json.ts";
+export { type Bounded, WIRE_LIMITS } from "./limits.ts";
+export { type ExactJson, JSON_MAX_DEPTH, JsonTooDeep, nestsDeeperThan, parseExactJson } from "./json_parse.ts";
+export { checkNewProject, type NewProject, newProjectProblems } from "./new_project.ts";
+export { isSha256, isSlug, notASlug, SHA256_PATTERN, SLUG_PATTERN, SLUG_RULE } from "./slug.ts";
+export { stableStringify } from "./stable_json.ts";
+export type {
+  ContributionView,
+  DataPage,
+  ErrorBody,
+  FollowStatus,
+  Health,
+  IncompleteVersion,
+  Manifest,
+  ManifestPart,
+  MemoryHealth,
+  MemoryPlan,
+  ProjectDetail,
+  ProjectEntry,
+  QueryAnswer,
+  Readiness,
+  SandboxWall,
+  SchemaDef,
+  SchemaField,
+  SignatureStatus,
+  VersionSummary,
+} from "./types.ts";
 export { listedLicense } from "./licenses.ts";
 export { ORIGIN_LICENSES } from "./licenses.ts";
-export type { Provenance } from "./knowledge.ts";
-export type { PriceInput } from "./knowledge.ts";
-export type { PriceState } from "./knowledge.ts";
-export type { UnitStatus } from "./knowledge.ts";
-export type { SearchHit } from "./knowledge.ts";
-export type { UnitFull } from "./knowledge.ts";
-export type { LeaderboardRow } from "./knowledge.ts";
-export type { Dispute } from "./payments.ts";
-export type { Purchase } from "./payments.ts";
-export { REPORT_KINDS } from "./account.ts";
-export { REPORT_REASONS } from "./account.ts";
-export type { ItemReviews } from "./community.ts";
-export type { RequestDetail } from "./community.ts";
-export type { RequestList } from "./community.ts";
-export type { RequestSummary } from "./community.ts";
-export type { BoardId } from "./community.ts";
-export type { RequestField } from "./community.ts";
-export type { ClaimOptions } from "./account.ts";
-export type { ListingsQuery } from "./account.ts";
-export type { ProjectEdited } from "./knowledge.ts";
-export type { Report } from "./account.ts";
-export type { ReportAnswer } from "./account.ts";
-export type { ChosenAnswer } from "./community.ts";
-export type { NewAnswer } from "./community.ts";
-export type { NewRequest } from "./community.ts";
-export type { NewReview } from "./community.ts";
-export type { PostedAnswer } from "./community.ts";
-export type { PostedRequest } from "./community.ts";
-export type { RequestQuery } from "./community.ts";
-export type { TopicComment } from "./community.ts";
-export type { PointsAnswer } from "./knowledge.ts";
-export type { RetiredUnit } from "./knowledge.ts";
-export type { ReviewsAnswer } from "./knowledge.ts";
-export type { RevisedUnit } from "./knowledge.ts";
-export type { SearchAnswer } from "./knowledge.ts";
-export type { SubmittedUnit } from "./knowledge.ts";
-export type { UnitComment } from "./knowledge.ts";
-export type { UnitPrice } from "./knowledge.ts";
-export type { UnitRevision } from "./knowledge.ts";
-export type { UnitSubmission } from "./knowledge.ts";
-export type { DatasetCreditPurchase } from "./payments.ts";
-export type { DisputeOpened } from "./payments.ts";
-export type { PurchasePage } from "./payments.ts";
-export type { StatementAnswer } from "./payments.ts";
-export type { UnitCreditPurchase } from "./payments.ts";
-export type { CreditPackPurchase } from "./payments.ts";
-export type { PaymentReceipt } from "./payments.ts";
-export type * from "./payments.ts";
-export type * from "./account.ts";
-export type * from "./community.ts";
-export type * from "./knowledge.ts";

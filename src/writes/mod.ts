@@ -8,6 +8,6 @@
  */
 export { contribute, type ContributionOutcome, type ContributionRequest } from "./contribute.ts";
 export { createLocalProject } from "./create_project.ts";
-export * from "./merge.ts";
+export { foldCount, RECOVER_AT_START, recoverProject, schemaHash } from "./merge.ts";
 export { createWriteCache, type WriteCache, type WriteTarget } from "./target.ts";
-export * from "./write_part.ts";
+export { writePart } from "./write_part.ts";

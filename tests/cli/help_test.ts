@@ -79,7 +79,8 @@ Deno.test("svc help COMMAND is svc COMMAND --help, and every command's help list
   }
   const unknown = await runCli(["help", "nope"]);
   assertEquals(unknown.code, 2);
-  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, trust, share, projects, data/);
+  assertMatch(unknown.stderr, /^error: svc help takes one command: serve, trust, share, projects, /);
+  for (const name of COMMANDS) assertMatch(unknown.stderr, new RegExp(`[ :]${name}(,|\\n)`), `${name} is named`);
 });
 
 Deno.test("usage errors are worded for the command line: unknown options and commands (with the one meant), missing values", async () => {

@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
+import { OriginClient } from "../../src/origin/mod.ts";
 import { AuthError, Client, KeyRequiredError, NotFoundError, ValidationError, ValueError } from "../../mod.ts";
 import { withNode } from "../support/node.ts";
 
@@ -98,18 +99,18 @@ Deno.test("Client: keyless calls go to a node without a token (found once per cl
 
 Deno.test("Client: configuration from options or the SVC_ environment; the pay URL default", () => {
   const env = { SVC_BASE_URL: "https://origin.example/", SVC_API_KEY: "k", SVC_PAY_URL: undefined };
-  const fromEnv = new Client({ env });
+  const fromEnv = new OriginClient({ env });
   assertEquals([fromEnv.baseUrl, fromEnv.payUrl], ["https://origin.example", "https://origin.example"]);
-  assertEquals(new Client({ baseUrl: "http://127.0.0.1:8686" }).payUrl, "http://localhost:3001");
+  assertEquals(new OriginClient({ baseUrl: "http://127.0.0.1:8686" }).payUrl, "http://localhost:3001");
   assertEquals(
-    new Client({ baseUrl: "http://localhost:9000", payUrl: "https://pay.example" }).payUrl,
+    new OriginClient({ baseUrl: "http://localhost:9000", payUrl: "https://pay.example" }).payUrl,
     "https://pay.example",
   );
-  assertEquals(new Client({ env: { ...env, SVC_PAY_URL: "https://pay.example" } }).payUrl, "https://pay.example");
+  assertEquals(new OriginClient({ env: { ...env, SVC_PAY_URL: "https://pay.example" } }).payUrl, "https://pay.example");
   for (const bad of ["ftp://x", "not a url"]) {
     let error: unknown;
     try {
-      new Client({ baseUrl: bad });
+      new OriginClient({ baseUrl: bad });
     } catch (e) {
       error = e;
     }

@@ -1,7 +1,8 @@
 /**
  * The remote client's module graph: `mod.ts` and every module of
  * `src/client/` reach, statically or through `import()`, nothing but the
- * client itself, the wire shapes, the version and Node's built-ins; never the
+ * client itself, the wire shapes, the catalog of operations (data the calls
+ * are drawn from), the version and Node's built-ins; never the
  * store, the node, SQL, Parquet, MCP, the local-store operations or an npm
  * package.
  *
@@ -30,8 +31,14 @@ async function graphOf(file: string): Promise<Graph> {
 }
 
 const root = pathToFileURL(ROOT).href;
-/** What the remote client may load: itself, the wire shapes and the version (and `node:` built-ins). */
-const ALLOWED = [`${root}mod.ts`, `${root}src/client/`, `${root}src/wire/`, `${root}src/version.ts`];
+/** What the remote client may load: itself, the wire shapes, the catalog and the version (and `node:` built-ins). */
+const ALLOWED = [
+  `${root}mod.ts`,
+  `${root}src/client/`,
+  `${root}src/wire/`,
+  `${root}src/catalog/`,
+  `${root}src/version.ts`,
+];
 
 /** The modules of `graph` the remote client may not load, with why. */
 function offending(graph: Graph): string[] {
@@ -59,7 +66,7 @@ Deno.test("mod.ts (the remote client) loads nothing of the store, the node, SQL,
   assertEquals(heavy, []);
 });
 
-Deno.test("every module of src/client/ imports only the client, the wire shapes, the version and node: built-ins", async () => {
+Deno.test("every module of src/client/ imports only the client, the wire shapes, the catalog, the version and node: built-ins", async () => {
   const files = (await readdir(join(ROOT, "src", "client"))).filter((f) => f.endsWith(".ts")).sort();
   assert(files.includes("client.ts") && files.includes("http.ts"));
   const found = await Promise.all(

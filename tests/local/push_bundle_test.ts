@@ -1,6 +1,7 @@
 import { readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Client, SvcError, ValueError } from "../../mod.ts";
+import { SvcError, ValueError } from "../../mod.ts";
+import { OriginClient as Client } from "../../src/origin/mod.ts";
 import { promote, pushBundle, readBundleHeader, saveBundle } from "../../src/local/mod.ts";
 import { assert, assertEquals, assertMatch, assertRejects, type Json } from "../support/assert.ts";
 import { members, rewrite } from "../support/bundle_edit.ts";

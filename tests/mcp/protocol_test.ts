@@ -3,9 +3,13 @@
  * speak it: Accept headers, JSON-RPC error codes, notifications, batches and
  * protocol versions, as the reference node 0.28 answers them.
  */
+import { toolOperations } from "../../src/catalog/mod.ts";
 import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
 import { rawRequest } from "../support/raw_http.ts";
+
+/** The tools a node lists: the catalog's. */
+const TOOLS = toolOperations().length;
 
 const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
@@ -57,7 +61,7 @@ Deno.test("MCP: Accept application/json alone, */* or none gets a JSON answer; o
         `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
     );
     assertEquals(raw.status, 200, "no Accept header at all");
-    assertEquals(JSON.parse(raw.body).result.tools.length, 9);
+    assertEquals(JSON.parse(raw.body).result.tools.length, TOOLS, "every tool of the catalog");
     for (const accept of ["text/html", "text/event-stream", "application/json;q=0"]) {
       const r = await post(url, initialize("2025-06-18"), { accept });
       assertEquals([r.status, r.body.error.code], [406, -32000], accept);
@@ -90,8 +94,7 @@ Deno.test("MCP: JSON-RPC error codes: -32700, -32600, -32601, -32602 with short 
     const cases: [unknown, string][] = [
       [
         call("nope", {}),
-        'unknown tool "nope"; tools: list_datasets, dataset_info, read_dataset, dataset_manifest, ' +
-        "query_dataset, dataset_statistics, create_dataset, contribute_records, contribution_status",
+        `unknown tool "nope"; tools: ${toolOperations().map((o) => o.tool.name).join(", ")}`,
       ],
       [call("dataset_info", {}), "dataset_info: missing argument slug"],
       [call("dataset_info"), "dataset_info: missing argument slug"],
@@ -153,7 +156,7 @@ Deno.test("MCP: protocol versions are negotiated; a version the node does not sp
       const list = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, {
         "mcp-protocol-version": version,
       });
-      assertEquals([list.status, list.body.result.tools.length], [200, 9], version);
+      assertEquals([list.status, list.body.result.tools.length], [200, TOOLS], version);
     }
     for (const asked of ["2024-10-07", "2026-01-01", "draft"]) {
       assertEquals((await post(url, initialize(asked))).body.result.protocolVersion, "2025-11-25", asked);

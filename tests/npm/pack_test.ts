@@ -11,7 +11,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { APP_JS } from "../../src/node/ui/_app_js.ts";
-import { PAYMENT_PACKAGES } from "../../src/pay/packages.ts";
+import { PAYMENT_PACKAGES } from "../../src/origin/pay/packages.ts";
 import { freePort } from "../support/cli_process.ts";
 import { installPackedNpm } from "../support/npm_package.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
@@ -109,10 +109,39 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       assert.equal(ran.stdout, `svc (svc-sdk) ${denoJson.version}\n`);
     });
 
+    await t.step(
+      "the one svc command offers the origin's commands too, its part loaded through the package's exports",
+      async () => {
+        const help = await run(svc, ["--help"], app);
+        assert.equal(help.code, 0, help.stderr);
+        assert.match(help.stdout, /\n {2}search +search the published knowledge units\n/);
+        const search = await run(svc, ["help", "search"], app);
+        assert.equal(search.code, 0, search.stderr);
+        assert.match(search.stdout, /^Usage: svc search /);
+      },
+    );
+
     await t.step("the package's exports load under Node", async () => {
       const pkg = JSON.parse(await readFile(join(built.outDir, "package.json"), "utf8"));
-      assert.deepEqual(Object.keys(pkg.exports).sort(), [".", "./cli", "./local", "./pay", "./server"]);
-      assert.deepEqual(pkg.exports["./pay"], { types: "./src/pay/mod.d.ts", default: "./src/pay/mod.js" });
+      assert.deepEqual(Object.keys(pkg.exports).sort(), [
+        ".",
+        "./cli",
+        "./client",
+        "./command",
+        "./errors",
+        "./local",
+        "./origin",
+        "./origin/cli",
+        "./origin/pay",
+        "./pay",
+        "./server",
+        "./wire",
+      ]);
+      assert.deepEqual(pkg.exports["./pay"], {
+        types: "./src/origin/pay/mod.d.ts",
+        default: "./src/origin/pay/mod.js",
+      });
+      assert.deepEqual(pkg.exports["./origin"], { types: "./src/origin/mod.d.ts", default: "./src/origin/mod.js" });
       assert.deepEqual(pkg.exports["./local"], { types: "./src/local/mod.d.ts", default: "./src/local/mod.js" });
       const script = `const [m, l, s, c, p] = await Promise.all([
           import("@svc/cli"), import("@svc/cli/local"), import("@svc/cli/server"), import("@svc/cli/cli"),

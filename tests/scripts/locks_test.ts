@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { ROOT } from "../support/cli_process.ts";
 import { isMuslBuild, LOCK_FILES, trimLock } from "../../scripts/trim_locks.ts";
-import { PAYMENT_PACKAGES } from "../../src/pay/packages.ts";
+import { PAYMENT_PACKAGES } from "../../src/origin/pay/packages.ts";
 
 interface Lock {
   specifiers: Record<string, string>;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Client, type ClientOptions } from "../../mod.ts";
+import { OriginClient as Client, type OriginClientOptions as ClientOptions } from "../../src/origin/mod.ts";
 import type { AccountControls } from "./origin_account.ts";
 import type { CommunityControls } from "./origin_community.ts";
 import { type Seen, startOrigin, type TestOrigin } from "./origin.ts";

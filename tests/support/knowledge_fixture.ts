@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Client } from "../../src/client/client.ts";
+import { OriginClient as Client } from "../../src/origin/mod.ts";
 import { type CliRun, runCli } from "./cli_process.ts";
 import type { KnowledgeControls } from "./origin_knowledge.ts";
 import type { ProjectEditControls } from "./origin_project_edit.ts";

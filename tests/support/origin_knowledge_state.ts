@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ORIGIN_LICENSES } from "../../src/wire/licenses.ts";
-import type { UnitValidation } from "../../src/wire/knowledge.ts";
+import type { UnitValidation } from "../../src/origin/wire/knowledge.ts";
 import { effectiveMicro, type ListingPrice, parsePrice } from "./origin_prices.ts";
 
 /** An agent, known by its key. */

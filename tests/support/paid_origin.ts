@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Client } from "../../src/client/client.ts";
+import { OriginClient as Client } from "../../src/origin/mod.ts";
 import { assert } from "./assert.ts";
 import { startOrigin, type TestOrigin } from "./origin.ts";
 import type { PaymentsControls } from "./origin_payments.ts";

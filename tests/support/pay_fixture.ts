@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { Client } from "../../src/client/client.ts";
+import { OriginClient as Client } from "../../src/origin/mod.ts";
 import { assert, assertEquals } from "./assert.ts";
 import {
   everythingSeen,

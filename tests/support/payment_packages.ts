@@ -1,7 +1,7 @@
 /**
  * The payment packages, for tests only, by their full npm specifiers: the
  * tests' lock file (`deno.dev.lock`) pins them here, while no import map
- * and no module graph of `src/` names them (`src/pay/packages.ts` loads
+ * and no module graph of `src/` names them (`src/origin/pay/packages.ts` loads
  * them by a specifier built at run time, at these same versions).
  *
  * @module

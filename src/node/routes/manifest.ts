@@ -9,9 +9,10 @@ import type { NodeContext } from "../context.ts";
 import { jsonPieces } from "../response.ts";
 import { NodeError } from "../../errors/mod.ts";
 import { intParam } from "./_params.ts";
+import { WIRE_LIMITS } from "../../wire/mod.ts";
 
 /** Most digests `?have=` may list. */
-export const MAX_HAVE = 100;
+export const MAX_HAVE: number = WIRE_LIMITS.have;
 
 /** The part digests of `?have=<sha,...>`: parts the client already holds, whose URLs it does not need. */
 function haveParam(url: URL): Set<string> {

@@ -1,12 +1,11 @@
 /**
- * The write routes of a node: `POST /projects` (a local project),
- * `POST /projects/{slug}/contribute` and `GET
- * /projects/{slug}/contributions/{id}`.
+ * The write routes of a node: `POST /projects` (a local project) and
+ * `POST /projects/{slug}/contribute`.
  *
  * @module
  */
 import { createHash } from "node:crypto";
-import { contributeRecords, contributionStatus, createProject, refuseOnReadOnly } from "../../service/mod.ts";
+import { contributeRecords, createProject, refuseOnReadOnly } from "../../service/mod.ts";
 import { type ExactJson, parseExactJson } from "../../wire/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { readJsonBody } from "../../http/mod.ts";
@@ -52,9 +51,4 @@ export async function postContribution(ctx: NodeContext, req: Request, slug: str
   const outcome = await contributeRecords(ctx, slug, readBody, sender);
   if (outcome.replayed) return json(outcome.view, 200, { "idempotent-replayed": "true" });
   return json(outcome.view, 201);
-}
-
-/** `GET /projects/{slug}/contributions/{id}`. */
-export async function getContribution(ctx: NodeContext, slug: string, id: string): Promise<Response> {
-  return json(await contributionStatus(ctx, slug, id));
 }

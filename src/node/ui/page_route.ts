@@ -11,6 +11,7 @@
  * @module
  */
 import type { NodeContext } from "../context.ts";
+import type { Matched } from "../router.ts";
 import { publicOrigin } from "../../http/mod.ts";
 import { failureOf, healthOf } from "../../service/mod.ts";
 import {
@@ -27,22 +28,21 @@ import {
 } from "./views/mod.ts";
 import { pageHtml } from "./pages.ts";
 
-/** A route of the node's own, as the router gives it (the page's reads go through these). */
-export type RouteOf = (pathname: string) =>
-  | { run(ctx: NodeContext, req: Request, url: URL, authed: boolean): Promise<Response> }
-  | null;
+/** The node's route of a path, as its router finds it (the page's reads go through these). */
+export type RouteOf = (pathname: string) => Matched | null;
 
 /** The node's API read from inside the node: `path`'s JSON as a browser would get it, or an {@linkcode ApiError}. */
 function innerApi(ctx: NodeContext, req: Request, routeOf: RouteOf): Api {
   return async <T>(path: string): Promise<T> => {
     const url = new URL(path, req.url);
-    const route = routeOf(url.pathname);
-    if (route === null) throw new ApiError(404, `not found: GET ${url.pathname}`);
+    const matched = routeOf(url.pathname);
+    if (matched === null) throw new ApiError(404, `not found: GET ${url.pathname}`);
     const headers = new Headers(req.headers);
     headers.set("accept", "application/json");
     let res: Response;
     try {
-      res = await route.run(ctx, new Request(url, { headers, signal: req.signal }), url, true);
+      const inner = new Request(url, { headers, signal: req.signal });
+      res = await matched.route.run(ctx, inner, url, true, matched.params);
     } catch (e) {
       const failure = failureOf(e, `GET ${url.pathname} (page)`, ctx.log);
       throw new ApiError(failure.status, failure.message);
@@ -65,7 +65,7 @@ function viewName(route: PageRoute, failed: boolean): string {
 /**
  * The page at `url` as HTML, for a caller the node's guards let through.
  * `headers` are the interface's (CSP and the rest); `routeOf` finds the
- * node's routes (the router's `match`).
+ * node's routes (the router's `find`).
  */
 export async function getPage(
   ctx: NodeContext,

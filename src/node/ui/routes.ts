@@ -21,6 +21,8 @@ import { errorHtml, loginHtml } from "./pages.ts";
 import { getPage, type RouteOf } from "./page_route.ts";
 import { APP_JS } from "./_app_js.ts";
 import { APP_CSS } from "./style.ts";
+import { PROJECT_PAGES } from "./views/mod.ts";
+import type { RouteDecl } from "../router.ts";
 
 /** The Content-Security-Policy of the interface's HTML: its own script, style and requests, nothing else. */
 export const UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
@@ -98,7 +100,7 @@ export function isAsset(name: string): boolean {
  * @example
  * ```ts ignore
  * import { getUiPage } from "./routes.ts";
- * const res = await getUiPage(ctx, req, new URL(req.url), true, match);
+ * const res = await getUiPage(ctx, req, new URL(req.url), true, (path) => NODE_ROUTER.find(path));
  * ```
  */
 export async function getUiPage(
@@ -202,4 +204,51 @@ export async function postLogin(ctx: NodeContext, req: Request): Promise<Respons
 export function postLogout(ctx: NodeContext, req: Request): Response {
   loginFormToken(ctx, req);
   return redirectHome(logoutCookie(req));
+}
+
+const READ = ["GET", "HEAD"];
+
+/**
+ * The interface's routes: its pages (`/`, `/p/{slug}`, each kind of a
+ * project's page and any other path under it, which the page says is
+ * missing; `/ui/mcp`), its static files, and the login and logout forms.
+ * `routeOf` finds the node's routes, which the pages read.
+ *
+ * @example
+ * ```ts ignore
+ * import { uiRoutes } from "./routes.ts";
+ * const routes = uiRoutes((path) => router.find(path));
+ * ```
+ */
+export function uiRoutes(routeOf: RouteOf): RouteDecl[] {
+  const page = (path: string, costly: boolean, label?: string): RouteDecl => ({
+    path,
+    label,
+    methods: READ,
+    public: true,
+    costly,
+    run: (ctx, req, url, authed) => getUiPage(ctx, req, url, authed, routeOf),
+  });
+  return [
+    page("/", false),
+    page("/ui/mcp", false),
+    page("/p/{slug}", true),
+    ...PROJECT_PAGES.map((kind) => page(`/p/{slug}/${kind}`, true)),
+    page("/p/{slug}/{missing*}", true),
+    {
+      path: "/ui/{asset}",
+      methods: READ,
+      public: true,
+      tests: { asset: isAsset },
+      run: (_ctx, req, _url, _authed, p) => Promise.resolve(getAsset(req, p.asset)),
+    },
+    { path: "/ui/login", methods: ["POST"], public: true, form: true, run: (ctx, req) => postLogin(ctx, req) },
+    {
+      path: "/ui/logout",
+      methods: ["POST"],
+      public: true,
+      form: true,
+      run: (ctx, req) => Promise.resolve(postLogout(ctx, req)),
+    },
+  ];
 }

@@ -7,12 +7,13 @@
  *
  * @module
  */
-import type { ProjectDetail, QueryAnswer } from "../../../wire/mod.ts";
+import { type ProjectDetail, type QueryAnswer, WIRE_LIMITS } from "../../../wire/mod.ts";
 import { ApiError, intParam, projectPath, tabHref, tabs } from "../views/mod.ts";
 import { api, errorBox, h, mount, table } from "./dom.ts";
 
 /** Rows asked for unless the fragment says otherwise. */
-const ROWS = 200;
+const ROWS = WIRE_LIMITS.rows.default;
+const MAX_ROWS = WIRE_LIMITS.rows.max;
 
 /** The fields of the SQL form. */
 interface SqlFields {
@@ -206,13 +207,13 @@ export async function viewSql(view: HTMLElement, slug: string, params: URLSearch
       { id: "version" },
       p.localVersions.map((n) => h("option", { value: String(n), text: "v" + n })),
     ),
-    limit: h("input", { id: "limit", type: "number", min: "1", max: "1000" }),
+    limit: h("input", { id: "limit", type: "number", min: "1", max: String(MAX_ROWS) }),
     columns: h("aside", { id: "columns", class: "columns" }),
     result: h("div", { id: "sql-result", "data-run": "0" }),
   };
   f.sql.value = shared ?? "SELECT * FROM records LIMIT 20";
   f.version.value = String(chosen);
-  f.limit.value = String(intParam(params, "limit", ROWS, 1, 1000));
+  f.limit.value = String(intParam(params, "limit", ROWS, 1, MAX_ROWS));
   let runs = 0;
   const submit = (event: Event) => {
     event.preventDefault();

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { WIRE_LIMITS } from "../../../wire/mod.ts";
 
 /** One filter: `COLUMN__OP=VALUE`. */
 export interface Filter {
@@ -41,13 +42,13 @@ export interface ViewState {
 }
 
 /** Records per page unless the fragment says otherwise. */
-export const PAGE = 50;
+export const PAGE: number = WIRE_LIMITS.browserPage.default;
 
 /** Most records per page (the API's limit). */
-export const MAX_PAGE = 1000;
+export const MAX_PAGE: number = WIRE_LIMITS.browserPage.max;
 
 /** Most facets of one view (the API's limit). */
-export const MAX_FACETS = 5;
+export const MAX_FACETS: number = WIRE_LIMITS.facets;
 
 /** The operators, as the API names them, with what the page shows. */
 export const OPS: readonly { op: string; label: string }[] = [
