@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { constants, type Dirent, lstatSync, readdirSync } from "node:fs";
+import { constants, lstatSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { manifestFile, partFile, projectDir } from "./layout.ts";
@@ -127,10 +127,21 @@ export function projectLinked(root: string, slug: string): boolean {
 }
 
 /**
- * The first entry of project `slug`'s folder (or the folder itself) that is
- * a symbolic link, as a path relative to the store (logged), or null: a
- * write that would go through one (new parts, versions, contributions, the
- * indexes) is refused before it starts.
+ * What a write to a project goes through: its lock, the folders its parts,
+ * contributions, indexes, exports and kept footers go to, and its
+ * `project.json`. A new version's folder is made by renaming a staging
+ * folder the write itself made (a link in its place fails the rename), so
+ * the versions (one folder each, tens of thousands in a project written to
+ * for years) are not looked at: a look per write stays the same size
+ * whatever the project's history.
+ */
+const WRITTEN_THROUGH = [".lock", "parts", "contributions", "index", "exports", "footers", "project.json"];
+
+/**
+ * The first entry a write to project `slug` goes through (its folder, or one
+ * of {@linkcode WRITTEN_THROUGH}) that is a symbolic link, as a path relative
+ * to the store (logged), or null: a write that would go through one (new
+ * parts, versions, contributions, the indexes) is refused before it starts.
  *
  * @example
  * ```ts
@@ -141,13 +152,12 @@ export function projectLinked(root: string, slug: string): boolean {
 export function projectLinks(root: string, slug: string): string | null {
   const dir = projectDir(root, slug);
   let link = linkBelow(root, dir);
-  if (link === null) {
-    let entries: Dirent[] = [];
+  for (let i = 0; link === null && i < WRITTEN_THROUGH.length; i++) {
+    let info;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch { /* no folder: nothing to refuse */ }
-    const found = entries.find((e) => e.isSymbolicLink());
-    if (found) link = `${slug}/${found.name}`;
+      info = lstatSync(join(dir, WRITTEN_THROUGH[i]), { throwIfNoEntry: false });
+    } catch { /* not to be looked at: not a link this write goes through */ }
+    if (info?.isSymbolicLink()) link = `${slug}/${WRITTEN_THROUGH[i]}`;
   }
   if (link !== null) refused(root, link);
   return link;
