@@ -27,7 +27,8 @@ import { budgetedLoad } from "./_longlife_budget.ts";
 import { TRIM_AFTER_MS } from "../../src/service/mod.ts";
 
 const TOTAL = Number(Deno.env.get("SVC_BENCH_LONGLIFE") ?? 100_000);
-const CHECKPOINTS = [1_000, 10_000, 100_000].filter((n) => n <= TOTAL);
+/** 1k, 10k and 100k versions, and the last when a shorter run stops between them. */
+const CHECKPOINTS = [...new Set([1_000, 10_000, 100_000, TOTAL])].filter((n) => n <= TOTAL).sort((a, b) => a - b);
 const SAMPLED = 1_000;
 const SLUG = "life";
 const PROJECT = {
