@@ -13,9 +13,14 @@
  * 512MiB`, inside a 512 MiB memory cgroup the bench makes (as root), serves
  * pages, SQL and contributions over the 100k-version store for 30 s.
  *
+ * Then 1,000 batches go in turn to that project and to a young one made
+ * beside it (`_longlife_paired.ts`): the same minute, the same records.
+ *
  * Targets: manifest bytes on disk at the last checkpoint within 1.2x of
  * those at 1k, store bytes per record within 1.5x, contribution and page
- * p99 within 1.5x; the budgeted node answers no 503 and is not killed.
+ * p99 within 1.5x (the contribution's also against the young project's in
+ * turn, which a busier machine at one checkpoint cannot sway); the budgeted
+ * node answers no 503 and is not killed.
  *
  * @module
  */
@@ -24,6 +29,7 @@ import { createNode, type SvcNode } from "../../src/node/mod.ts";
 import { serveNode } from "../../server.ts";
 import { benchDataDir, type Benchmark, fmtMs, percentile, printTable, verdict } from "./_util.ts";
 import { budgetedLoad } from "./_longlife_budget.ts";
+import { pairedContributions } from "./_longlife_paired.ts";
 import { TRIM_AFTER_MS } from "../../src/service/mod.ts";
 
 const TOTAL = Number(Deno.env.get("SVC_BENCH_LONGLIFE") ?? 100_000);
@@ -242,6 +248,7 @@ export async function run(): Promise<void> {
   verdicts.push(...report("every version kept", all));
   const http = await overHttp(kept);
   console.log(`\n${SAMPLED} more over HTTP: p50 ${fmtMs(http.p50)}, p99 ${fmtMs(http.p99)}`);
+  verdicts.push(await pairedContributions(kept, SLUG, TOTAL));
   const keep = await grow(pruned, 10);
   verdicts.push(...report("--keep-versions 10", keep));
   await rm(pruned, { recursive: true, force: true });
