@@ -5,28 +5,12 @@
  *
  * @module
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
-import { openReadEngine, type ReadEngine, viewShape, type ViewSpec } from "../../src/parquet/mod.ts";
+import { openReadEngine, viewShape, type ViewSpec } from "../../src/parquet/mod.ts";
 import { facetsOf, keepTotal, keptTotal } from "../../src/service/facets.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { assertEquals } from "../support/assert.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
-
-/** An engine that counts the connections asked for. */
-function counting(engine: ReadEngine): ReadEngine & { uses: number } {
-  const counted = {
-    uses: 0,
-    scratch: engine.scratch,
-    use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-      counted.uses++;
-      return engine.use(fn);
-    },
-    session: () => engine.session(),
-    returnFreeMemory: () => engine.returnFreeMemory(),
-    close: () => engine.close(),
-  };
-  return counted;
-}
+import { counting } from "../support/counting_engine.ts";
 
 Deno.test("a view's facets and total are counted once per version and view, and kept", async () => {
   const dir = await tempDir();

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { openReadEngine, type ReadEngine } from "../../src/parquet/mod.ts";
@@ -14,22 +13,7 @@ import { nodeLog, type StatisticsState, versionStatistics } from "../../src/serv
 import { openStore } from "../../src/store/mod.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
-
-/** An engine that counts the connections asked for. */
-function counting(engine: ReadEngine): ReadEngine & { uses: number } {
-  const counted = {
-    uses: 0,
-    scratch: engine.scratch,
-    use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-      counted.uses++;
-      return engine.use(fn);
-    },
-    session: () => engine.session(),
-    returnFreeMemory: () => engine.returnFreeMemory(),
-    close: () => engine.close(),
-  };
-  return counted;
-}
+import { counting } from "../support/counting_engine.ts";
 
 async function withState(
   fn: (

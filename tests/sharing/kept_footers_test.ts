@@ -7,7 +7,6 @@
  *
  * @module
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openReadEngine, type ReadEngine } from "../../src/parquet/mod.ts";
@@ -15,22 +14,7 @@ import { footerReader, keptFooters } from "../../src/sharing/mod.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { assertEquals } from "../support/assert.ts";
 import { StoreWriter, tempDir } from "../support/store_fixture.ts";
-
-/** An engine that counts the connections asked for. */
-function counting(engine: ReadEngine): ReadEngine & { uses: number } {
-  const counted = {
-    uses: 0,
-    scratch: engine.scratch,
-    use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-      counted.uses++;
-      return engine.use(fn);
-    },
-    session: () => engine.session(),
-    returnFreeMemory: () => engine.returnFreeMemory(),
-    close: () => engine.close(),
-  };
-  return counted;
-}
+import { counting } from "../support/counting_engine.ts";
 
 Deno.test("footers read once are kept per part, and another node reads them without asking DuckDB", async () => {
   const dir = await tempDir();
