@@ -8,16 +8,11 @@
  * @module
  */
 import { createNode } from "../../src/node/mod.ts";
+import { noteBatches } from "./_longlife_batches.ts";
 import { fmtMs, percentile, verdict } from "./_util.ts";
 
 /** Contributions sent to each project. */
 const PAIRED = 1_000;
-
-/** A seeded generator, so every run sends the same records. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-}
 
 /**
  * Sends {@linkcode PAIRED} batches of 1-10 records each to project `old`
@@ -54,13 +49,9 @@ export async function pairedContributions(root: string, old: string, versions: n
       readme: "What a contribution costs a project with no history, beside one with it.",
       schemaDef: { fields: [{ name: "id", type: "integer" }, { name: "text", type: "string" }] },
     });
-    const next = random(7);
-    let id = 2 ** 40;
+    const batch = noteBatches(7, 2 ** 40, "paired");
     for (let i = 0; i < PAIRED; i++) {
-      const records = Array.from({ length: 1 + Math.floor(next() * 10) }, () => {
-        id++;
-        return { id, text: `paired ${id}: ${"lorem ipsum ".repeat(1 + Math.floor(next() * 4))}` };
-      });
+      const records = batch();
       for (const slug of i % 2 === 0 ? [young, old] : [old, young]) {
         const started = performance.now();
         await call(`/projects/${slug}/contribute`, { records });

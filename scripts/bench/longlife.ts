@@ -29,6 +29,7 @@ import { createNode, type SvcNode } from "../../src/node/mod.ts";
 import { serveNode } from "../../server.ts";
 import { benchDataDir, type Benchmark, fmtMs, percentile, printTable, verdict } from "./_util.ts";
 import { budgetedLoad } from "./_longlife_budget.ts";
+import { noteBatches } from "./_longlife_batches.ts";
 import { pairedContributions } from "./_longlife_paired.ts";
 import { TRIM_AFTER_MS } from "../../src/service/mod.ts";
 
@@ -55,12 +56,6 @@ interface Figures {
   diffMs: number;
   changesMs: number;
   restMiB: number;
-}
-
-/** A seeded generator, so every run sends the same records. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
 function inProcess(node: SvcNode) {
@@ -140,15 +135,13 @@ async function grow(root: string, keepVersions: number | null): Promise<Figures[
   const out: Figures[] = [];
   try {
     if ((await call("POST", "/projects", PROJECT)).status !== 201) throw new Error("the project was not made");
-    const next = random(42);
+    const batch = noteBatches(42, 0, "note");
     let id = 0;
     const times: number[] = [];
     const started = performance.now();
     for (let c = 1; c <= TOTAL; c++) {
-      const records = Array.from({ length: 1 + Math.floor(next() * 10) }, () => {
-        id++;
-        return { id, text: `note ${id}: ${"lorem ipsum ".repeat(1 + Math.floor(next() * 4))}` };
-      });
+      const records = batch();
+      id += records.length;
       times.push(await timed(() => call("POST", `/projects/${SLUG}/contribute`, { records })));
       if (c % 5_000 === 0) {
         const rate = c / ((performance.now() - started) / 1000);
