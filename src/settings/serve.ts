@@ -3,11 +3,10 @@
  *
  * @module
  */
-import { isIP } from "node:net";
 import { parseArgs } from "node:util";
-import { isLoopback, splitAuthority } from "../http/mod.ts";
-import { DEFAULT_EXPORT_CACHE_BYTES, DEFAULT_STORE } from "../store/mod.ts";
-import { defaultSqlMemory, formatBytes, parseBytes } from "../sql/mod.ts";
+import { isLoopback } from "../http/mod.ts";
+import { DEFAULT_STORE } from "../store/mod.ts";
+import { defaultSqlMemory, formatBytes } from "../sql/mod.ts";
 import { isSlug, notASlug } from "../wire/mod.ts";
 import { nodeMemoryPlan } from "./memory.ts";
 import type { MemoryPlan } from "../wire/mod.ts";
@@ -17,6 +16,7 @@ import { sandboxOff, switchedOff } from "./sandbox.ts";
 import { CliError, UsageError } from "../errors/mod.ts";
 import { SERVE_OPTIONS } from "../launch/mod.ts";
 import { checkObjectStore, type ObjectStoreSettings, objectStoreSettings } from "./object_store.ts";
+import { allowHostsOf, exportCacheBytes, hostOk, intIn, pageCacheBytes, sqlMemory } from "./_serve_values.ts";
 
 /** The default port of a node. */
 export const DEFAULT_PORT = 8686;
@@ -171,48 +171,6 @@ Options:
   -h, --help              show this help
 `;
 
-function intIn(name: string, raw: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, not ${JSON.stringify(raw)}`);
-  }
-  return Number(raw);
-}
-
-function sqlMemory(raw: string | null): number {
-  if (raw === null) return defaultSqlMemory();
-  const bytes = parseBytes(raw);
-  if (bytes === null || bytes < 1024 ** 3) {
-    throw new UsageError(`--sql-memory must be a size of at least 1GiB, such as 2GiB, not ${JSON.stringify(raw)}`);
-  }
-  return bytes;
-}
-
-function exportCacheBytes(raw: string | null): number {
-  if (raw === null) return DEFAULT_EXPORT_CACHE_BYTES;
-  const bytes = parseBytes(raw);
-  if (bytes === null) {
-    throw new UsageError(`--export-cache must be a size such as 1GiB or 0, not ${JSON.stringify(raw)}`);
-  }
-  return bytes;
-}
-
-function pageCacheBytes(raw: string | null): number | null {
-  if (raw === null) return null;
-  const bytes = parseBytes(raw);
-  if (bytes === null || bytes > 64 * 1024 ** 3) {
-    throw new UsageError(`--page-cache must be a size such as 256MiB or 0, not ${JSON.stringify(raw)}`);
-  }
-  return bytes;
-}
-
-/** A host name or IP literal, with an optional `:port` (IPv6 in brackets when it has one). */
-function hostOk(authority: string): boolean {
-  const { name, port } = splitAuthority(authority);
-  if (port !== null && (port < 1 || port > 65535)) return false;
-  if (port !== null && authority.includes("[") !== (isIP(name) === 6)) return false;
-  return isIP(name) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9.-]{0,252}[A-Za-z0-9])?$/.test(name);
-}
-
 /**
  * Parses and checks `svc serve` arguments. `env` supplies `SVC_NODE_TOKEN`
  * and `SVC_ALLOWED_HOSTS`.
@@ -358,15 +316,6 @@ function upstreamOf(
   }
   if (tokenFlag !== undefined && upstream === null) throw new UsageError("--upstream-token needs --upstream");
   return upstream;
-}
-
-/** `--allow-host` values and `SVC_ALLOWED_HOSTS` (spaces or commas), each a host name or host:port. */
-function allowHostsOf(flags: string[] | undefined, env: Record<string, string | undefined>): string[] {
-  const allowHosts = [...(flags ?? []), ...(env.SVC_ALLOWED_HOSTS ?? "").split(/[\s,]+/)].filter((h) => h !== "");
-  for (const h of allowHosts) {
-    if (!hostOk(h)) throw new UsageError(`--allow-host: ${JSON.stringify(h)} is not a host name or host:port`);
-  }
-  return allowHosts;
 }
 
 /**
