@@ -176,7 +176,7 @@ interface GateParts {
 function nodeGate(parts: GateParts): MemoryGate {
   return memoryGate({ memory: parts.plan, sql: parts.sql }, {
     activity: parts.activity,
-    kept: () => parts.pages.cachedBytes(),
+    kept: () => parts.pages.cacheStats()?.bytes ?? 0,
     warn: (message) => parts.logs.warn(message),
     shed: () => {
       parts.pages.trimCache(0);

@@ -45,8 +45,6 @@ export interface PageReader {
   cacheStats(): PageCacheStats | null;
   /** Compresses, then drops, the least recently used blocks of the cache until at most `bytes` are held. */
   trimCache(bytes: number): void;
-  /** Bytes the page cache holds now. */
-  cachedBytes(): number;
   /** Waits for the blocks being decoded into the cache (before the engine closes). */
   settle(): Promise<void>;
 }
@@ -146,7 +144,6 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     },
     cacheStats: () => state.cache?.stats() ?? null,
     trimCache: (bytes) => state.cache?.trim(bytes),
-    cachedBytes: () => state.cache?.stats().bytes ?? 0,
     settle: async () => void await Promise.allSettled(state.decoding.values()),
   };
 }

@@ -56,14 +56,14 @@ export function memoryHealth(
   ctx: MemoryView & {
     /** The memory gate: what the node holds at rest (`MemoryGate`). */
     memoryGate: { baseline(): number; overAtRest(): boolean };
-    pages: Pick<PageReader, "cachedBytes">;
+    pages: Pick<PageReader, "cacheStats">;
   },
 ): MemoryHealth {
   const usage = usageNow();
   return {
     ...ctx.memory,
     resident: { node: usage.rss, sqlWorkers: ctx.sql.stats().resident },
-    held: { jsHeap: usage.heapUsed, external: usage.external, pageCache: ctx.pages.cachedBytes() },
+    held: { jsHeap: usage.heapUsed, external: usage.external, pageCache: ctx.pages.cacheStats()?.bytes ?? 0 },
     atRest: ctx.memoryGate.baseline(),
     overBudgetAtRest: ctx.memoryGate.overAtRest(),
   };

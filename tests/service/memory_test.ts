@@ -91,7 +91,9 @@ Deno.test("memory health: the plan, the node's resident bytes now, and the worke
     memory: plan,
     sql: { stats: () => ({ resident: 123, workers: 1 }) },
     memoryGate: { baseline: () => 200 * 1024 ** 2, overAtRest: () => false },
-    pages: { cachedBytes: () => 4096 },
+    pages: {
+      cacheStats: () => ({ maxBytes: 8192, bytes: 4096, groups: 1, hits: 0, misses: 0, compressed: false }),
+    },
   });
   assertEquals([health.budget, health.source, health.resident.sqlWorkers], [plan.budget, "flag", 123]);
   assert(health.resident.node > 10 * 1024 ** 2, String(health.resident.node));
