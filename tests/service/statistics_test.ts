@@ -8,7 +8,7 @@
  */
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { openReadEngine, type ReadEngine } from "../../src/parquet/mod.ts";
+import { openReadEngine } from "../../src/parquet/mod.ts";
 import { nodeLog, type StatisticsState, versionStatistics } from "../../src/service/mod.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";

@@ -9,7 +9,7 @@
  */
 import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { openReadEngine, type ReadEngine } from "../../src/parquet/mod.ts";
+import { openReadEngine } from "../../src/parquet/mod.ts";
 import { footerReader, keptFooters } from "../../src/sharing/mod.ts";
 import { openStore } from "../../src/store/mod.ts";
 import { assertEquals } from "../support/assert.ts";
