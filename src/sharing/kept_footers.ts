@@ -66,22 +66,31 @@ async function readKept(path: string): Promise<KeptFooter | null> {
 
 /**
  * Writes the file of the part at `path`; the first write to a project's
- * footer folder this run (not in `swept`) first removes the files of parts
- * the project no longer holds.
+ * footer folder this run makes it and first removes the files of parts the
+ * project no longer holds, and every write to the folder waits for that
+ * (`made`, by folder: a write that went ahead found no folder yet).
  */
-async function writeKept(path: string, footer: KeptFooter, swept: Set<string>): Promise<void> {
+async function writeKept(path: string, footer: KeptFooter, made: Map<string, Promise<void>>): Promise<void> {
   const folder = dirname(fileOf(path));
-  if (!swept.has(folder)) {
-    swept.add(folder);
-    await mkdir(folder, { recursive: true });
-    const parts = new Set(await readdir(join(dirname(folder), "parts")).catch(() => [] as string[]));
-    for (const name of await readdir(folder).catch(() => [] as string[])) {
-      if (name.endsWith(".json") && !parts.has(name.replace(/\.json$/, ".parquet"))) {
-        await rm(join(folder, name), { force: true });
-      }
+  let making = made.get(folder);
+  if (!making) {
+    making = makeFolder(folder);
+    made.set(folder, making);
+    making.catch(() => made.delete(folder));
+  }
+  await making;
+  await writeFileAtomic(fileOf(path), JSON.stringify(footer) + "\n", "existing");
+}
+
+/** Makes a project's footer folder and removes from it the files of parts the project no longer holds. */
+async function makeFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  const parts = new Set(await readdir(join(dirname(folder), "parts")).catch(() => [] as string[]));
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    if (name.endsWith(".json") && !parts.has(name.replace(/\.json$/, ".parquet"))) {
+      await rm(join(folder, name), { force: true });
     }
   }
-  await writeFileAtomic(fileOf(path), JSON.stringify(footer) + "\n", "existing");
 }
 
 /**
@@ -104,8 +113,8 @@ export function keptFooters(
   const writes = new Set<Promise<void>>();
   /** Columns learnt for parts whose rows are not known yet, by part path. */
   const columnsFirst = new Map<string, Column[]>();
-  /** Projects' footer folders swept of the files of parts gone, this run. */
-  const swept = new Set<string>();
+  /** Projects' footer folders made (and swept of the files of parts gone) this run, or being made. */
+  const made = new Map<string, Promise<void>>();
   const remember = (path: string, footer: KeptFooter) => {
     known.delete(path);
     known.set(path, footer);
@@ -114,7 +123,7 @@ export function keptFooters(
   const keep = (entries: [string, KeptFooter][]) => {
     for (const [path, footer] of entries) remember(path, footer);
     if (options.readOnly || entries.length === 0) return;
-    const writing = bounded(entries, ([path, footer]) => writeKept(path, footer, swept)).then(
+    const writing = bounded(entries, ([path, footer]) => writeKept(path, footer, made)).then(
       () => {},
       (e) => options.warn(`could not keep parts' footers: ${(e as Error)?.message ?? e}`),
     );
