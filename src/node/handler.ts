@@ -104,7 +104,7 @@ export function createHandler(ctx: NodeContext): Handler {
       res = new Response(null, { status: res.status, headers: res.headers });
     }
     const ms = performance.now() - started;
-    ctx.log.request(logLine(req, info, res.status, ms));
+    if (ctx.log.requests) ctx.log.request(logLine(req, info, res.status, ms));
     if (metrics) {
       const route = facts?.matched?.route.template ?? "unmatched";
       metrics.answered(route, req.method, res.status, ms / 1000);

@@ -46,7 +46,7 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
     const body = ready ?? await healthOf(ctx, authed);
     const answer: QuickAnswer = { status, headers: HEADERS, body: encoder.encode(stringifyExactJson(body)) };
     const ms = performance.now() - started;
-    ctx.log.request(logLine(head, info, status, ms));
+    if (ctx.log.requests) ctx.log.request(logLine(head, info, status, ms));
     ctx.metrics?.answered(path, head.method, status, ms / 1000);
     const metrics = ctx.metrics;
     if (metrics) info.sent = metrics.sender(path);

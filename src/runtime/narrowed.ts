@@ -22,6 +22,13 @@ interface DenoPermissions {
  * ```
  */
 export function permissionsNarrowed(): boolean {
+  return narrowed ??= askNarrowed();
+}
+
+// Asked once: the node never revokes a permission, and `/healthz` asks on every call.
+let narrowed: boolean | undefined;
+
+function askNarrowed(): boolean {
   const deno = (globalThis as { Deno?: DenoPermissions }).Deno;
   if (!deno) return false;
   try {

@@ -27,6 +27,8 @@ export type LogSink = ((line: string) => void) | null;
 export interface NodeLog {
   /** One line per answered request (dropped under `--quiet`). */
   request(line: string): void;
+  /** Whether request lines go anywhere: false under `--quiet`, so that no line is made to be dropped. */
+  readonly requests: boolean;
   /** A note for the operator, such as what start-up tidied (dropped under `--quiet`). */
   info(line: string): void;
   /** Something the node survived that an operator should know of (`warning: ...`). */
@@ -50,6 +52,7 @@ export interface NodeLog {
 export function nodeLog(requests: LogSink, lines: (line: string) => void = (l) => console.error(l)): NodeLog {
   return {
     request: (line) => requests?.(line),
+    requests: requests !== null,
     info: (line) => requests?.(line),
     warn: (message) => lines(`warning: ${message}`),
     error: (message, error) => {

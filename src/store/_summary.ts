@@ -51,7 +51,10 @@ export interface Summary {
   meta: ProjectMeta | null;
   /** Versions found not whole when read, and why. */
   incomplete: Map<number, string>;
-  /** Identity of the project folder and its parts folder (folder summaries only). */
+  /**
+   * Folder summaries: identity of the project folder and its parts folder. Journal summaries: the project folder's,
+   * once still, when the versions beside the journal were last looked for ("" when they must be looked for again).
+   */
   folderKey: string;
   /** Whether the folders had been still long enough for their keys to be trusted. */
   settled: boolean;
@@ -109,12 +112,18 @@ async function fromJournal(
     }
   }
   // A crash between a commit and its journal line leaves the next version's folder unlisted: look for it. And a newest
-  // version whose folder went (taken away by hand, a source rolled back) is no longer held.
-  for (let n = (held.newest ?? 0) + 1; fileStampOf(manifestFile(root, slug, n)) !== null; n++) {
-    held = withChanges(held, [n], []);
-  }
-  while (held.newest !== null && fileStampOf(manifestFile(root, slug, held.newest)) === null) {
-    held = withChanges(held, [], [held.newest]);
+  // version whose folder went (taken away by hand, a source rolled back) is no longer held. Both change the project
+  // folder (a commit renames a version's folder into it), so while it is still and the journal too, nothing is looked at.
+  const asked = Date.now();
+  const folder = stampOf(projectDir(root, slug));
+  const still = before !== null && journal.size === before.end && folder !== null && previous?.folderKey === folder.key;
+  if (!still) {
+    for (let n = (held.newest ?? 0) + 1; fileStampOf(manifestFile(root, slug, n)) !== null; n++) {
+      held = withChanges(held, [n], []);
+    }
+    while (held.newest !== null && fileStampOf(manifestFile(root, slug, held.newest)) === null) {
+      held = withChanges(held, [], [held.newest]);
+    }
   }
   const incomplete = previous?.incomplete ?? new Map<number, string>();
   for (const n of incomplete.keys()) if (!held.has(n)) incomplete.delete(n);
@@ -123,7 +132,8 @@ async function fromJournal(
     metaKey,
     meta,
     incomplete,
-    folderKey: "",
+    // Kept only once the folder has been still long enough for its stamp to show the next change.
+    folderKey: folder !== null && asked - folder.mtimeMs > SETTLE_MS ? folder.key : "",
     settled: true,
     facts: new Map(),
     result: stateOf(slug, meta, held, incomplete),

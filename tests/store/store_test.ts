@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
-import { mkdir, readFile, symlink, truncate, unlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rename, rm, symlink, truncate, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openStore } from "../../src/store/mod.ts";
+import { rebuildJournal } from "../../src/store/journal.ts";
 import { foldCount } from "../../src/writes/mod.ts";
 import { withNode } from "../support/node.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -148,4 +149,24 @@ Deno.test("foldCount folds the tail run under 1 MiB holding at most twice what w
   }
   assert(written / (120 * 500) <= Math.log2(120) + 1, `records rewritten ${written / 60000} times each`);
   assert(parts.length <= Math.log2(120) + 1, `${parts.length} parts`);
+});
+
+Deno.test("a journal's project shows a version committed without its journal line, and loses one taken away, while its folder is still", async () => {
+  await fixtureStore(async (root) => {
+    await rebuildJournal(root, "cities");
+    const project = join(root, "cities");
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(project, longAgo, longAgo);
+    const store = openStore(root);
+    assertEquals((await store.project("cities"))?.versions.newestFirst(), [2, 1]);
+    assertEquals((await store.project("cities"))?.versions.newestFirst(), [2, 1], "the same while nothing changed");
+    // A writer killed between its commit (the rename of the version's folder) and its journal line.
+    await cp(join(project, "v2"), join(project, ".v3.tmp"), { recursive: true });
+    await rename(join(project, ".v3.tmp"), join(project, "v3"));
+    assertEquals((await store.project("cities"))?.versions.newestFirst(), [3, 2, 1]);
+    await utimes(project, longAgo, longAgo);
+    assertEquals((await store.project("cities"))?.versions.newestFirst(), [3, 2, 1]);
+    await rm(join(project, "v3"), { recursive: true });
+    assertEquals((await store.project("cities"))?.versions.newestFirst(), [2, 1], "the newest version taken away");
+  });
 });
