@@ -68,12 +68,14 @@ export function fileStampOf(path: string): Stamp | null {
   }
 }
 
-/** What {@linkcode linkInfoOf} says of a path: its size, and whether it is a regular file (not a link to one). */
+/** What {@linkcode linkInfoOf} says of a path: its size, and whether it is a regular file or a symbolic link. */
 export interface LinkInfo {
   /** Size in bytes. */
   size: number;
   /** A regular file itself: false for a folder, a symbolic link, a device. */
   isFile: boolean;
+  /** A symbolic link itself. */
+  isSymlink: boolean;
 }
 
 /**
@@ -93,10 +95,10 @@ export function linkInfoOf(path: string): LinkInfo | null {
     const deno = denoGlobal();
     if (deno) {
       const info = deno.lstatSync(path);
-      return { size: info.size, isFile: info.isFile };
+      return { size: info.size, isFile: info.isFile, isSymlink: info.isSymlink };
     }
     const info = lstatSync(path, { throwIfNoEntry: false });
-    return info ? { size: info.size, isFile: info.isFile() } : null;
+    return info ? { size: info.size, isFile: info.isFile(), isSymlink: info.isSymbolicLink() } : null;
   } catch (e) {
     const code = (e as { code?: string } | null)?.code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;

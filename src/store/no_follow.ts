@@ -10,9 +10,10 @@
  *
  * @module
  */
-import { constants, lstatSync } from "node:fs";
+import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+import { linkInfoOf } from "../runtime/mod.ts";
 import { manifestFile, partFile, projectDir } from "./layout.ts";
 
 let report: ((line: string) => void) | null = null;
@@ -62,12 +63,12 @@ export function linkBelow(root: string, path: string): string | null {
     shown = shown ? `${shown}/${name}` : name;
     let info;
     try {
-      info = lstatSync(at, { throwIfNoEntry: false });
+      info = linkInfoOf(at);
     } catch {
       return null;
     }
     if (!info) return null;
-    if (info.isSymbolicLink()) return shown;
+    if (info.isSymlink) return shown;
   }
   return null;
 }
@@ -155,9 +156,9 @@ export function projectLinks(root: string, slug: string): string | null {
   for (let i = 0; link === null && i < WRITTEN_THROUGH.length; i++) {
     let info;
     try {
-      info = lstatSync(join(dir, WRITTEN_THROUGH[i]), { throwIfNoEntry: false });
+      info = linkInfoOf(join(dir, WRITTEN_THROUGH[i]));
     } catch { /* not to be looked at: not a link this write goes through */ }
-    if (info?.isSymbolicLink()) link = `${slug}/${WRITTEN_THROUGH[i]}`;
+    if (info?.isSymlink) link = `${slug}/${WRITTEN_THROUGH[i]}`;
   }
   if (link !== null) refused(root, link);
   return link;
