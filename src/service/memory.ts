@@ -32,16 +32,17 @@ interface IdleView {
 /** How long without a request before the node trims (the SQL pool stops idle workers after 20 s). */
 export const TRIM_AFTER_MS = 15_000;
 /**
- * What the page cache keeps through an idle spell, as a share of its size: an
- * eighth holds about the records a quarter did before blocks were kept
- * compressed, and a 512 MiB node came back to 1.44x of its idle size after a
- * minute, against 1.53x keeping a quarter (docs/benchmarks.md, "memory"). The
- * trim compresses blocks before it drops any, so that eighth holds about
- * every record a whole cache held plain, and the next pages make them plain
- * again in a few ms a block instead of decoding them again from the parts
- * (docs/benchmarks.md, "budget").
+ * What the page cache keeps through an idle spell, as a share of its size: a
+ * quarter. The trim compresses blocks before it drops any, so the share holds
+ * about every record a whole cache held plain (the bench's million records:
+ * 113 MiB plain, 14 MiB compressed), and the next pages make them plain again
+ * in a few ms a block instead of decoding them again from the parts. An
+ * eighth (10.6 MiB at 512 MiB) could not hold them: every round after a trim
+ * decoded 80-90 blocks again, 24-32 ms of CPU each, and a 512 MiB node fell
+ * to 0.67x of its first round (docs/benchmarks.md, "budget"). Compressed
+ * first, a quarter costs the memory an eighth did at most a few MiB more.
  */
-const STEADY_PAGE_CACHE = 0.125;
+const STEADY_PAGE_CACHE = 0.25;
 
 /**
  * `/healthz`'s `memory` for the node of `ctx`.
@@ -99,7 +100,7 @@ export interface IdleTrim {
 /**
  * Watches `ctx`'s requests every second and trims once per idle spell, after
  * {@linkcode TRIM_AFTER_MS} with none in flight and none ended: the page cache
- * is cut to an eighth of its size (its blocks compressed, then the least
+ * is cut to a quarter of its size (its blocks compressed, then the least
  * recently used dropped), a full
  * garbage collection runs (most of a busy node's heap is garbage V8 would
  * otherwise keep until its next allocation), and what that freed in the
