@@ -6,7 +6,14 @@
 import { mkdir, realpath, stat } from "node:fs/promises";
 import process from "node:process";
 import { resolve } from "node:path";
-import { openReadEngine, pageCache, type PageReader, pageReader, type ReadEngine } from "../parquet/mod.ts";
+import {
+  closeIdleParquetWriters,
+  openReadEngine,
+  pageCache,
+  type PageReader,
+  pageReader,
+  type ReadEngine,
+} from "../parquet/mod.ts";
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
 import { DEFAULT_SHARE_NAME, footerReader, keptFooters, pageKeyFor, recipientBook } from "../sharing/mod.ts";
@@ -310,6 +317,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       await footers.settle();
       await engine.close();
       await writer.close();
+      await closeIdleParquetWriters();
     },
   };
 }

@@ -1,22 +1,22 @@
 /**
  * Parquet files for downloads. DuckDB writes Parquet only to a file, and the
  * node's read engine may write nowhere (a `--read-only` node's store may not
- * even be writable), so each file is written by a DuckDB of its own: locked
- * down as the read engine is, it reads the store and writes only a fresh
- * folder under the system's temporary directory (`svc-download-*`), which
- * is also where it spills. The finished file is streamed from there and the
- * folder removed when the stream ends, fails or is cancelled (on systems that
- * let an open file be removed, as soon as the file is opened), and at once
- * when the write fails or is interrupted.
+ * even be writable), so each file is written by a DuckDB of its own (kept
+ * warm between downloads: see `_parquet_writers.ts`): locked down as the
+ * read engine is, it reads the store and writes only its folder under the
+ * system's temporary directory, where each download has a fresh folder
+ * (`svc-download-*`) and the writer spills. The finished file is streamed
+ * from there and the download's folder removed when the stream ends, fails
+ * or is cancelled (on systems that let an open file be removed, as soon as
+ * the file is opened), and at once when the write fails or is interrupted.
  *
  * @module
  */
-import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { type FileHandle, mkdtemp, open, realpath, rm } from "node:fs/promises";
-import { join, sep } from "node:path";
-import { tempRoot } from "../runtime/mod.ts";
+import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { openRegularFile } from "../store/mod.ts";
-import { duckdbSize, RETURNING_ALLOCATOR, sqlString } from "./_duckdb.ts";
+import { releaseParquetWriter, takeParquetWriter } from "./_parquet_writers.ts";
 
 /** A finished Parquet file: its bytes as a stream, and how many there are. */
 export interface ParquetFile {
@@ -35,36 +35,7 @@ const DEFAULT_WRITER_MEMORY = 256 * 1024 * 1024;
 /** Bytes read from the file at a time. */
 const STEP = 256 * 1024;
 
-/** A locked-down DuckDB that reads `reads` and writes only `folder`, where it also spills. */
-async function writerInstance(reads: readonly string[], folder: string, memory: number): Promise<DuckDBInstance> {
-  const real = await Promise.all(reads.map((r) => realpath(r).catch(() => r)));
-  const allowed = [...new Set([...reads, ...real, folder])].map((d) => sqlString(d + sep));
-  const db = await DuckDBInstance.create(":memory:", {
-    threads: "2",
-    memory_limit: duckdbSize(memory),
-    ...RETURNING_ALLOCATOR,
-    autoload_known_extensions: "false",
-    autoinstall_known_extensions: "false",
-  });
-  try {
-    const setup = await db.connect();
-    try {
-      await setup.run(`SET temp_directory = ${sqlString(join(folder, "spill"))}`);
-      await setup.run(`SET max_temp_directory_size = '1GB'`);
-      await setup.run(`SET allowed_directories = [${allowed.join(", ")}]`);
-      await setup.run(`SET enable_external_access = false`);
-      await setup.run(`SET lock_configuration = true`);
-    } finally {
-      setup.closeSync();
-    }
-  } catch (e) {
-    db.closeSync();
-    throw e;
-  }
-  return db;
-}
-
-/** Runs `write` on a connection of `db`, interrupted when `signal` aborts; closes the connection and `db` after. */
+/** Runs `write` on a connection of `db`, interrupted when `signal` aborts; closes the connection after. */
 async function runWrite(
   db: DuckDBInstance,
   write: (c: DuckDBConnection) => Promise<void>,
@@ -80,7 +51,6 @@ async function runWrite(
   } finally {
     signal?.removeEventListener("abort", stop);
     c.closeSync();
-    db.closeSync();
   }
 }
 
@@ -108,12 +78,15 @@ export async function parquetFile(
   signal?: AbortSignal,
   memory: number = DEFAULT_WRITER_MEMORY,
 ): Promise<ParquetFile> {
-  const folder = await mkdtemp(join(tempRoot(), DOWNLOAD_FOLDER_PREFIX));
-  const target = join(folder, "download.parquet");
+  const writer = await takeParquetWriter(reads, memory);
+  let healthy = false;
+  let folder: string | null = null;
   let handle: FileHandle | null = null;
   try {
-    const db = await writerInstance(reads, folder, memory);
-    await runWrite(db, (c) => write(c, target), signal);
+    folder = await mkdtemp(join(writer.folder, DOWNLOAD_FOLDER_PREFIX));
+    const target = join(folder, "download.parquet");
+    await runWrite(writer.db, (c) => write(c, target), signal);
+    healthy = true;
     handle = await open(target, "r");
     const size = (await handle.stat()).size;
     // Where an open file may be removed (not Windows), nothing is left behind even if the process dies mid-stream.
@@ -121,8 +94,11 @@ export async function parquetFile(
     return { body: fileStream(handle, size, gone ? null : folder), size };
   } catch (e) {
     await handle?.close().catch(() => {});
-    await rm(folder, { recursive: true, force: true }).catch(() => {});
+    if (folder !== null) await rm(folder, { recursive: true, force: true }).catch(() => {});
     throw e;
+  } finally {
+    // A writer whose statement failed or was interrupted is not kept: the next download starts from a fresh one.
+    await releaseParquetWriter(writer, healthy);
   }
 }
 

@@ -13,8 +13,10 @@ export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } fro
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export { orderable, type SortKey, sortOrder } from "./sort_order.ts";
 export {
+  closeIdleParquetWriters,
   DOWNLOAD_FOLDER_PREFIX,
   type DownloadFormat,
+  idleParquetWriters,
   type ParquetFile,
   resultParquet,
   type ResultRows,
@@ -23,6 +25,7 @@ export {
   type TextFormat,
   viewParquet,
   viewText,
+  WRITER_FOLDER_PREFIX,
 } from "./view_download.ts";
 export {
   APPROXIMATE_FIGURES,

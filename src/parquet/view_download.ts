@@ -29,6 +29,7 @@ import { columnWriter } from "./json_text.ts";
 import { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 
 export { DOWNLOAD_FOLDER_PREFIX, type ParquetFile } from "./_parquet_file.ts";
+export { closeIdleParquetWriters, idleParquetWriters, WRITER_FOLDER_PREFIX } from "./_parquet_writers.ts";
 
 /** The formats of a download. */
 export type DownloadFormat = "csv" | "json" | "jsonl" | "parquet";

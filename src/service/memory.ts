@@ -10,7 +10,7 @@
 import process from "node:process";
 import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
 import type { MemoryHealth, MemoryPlan } from "../wire/mod.ts";
-import type { PageReader, ReadEngine } from "../parquet/mod.ts";
+import { closeIdleParquetWriters, type PageReader, type ReadEngine } from "../parquet/mod.ts";
 import type { SqlPoolStats } from "../sql/mod.ts";
 
 /** What the node's memory is judged by: its plan and its SQL pool (a part of `NodeState`, which holds the gate). */
@@ -123,8 +123,9 @@ export function idleTrim(
   const trim = () => {
     ctx.pages.trimCache(Math.floor(ctx.memory.pageCache * STEADY_PAGE_CACHE));
     collectGarbage();
-    // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists.
-    returning = returning.then(() => ctx.engine.returnFreeMemory()).catch(() => {});
+    // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists. The
+    // DuckDB kept warm for Parquet downloads goes first, with what it holds.
+    returning = returning.then(closeIdleParquetWriters).then(() => ctx.engine.returnFreeMemory()).catch(() => {});
   };
   const check = () => {
     const { inFlight, lastEnded } = ctx.activity;

@@ -7,10 +7,8 @@
  *
  * @module
  */
-import { readdir } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
-import { parseCsv, readParquet } from "../support/downloads.ts";
+import { downloadFolders, parseCsv, readParquet } from "../support/downloads.ts";
 import { withNode } from "../support/node.ts";
 import { citySql, StoreWriter } from "../support/store_fixture.ts";
 import { pruneLocked } from "../../src/store/mod.ts";
@@ -20,7 +18,7 @@ const CITY_COLUMNS = ["id", "name", "population", "score", "note"];
 const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
 async function folders(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((n) => n.startsWith("svc-download-"));
+  return [...await downloadFolders()];
 }
 
 async function records(url: string, query: string): Promise<Json[]> {

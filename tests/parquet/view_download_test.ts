@@ -6,15 +6,13 @@
  *
  * @module
  */
-import { readdir, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects, type Json } from "../support/assert.ts";
 import { citiesStore, citySql, StoreWriter } from "../support/store_fixture.ts";
-import { parseCsv, readParquet } from "../support/downloads.ts";
+import { downloadFolders, parseCsv, readParquet } from "../support/downloads.ts";
 import { withTypedStore } from "./_typed_store.ts";
 import {
-  DOWNLOAD_FOLDER_PREFIX,
   openReadEngine,
   type ReadEngine,
   resultParquet,
@@ -31,10 +29,6 @@ import {
 
 const WHOLE: ViewSpec = { filters: [], search: null, sort: null };
 const ALL: Slice = { offset: 0, limit: null };
-
-async function downloadFolders(): Promise<Set<string>> {
-  return new Set((await readdir(tmpdir())).filter((n) => n.startsWith(DOWNLOAD_FOLDER_PREFIX)));
-}
 
 async function partsOf(root: string, slug: string, version: number): Promise<string[]> {
   const manifest = JSON.parse(await readFile(join(root, slug, `v${version}`, "manifest.json"), "utf8"));

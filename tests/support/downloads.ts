@@ -5,11 +5,11 @@
  * @module
  */
 import { DuckDBInstance } from "@duckdb/node-api";
-import { rm, writeFile } from "node:fs/promises";
+import { readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assertEquals } from "./assert.ts";
-import { recordEncoder } from "../../src/parquet/mod.ts";
+import { DOWNLOAD_FOLDER_PREFIX, recordEncoder, WRITER_FOLDER_PREFIX } from "../../src/parquet/mod.ts";
 
 /** RFC 4180 fields (an unquoted empty field as null), lines ended by CRLF. */
 export function parseCsv(text: string): (string | null)[][] {
@@ -61,4 +61,20 @@ export async function readParquet(bytes: Uint8Array): Promise<{ records: string[
     db.closeSync();
     await rm(path, { force: true });
   }
+}
+
+/**
+ * The folders of Parquet downloads now under the system's temporary
+ * directory: at its top, and in the folders of the DuckDBs kept warm to
+ * write them (as `<writer>/<download>`).
+ */
+export async function downloadFolders(): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const name of await readdir(tmpdir())) {
+    if (name.startsWith(DOWNLOAD_FOLDER_PREFIX)) found.add(name);
+    if (!name.startsWith(WRITER_FOLDER_PREFIX)) continue;
+    const inside = await readdir(join(tmpdir(), name)).catch(() => []);
+    for (const n of inside) if (n.startsWith(DOWNLOAD_FOLDER_PREFIX)) found.add(`${name}/${n}`);
+  }
+  return found;
 }
