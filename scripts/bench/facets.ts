@@ -15,19 +15,29 @@
  * value of their own each round), a filter every record passes (`id__gte`)
  * and filters of 5,025 to 7,975 records (`country__exact`).
  *
+ * Beside them, Datasette (see `_datasette.ts`: one SQLite file of the same
+ * records, `country` indexed, standing beside both layouts) answers the same
+ * view with its own facets and count
+ * (`/bench/records.json?_facet=country&_facet=note&_size=10&<filter>`) in
+ * the same rounds; its counts are checked against the node's first (the
+ * total, and each facet's values and counts as far as both lists go), so the
+ * two cannot be counting different records. No target: information.
+ *
  * Targets (issue 47): the node's facets at most the node's SQL for the same
  * counts (<= 1.0x) and within 1.1x of DuckDB's.
  *
  * @module
  */
-import { DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { sqlString } from "./_bench_store.ts";
+import { openDatasette } from "./_datasette.ts";
 import { type Benchmark, fmtMs, interleaved, median, printTable, verdict } from "./_util.ts";
 import { ensureStore, LAYOUTS } from "./sql_queries.ts";
 
-/** Targets: against the node's SQL route, and against DuckDB. */
+/** Target: the node's facets at most this many times the node's SQL route for the same counts. */
 export const SQL_TARGET = 1.0;
+/** Target: the node's facets at most this many times DuckDB's for the same counts. */
 export const DUCKDB_TARGET = 1.1;
 const WARMUP = { maxRuns: 3, maxMs: 5000, minRuns: 2 };
 const ROUNDS = { maxRuns: 40, maxMs: 25_000, minRuns: 10 };
@@ -76,9 +86,98 @@ function paired(a: readonly number[], b: readonly number[]): number {
   return median(a.map((x, i) => x / b[i]));
 }
 
+/** A facet's values as each side names them. */
+type Counts = { value: unknown; count: number }[];
+
+/**
+ * Throws unless Datasette's answer counts what the node's does: the same
+ * total, and for each facet the same values with the same counts, in the
+ * same order, as far as both lists go (Datasette leaves null out; the node
+ * counts it among the 30).
+ */
+function checkSame(nodeText: string, dsText: string, what: string): void {
+  const mine = JSON.parse(nodeText) as { total: number; facets: { column: string; values: Counts }[] };
+  const theirs = JSON.parse(dsText) as {
+    filtered_table_rows_count: number;
+    facet_results: Record<string, { results: Counts }>;
+  };
+  const fail = (why: string) => {
+    throw new Error(`${what}: Datasette counts other records than the node (${why})`);
+  };
+  if (mine.total !== theirs.filtered_table_rows_count) fail(`${theirs.filtered_table_rows_count} of ${mine.total}`);
+  const compared: string[] = [];
+  for (const facet of mine.facets) {
+    const a = facet.values.filter((v) => v.value !== null);
+    const b = theirs.facet_results[facet.column]?.results ?? [];
+    const n = Math.min(a.length, b.length);
+    if (n === 0 && a.length + b.length > 0) fail(`${facet.column}: ${a.length} values, Datasette ${b.length}`);
+    for (let i = 0; i < n; i++) {
+      if (a[i].value !== b[i].value || a[i].count !== b[i].count) {
+        fail(`${facet.column} #${i}: ${JSON.stringify(a[i])} against ${JSON.stringify(b[i])}`);
+      }
+    }
+    compared.push(`${n} ${facet.column} values`);
+  }
+  console.log(`  ${what}: total ${mine.total} and ${compared.join(", ")}, the same from Datasette`);
+}
+
+/** Where one layout's view is asked. */
+interface Target {
+  /** The layout's name. */
+  label: string;
+  /** The node's project URL. */
+  base: string;
+  /** DuckDB's `read_parquet([...])` of the layout's parts. */
+  list: string;
+  /** DuckDB in-process. */
+  c: DuckDBConnection;
+  /** Datasette's table URL, or null without Datasette. */
+  datasette: string | null;
+}
+
+/** One view's figures: first ms, then the medians and paired ratios of the node, its SQL, DuckDB and Datasette. */
+async function measureView(t: Target, view: (typeof VIEWS)[number]): Promise<number[]> {
+  // Each round's calls count the same view; the node's call goes first and moves to the next.
+  let round = 0;
+  let at = view.at(round);
+  const page = () => {
+    at = view.at(++round);
+    return answered(fetch(`${t.base}/data?facet=country&facet=note&limit=10${at.query}`));
+  };
+  const headers = { "content-type": "application/json" };
+  const sql = () =>
+    answered(fetch(`${t.base}/query`, {
+      method: "POST",
+      body: JSON.stringify({ sql: countsSql("records", at.where), limit: 1000 }),
+      headers,
+    }));
+  // Like for like: the node's answer is a page of ten records too.
+  const duckdb = async () => {
+    const records = (await t.c.runAndReadAll(`SELECT * FROM ${t.list} ${at.where} LIMIT 10`)).getRowObjectsJson();
+    return JSON.stringify([records, (await t.c.runAndReadAll(countsSql(t.list, at.where))).getRowObjectsJson()]);
+  };
+  const ds = t.datasette;
+  // Datasette's own facets (its 30 most frequent values of each) and count, beside a page of ten.
+  const datasette = () => answered(fetch(`${ds}.json?_facet=country&_facet=note&_size=10${at.query}`));
+  const calls = ds ? [page, sql, duckdb, datasette] : [page, sql, duckdb];
+  const first = performance.now();
+  const text = await page();
+  const firstMs = performance.now() - first;
+  if (ds) checkSame(text, await datasette(), `${t.label}, ${view.name}, ${at.query.slice(1) || "no filter"}`);
+  await interleaved(calls, WARMUP);
+  const [nodeMs, sqlMs, duckMs, dsMs = []] = await interleaved(calls, ROUNDS);
+  return [
+    firstMs,
+    ...[nodeMs, sqlMs, duckMs, dsMs].map((ms) => median(ms)),
+    ...[sqlMs, duckMs, dsMs].map((ms) => ms.length > 0 ? paired(nodeMs, ms) : NaN),
+  ];
+}
+
 /** Runs the benchmark and prints its table. */
 export async function run(): Promise<void> {
   const { root, parts } = await ensureStore();
+  // SQLite has no parts: one file of the same records stands beside both layouts.
+  const ds = await openDatasette(parts.get(LAYOUTS[0].slug)!);
   const node = await startServe(["--store", root, "--quiet", "--read-only"]);
   const duck = await DuckDBInstance.create(":memory:", { threads: "2" });
   const c = await duck.connect();
@@ -90,41 +189,13 @@ export async function run(): Promise<void> {
       const base = `${node.url}/projects/${layout.slug}`;
       const list = `read_parquet([${parts.get(layout.slug)!.map(sqlString).join(", ")}])`;
       for (const view of VIEWS) {
-        // Each round's three calls count the same view; the node's call goes first and moves to the next.
-        let round = 0;
-        let at = view.at(round);
-        const page = () => {
-          at = view.at(++round);
-          return answered(fetch(`${base}/data?facet=country&facet=note&limit=10${at.query}`));
-        };
-        const headers = { "content-type": "application/json" };
-        const sql = () =>
-          answered(fetch(`${base}/query`, {
-            method: "POST",
-            body: JSON.stringify({ sql: countsSql("records", at.where), limit: 1000 }),
-            headers,
-          }));
-        // Like for like: the node's answer is a page of ten records too.
-        const duckdb = async () => {
-          const records = (await c.runAndReadAll(`SELECT * FROM ${list} ${at.where} LIMIT 10`)).getRowObjectsJson();
-          return JSON.stringify([records, (await c.runAndReadAll(countsSql(list, at.where))).getRowObjectsJson()]);
-        };
-        const first = performance.now();
-        await page();
-        const firstMs = performance.now() - first;
-        await interleaved([page, sql, duckdb], WARMUP);
-        const [nodeMs, sqlMs, duckMs] = await interleaved([page, sql, duckdb], ROUNDS);
-        const [bySql, byDuck] = [paired(nodeMs, sqlMs), paired(nodeMs, duckMs)];
-        rows.push([
-          layout.label,
-          view.name,
-          fmtMs(firstMs),
-          fmtMs(median(nodeMs)),
-          fmtMs(median(sqlMs)),
-          fmtMs(median(duckMs)),
-          `${bySql.toFixed(2)}x`,
-          `${byDuck.toFixed(2)}x`,
-        ]);
+        const [firstMs, nodeMs, sqlMs, duckMs, dsMs, bySql, byDuck, byDs] = await measureView(
+          { label: layout.label, base, list, c, datasette: ds?.table ?? null },
+          view,
+        );
+        const x = (r: number) => Number.isFinite(r) ? `${r.toFixed(2)}x` : "-";
+        const times = [firstMs, nodeMs, sqlMs, duckMs, dsMs].map(fmtMs);
+        rows.push([layout.label, view.name, ...times, x(bySql), x(byDuck), x(byDs)]);
         const what = `${layout.label}, ${view.name}`;
         verdicts.push(
           verdict(bySql <= SQL_TARGET, `${what}: facets ${bySql.toFixed(2)}x of the node's SQL (<= ${SQL_TARGET}x)`),
@@ -137,13 +208,29 @@ export async function run(): Promise<void> {
     duck.closeSync();
     node.child.kill("SIGTERM");
     await node.status;
+    await ds?.stop();
   }
-  console.log(`\nTwo facets and the total: node page vs node SQL route vs DuckDB in-process, interleaved\n`);
+  console.log(
+    `\nTwo facets and the total: node page vs node SQL route vs DuckDB in-process vs Datasette, interleaved\n`,
+  );
   printTable(
-    ["layout", "view", "first ms", "node ms", "SQL route ms", "DuckDB ms", "node/SQL", "node/DuckDB"],
+    [
+      "layout",
+      "view",
+      "first ms",
+      "node ms",
+      "SQL route ms",
+      "DuckDB ms",
+      "Datasette ms",
+      "node/SQL",
+      "node/DuckDB",
+      "node/Datasette",
+    ],
     rows,
   );
-  console.log("\n(ratios: the median of each round's own ratio)\n");
+  console.log(
+    "\n(ratios: the median of each round's own ratio; Datasette: one SQLite file for both layouts, no target)\n",
+  );
   for (const v of verdicts) console.log(v);
 }
 
