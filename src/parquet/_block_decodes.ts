@@ -169,19 +169,13 @@ async function decodeBlocks(state: ReaderState, part: PagePart, starts: number[]
  * the pages waiting for a connection: each page it serves later is one not
  * read from the parts.
  */
-export function decoded(
-  state: ReaderState,
-  part: PagePart,
-  start: number,
-  after?: Promise<void>,
-): Promise<CachedGroup> {
+export function decoded(state: ReaderState, part: PagePart, start: number): Promise<CachedGroup> {
   const sha256 = part.sha256;
   const key = `${sha256}:${start}`;
   const under = state.decoding.get(key);
   if (under) return under;
   const starts = siblings(state, sha256, start);
   const work = (async () => {
-    await after;
     const done = await state.decodeTurns?.take();
     try {
       const groups = await decodeBlocks(state, part, starts);

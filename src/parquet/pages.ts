@@ -218,6 +218,7 @@ async function piece(state: ReaderState, part: PagePart, from: number, want: num
       b: Math.min(from + want, starts[g + 1]) - starts[g],
     }));
   if (missing.length === 0) return cachedPiece(cut());
+  const decode = (g: number) => decoded(state, part, starts[g]);
   // A page whose blocks are all being decoded already waits for them (pages missing the same blocks share their
   // decode); the page that starts a decode reads its own rows meanwhile, as a cold page would without the cache (a
   // decode is a row group's blocks: waiting for it made a cold page 3.7-7.5x slower).
@@ -225,20 +226,16 @@ async function piece(state: ReaderState, part: PagePart, from: number, want: num
   const admittedNow = missing.filter((b) => admitted(state, `${sha256}:${starts[b.g]}`));
   if (under) {
     try {
-      const groups = await Promise.all(missing.map((b) => decoded(state, part, starts[b.g])));
+      const groups = await Promise.all(missing.map((b) => decode(b.g)));
       missing.forEach((b, i) => (b.group = groups[i]));
       return { ...cachedPiece(cut()), cached: false };
     } catch {
       // A part pruned meanwhile, or the engine closing: the parts say which.
     }
-    return pieceOf(await slice(state, part, from, want));
+  } else {
+    for (const b of admittedNow) decode(b.g).catch(() => {});
   }
-  // The decode for the cache waits for this page's own rows: run beside them on two cores, it made a cold page 1.18x
-  // of a node without the cache (docs/benchmarks.md, "page_cache"). Pages that want its blocks meanwhile wait for it.
-  const own = slice(state, part, from, want);
-  const read = own.then(() => {}, () => {});
-  for (const b of admittedNow) decoded(state, part, starts[b.g], read).catch(() => {});
-  return pieceOf(await own);
+  return pieceOf(await slice(state, part, from, want));
 }
 
 async function pieces(state: ReaderState, version: StoredVersion, offset: number, limit: number): Promise<Piece[]> {

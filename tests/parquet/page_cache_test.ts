@@ -262,39 +262,3 @@ Deno.test("a block missed while the cache has room is decoded with the rest of i
     await dir.cleanup();
   }
 });
-
-Deno.test("the page that misses a block reads its own rows first; the block's decode for the cache starts after", async () => {
-  await withTypedStore(async (root) => {
-    const engine = await openReadEngine(root);
-    try {
-      const version = (await openStore(root).version("many", 1))!;
-      const events: string[] = [];
-      const counted = {
-        ...engine,
-        use: <T>(fn: Parameters<typeof engine.use<T>>[0], options?: { first?: boolean }) => {
-          const what = options?.first ? "decode" : "read";
-          return engine.use(async (c) => {
-            events.push(`${what} starts`);
-            try {
-              return await fn(c);
-            } finally {
-              events.push(`${what} ends`);
-            }
-          }, options);
-        },
-      };
-      const cache = pageCache(64 * 1024 * 1024);
-      const pages = pageReader(counted, { cache });
-      await pages.partRecords(version);
-      events.length = 0;
-      const want = await pageReader(engine).page(version, 100, 50);
-      assertEquals(await pages.page(version, 100, 50), want);
-      await pages.settle();
-      assertEquals(events, ["read starts", "read ends", "decode starts", "decode ends"]);
-      assertEquals(await pages.page(version, 120, 30), want.slice(20), "the next page from the cache");
-      assertEquals(events.length, 4, "and no query more");
-    } finally {
-      await engine.close();
-    }
-  });
-});
