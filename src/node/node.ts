@@ -7,11 +7,11 @@ import { mkdir, realpath, stat } from "node:fs/promises";
 import process from "node:process";
 import { resolve } from "node:path";
 import {
-  closeIdleParquetWriters,
   openReadEngine,
   pageCache,
   type PageReader,
   pageReader,
+  parquetWriters,
   type ReadEngine,
 } from "../parquet/mod.ts";
 import { nodeMemoryPlan } from "../settings/mod.ts";
@@ -295,6 +295,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     memory: plan,
     exportTurns: turns(plan.exportsAtOnce, EXPORT_WAIT_MS, "exports being made"),
     parquetTurns: turns(PARQUET_AT_ONCE, PARQUET_WAIT_MS, "Parquet downloads being written", 2),
+    parquetWriters: parquetWriters(),
     activity,
     memoryGate: nodeGate({ plan, sql, activity, pages, engine, writes, logs }),
   };
@@ -317,7 +318,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       await footers.settle();
       await engine.close();
       await writer.close();
-      await closeIdleParquetWriters();
+      await state.parquetWriters.closeIdle();
     },
   };
 }

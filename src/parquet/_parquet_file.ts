@@ -16,7 +16,7 @@ import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { type FileHandle, mkdtemp, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { openRegularFile } from "../store/mod.ts";
-import { releaseParquetWriter, takeParquetWriter } from "./_parquet_writers.ts";
+import { type ParquetWriters, parquetWriters } from "./_parquet_writers.ts";
 
 /** A finished Parquet file: its bytes as a stream, and how many there are. */
 export interface ParquetFile {
@@ -54,13 +54,25 @@ async function runWrite(
   }
 }
 
+/** How a Parquet file is written. */
+export interface ParquetFileOptions {
+  /** Interrupts the write. */
+  signal?: AbortSignal;
+  /** Bytes the writer's DuckDB may hold before it spills to its folder (default 256 MiB). */
+  memory?: number;
+  /** Where the writer comes from (default: one opened for this file and closed after). */
+  writers?: ParquetWriters;
+}
+
+/** Writers kept by nobody: each file's own. */
+const ONE_OFF = parquetWriters(false);
+
 /**
- * Writes a Parquet file with `write(connection, target)` on a DuckDB of its
- * own that may read under the folders `reads` and write only a fresh
- * temporary folder, where `target` is; `signal` interrupts the write. The
- * file comes back as a stream that removes it once read, failed or
- * cancelled. The writer's DuckDB may hold `memory` bytes (default 256 MiB)
- * before it spills to the folder.
+ * Writes a Parquet file with `write(connection, target)` on a DuckDB (from
+ * `options.writers`) that may read under the folders `reads` and write only
+ * its own temporary folder, where `target` is, in a fresh folder of this
+ * file's. The file comes back as a stream that removes it once read, failed
+ * or cancelled.
  *
  * @example
  * ```ts
@@ -75,10 +87,10 @@ async function runWrite(
 export async function parquetFile(
   reads: readonly string[],
   write: (c: DuckDBConnection, target: string) => Promise<void>,
-  signal?: AbortSignal,
-  memory: number = DEFAULT_WRITER_MEMORY,
+  options: ParquetFileOptions = {},
 ): Promise<ParquetFile> {
-  const writer = await takeParquetWriter(reads, memory);
+  const { signal, memory = DEFAULT_WRITER_MEMORY, writers = ONE_OFF } = options;
+  const writer = await writers.take(reads, memory);
   let healthy = false;
   let folder: string | null = null;
   let handle: FileHandle | null = null;
@@ -98,7 +110,7 @@ export async function parquetFile(
     throw e;
   } finally {
     // A writer whose statement failed or was interrupted is not kept: the next download starts from a fresh one.
-    await releaseParquetWriter(writer, healthy);
+    await writers.release(writer, healthy);
   }
 }
 

@@ -1,15 +1,14 @@
 /**
- * The DuckDB that writes a Parquet download, kept warm for the next one. A
+ * The DuckDBs that write Parquet downloads, one kept warm for the next. A
  * fresh DuckDB cost a small download most of its time: 7-12 ms to open and
  * the parts' footers read again (a view of 6,175 records: 35 ms against 16
- * for DuckDB's own `COPY` on a warm instance). One writer per store is kept
- * between downloads, its Parquet metadata cache on; a download that finds it
- * busy opens one of its own, as every download did before, and closes it
- * after. A writer may read its store and write only its own folder under the
- * system's temporary directory (`svc-parquet-writer-*`), in which each
- * download has a folder of its own (`svc-download-*`), removed as before;
- * the writer's folder goes with the writer, at the idle trim or when the node
- * stops ({@linkcode closeIdleParquetWriters}).
+ * for DuckDB's own `COPY` on a warm instance). A node keeps one writer per
+ * store between downloads, its Parquet metadata cache on; a download that
+ * finds it busy opens one of its own, as every download did before, and
+ * closes it after. A writer may read its store and write only its own folder
+ * under the system's temporary directory (`svc-parquet-writer-*`), in which
+ * each download has a folder of its own (`svc-download-*`); the writer's
+ * folder goes with the writer, at the idle trim or when the node stops.
  *
  * @module
  */
@@ -29,11 +28,20 @@ export interface ParquetWriter {
   folder: string;
 }
 
-/** How the folders of kept writers are named (under the system's temporary directory). */
-export const WRITER_FOLDER_PREFIX = "svc-parquet-writer-";
+/** Where Parquet downloads get their writers. */
+export interface ParquetWriters {
+  /** A writer that may read under `reads` with `memory` bytes: the kept one when it is idle, else a new one. */
+  take(reads: readonly string[], memory: number): Promise<ParquetWriter>;
+  /** Gives `writer` back: kept for the next when `healthy` and none is kept for its store yet, else closed. */
+  release(writer: ParquetWriter, healthy: boolean): Promise<void>;
+  /** Closes the kept writers, their folders removed (a download running now keeps its own until it ends). */
+  closeIdle(): Promise<void>;
+  /** How many writers are kept now. */
+  kept(): number;
+}
 
-/** The idle writer kept per key (a store's folders and a memory): one each. */
-const idle = new Map<string, ParquetWriter>();
+/** How the folders of writers are named (under the system's temporary directory). */
+export const WRITER_FOLDER_PREFIX = "svc-parquet-writer-";
 
 async function opened(key: string, reads: readonly string[], memory: number): Promise<ParquetWriter> {
   const folder = await mkdtemp(join(tempRoot(), WRITER_FOLDER_PREFIX));
@@ -67,63 +75,47 @@ async function opened(key: string, reads: readonly string[], memory: number): Pr
   }
 }
 
-/**
- * A writer that may read under `reads` with `memory` bytes: the kept one
- * when it is idle, else a new one. Give it back with
- * {@linkcode releaseParquetWriter}.
- *
- * @example
- * ```ts ignore
- * import { releaseParquetWriter, takeParquetWriter } from "./_parquet_writers.ts";
- * const writer = await takeParquetWriter(["/srv/svc-data"], 64 * 1024 ** 2);
- * await releaseParquetWriter(writer, true);
- * ```
- */
-export function takeParquetWriter(reads: readonly string[], memory: number): Promise<ParquetWriter> {
-  const key = JSON.stringify([reads, memory]);
-  const kept = idle.get(key);
-  if (kept) {
-    idle.delete(key);
-    return Promise.resolve(kept);
-  }
-  return opened(key, reads, memory);
-}
-
-/**
- * Gives `writer` back after a download: kept for the next when it is
- * `healthy` and none is kept for its store yet, else closed and its folder
- * removed.
- */
-export async function releaseParquetWriter(writer: ParquetWriter, healthy: boolean): Promise<void> {
-  if (healthy && !idle.has(writer.key)) {
-    idle.set(writer.key, writer);
-    return;
-  }
-  await closeWriter(writer);
-}
-
-async function closeWriter(writer: ParquetWriter): Promise<void> {
+async function closed(writer: ParquetWriter): Promise<void> {
   writer.db.closeSync();
   await rm(writer.folder, { recursive: true, force: true }).catch(() => {});
 }
 
 /**
- * Closes every kept writer (a download running now keeps its own until it
- * ends): at the idle trim, and when a node stops.
+ * Writers for Parquet downloads, keeping one idle per store (`keep`: false
+ * keeps none, every download opening and closing its own).
  *
  * @example
  * ```ts
- * import { closeIdleParquetWriters } from "./_parquet_writers.ts";
- * await closeIdleParquetWriters();
+ * import { parquetWriters } from "./_parquet_writers.ts";
+ * const writers = parquetWriters();
+ * const writer = await writers.take([], 64 * 1024 ** 2);
+ * await writers.release(writer, true);
+ * writers.kept(); // 1
+ * await writers.closeIdle();
  * ```
  */
-export async function closeIdleParquetWriters(): Promise<void> {
-  const writers = [...idle.values()];
-  idle.clear();
-  await Promise.all(writers.map(closeWriter));
-}
-
-/** How many writers are kept idle now (for tests). */
-export function idleParquetWriters(): number {
-  return idle.size;
+export function parquetWriters(keep = true): ParquetWriters {
+  const idle = new Map<string, ParquetWriter>();
+  return {
+    take(reads, memory) {
+      const key = JSON.stringify([reads, memory]);
+      const kept = idle.get(key);
+      if (!kept) return opened(key, reads, memory);
+      idle.delete(key);
+      return Promise.resolve(kept);
+    },
+    async release(writer, healthy) {
+      if (keep && healthy && !idle.has(writer.key)) {
+        idle.set(writer.key, writer);
+        return;
+      }
+      await closed(writer);
+    },
+    async closeIdle() {
+      const writers = [...idle.values()];
+      idle.clear();
+      await Promise.all(writers.map(closed));
+    },
+    kept: () => idle.size,
+  };
 }

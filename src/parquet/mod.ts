@@ -13,11 +13,12 @@ export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } fro
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export { orderable, type SortKey, sortOrder } from "./sort_order.ts";
 export {
-  closeIdleParquetWriters,
   DOWNLOAD_FOLDER_PREFIX,
   type DownloadFormat,
-  idleParquetWriters,
   type ParquetFile,
+  type ParquetFileOptions,
+  type ParquetWriters,
+  parquetWriters,
   resultParquet,
   type ResultRows,
   resultText,

@@ -20,7 +20,7 @@
 import type { DuckDBDataChunk, DuckDBResult } from "@duckdb/node-api";
 import { type ReadEngine, type Session, sqlIdent, sqlString } from "./_duckdb.ts";
 import { cellOfJson, cellOfValue, csvLine } from "./_csv.ts";
-import { type ParquetFile, parquetFile, partParquet } from "./_parquet_file.ts";
+import { type ParquetFile, parquetFile, type ParquetFileOptions, partParquet } from "./_parquet_file.ts";
 import { parquetRows, resultCells, uniqueNames } from "./_result_rows.ts";
 import { PART, ROW, valueError, type ViewSpec, viewSql } from "./_view_sql.ts";
 import { viewLines } from "./_view_lines.ts";
@@ -28,8 +28,8 @@ import type { ViewShape } from "./view.ts";
 import { columnWriter } from "./json_text.ts";
 import { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 
-export { DOWNLOAD_FOLDER_PREFIX, type ParquetFile } from "./_parquet_file.ts";
-export { closeIdleParquetWriters, idleParquetWriters, WRITER_FOLDER_PREFIX } from "./_parquet_writers.ts";
+export { DOWNLOAD_FOLDER_PREFIX, type ParquetFile, type ParquetFileOptions } from "./_parquet_file.ts";
+export { type ParquetWriters, parquetWriters, WRITER_FOLDER_PREFIX } from "./_parquet_writers.ts";
 
 /** The formats of a download. */
 export type DownloadFormat = "csv" | "json" | "jsonl" | "parquet";
@@ -220,9 +220,11 @@ function textStream(
 
 /**
  * The records `slice` of the view `spec` as a Parquet file of the parts'
- * columns and types (the part itself for the whole of a one-part version), written by a DuckDB of its own that reads under the
- * folders `reads` (the store); `signal` interrupts the write, and the writer may hold `memory` bytes. A value not of
- * its column's type rejects as a `ViewError`.
+ * columns and types (the part itself for the whole of a one-part version),
+ * written by a DuckDB that reads under the folders `reads` (the store), from
+ * `options.writers`; `options.signal` interrupts the write, and the writer
+ * may hold `options.memory` bytes. A value not of its column's type rejects
+ * as a `ViewError`.
  *
  * @example
  * ```ts
@@ -252,14 +254,13 @@ export async function viewParquet(
   shape: ViewShape,
   spec: ViewSpec,
   slice: Slice,
-  signal?: AbortSignal,
-  memory?: number,
+  options: ParquetFileOptions = {},
 ): Promise<ParquetFile> {
   if (paths.length === 0) throw new RangeError("a version of no parts has no columns to write as Parquet");
   const select = viewSelect(paths, shape, spec, slice);
   const whole = !spec.sort && spec.filters.length === 0 && spec.search === null && slice.offset === 0 &&
     slice.limit === null;
-  signal?.throwIfAborted();
+  options.signal?.throwIfAborted();
   const part = whole && paths.length === 1 ? await partParquet(paths[0]) : null;
   if (part !== null) return part;
   return await parquetFile(
@@ -268,8 +269,7 @@ export async function viewParquet(
       await c.run(`COPY (${select.text}) TO ${sqlString(target)} (FORMAT parquet)`, select.params)
         .catch((e) => Promise.reject(valueError(e)));
     },
-    signal,
-    memory,
+    options,
   );
 }
 
@@ -328,11 +328,7 @@ export function resultText(result: ResultRows, format: TextFormat): ReadableStre
  * await file.body.cancel();
  * ```
  */
-export async function resultParquet(
-  result: ResultRows,
-  signal?: AbortSignal,
-  memory?: number,
-): Promise<ParquetFile> {
+export async function resultParquet(result: ResultRows, options: ParquetFileOptions = {}): Promise<ParquetFile> {
   const { structure, rows, blobs } = parquetRows(uniqueNames(result.columns), result.types, resultCells(result.rows));
   // Blobs come as hex text; their names (unique, ignoring case) are quoted as any column name is.
   const unhex = blobs.map((n) => `unhex(${sqlIdent(n)}) AS ${sqlIdent(n)}`).join(", ");
@@ -343,7 +339,6 @@ export async function resultParquet(
       const select = blobs.length === 0 ? rowsSql : `SELECT * REPLACE (${unhex}) FROM (${rowsSql})`;
       await c.run(`COPY (${select}) TO ${sqlString(target)} (FORMAT parquet)`, [rows, structure]);
     },
-    signal,
-    memory,
+    options,
   );
 }

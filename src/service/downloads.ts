@@ -59,7 +59,10 @@ export interface ViewDownloadRequest {
 }
 
 /** What a view's download needs of the node. */
-export type DownloadState = Pick<NodeState, "engine" | "pages" | "store" | "storeRealPath" | "memory" | "parquetTurns">;
+export type DownloadState = Pick<
+  NodeState,
+  "engine" | "pages" | "store" | "storeRealPath" | "memory" | "parquetTurns" | "parquetWriters"
+>;
 
 const WHOLE: ViewSpec = { filters: [], search: null, sort: null };
 
@@ -110,7 +113,12 @@ export async function viewDownload(
     const reads = [state.store.root, state.storeRealPath];
     return await parquetTurn(
       state.parquetTurns,
-      () => viewParquet(reads, paths, shape, spec, request.slice, request.signal, state.memory.download),
+      () =>
+        viewParquet(reads, paths, shape, spec, request.slice, {
+          signal: request.signal,
+          memory: state.memory.download,
+          writers: state.parquetWriters,
+        }),
     );
   } catch (e) {
     if (e instanceof ViewError) throw new NodeError("bad-request", e.message);
@@ -140,7 +148,7 @@ export interface QueryDownload extends DownloadBody {
  * ```
  */
 export async function queryDownload(
-  state: QueryState & Pick<NodeState, "memory" | "parquetTurns">,
+  state: QueryState & Pick<NodeState, "memory" | "parquetTurns" | "parquetWriters">,
   slug: string,
   request: QueryRequest,
   format: DownloadFormat,
@@ -162,6 +170,9 @@ export async function queryDownload(
   if (format !== "parquet") return { ...head, body: resultText(result, format), size: null };
   return {
     ...head,
-    ...await parquetTurn(state.parquetTurns, () => resultParquet(result, signal, state.memory.download)),
+    ...await parquetTurn(
+      state.parquetTurns,
+      () => resultParquet(result, { signal, memory: state.memory.download, writers: state.parquetWriters }),
+    ),
   };
 }

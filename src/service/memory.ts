@@ -10,7 +10,7 @@
 import process from "node:process";
 import { collectGarbage, unrefTimer } from "../runtime/mod.ts";
 import type { MemoryHealth, MemoryPlan } from "../wire/mod.ts";
-import { closeIdleParquetWriters, type PageReader, type ReadEngine } from "../parquet/mod.ts";
+import type { PageReader, ParquetWriters, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPoolStats } from "../sql/mod.ts";
 
 /** What the node's memory is judged by: its plan and its SQL pool (a part of `NodeState`, which holds the gate). */
@@ -26,6 +26,7 @@ interface IdleView {
   activity: { inFlight: number; lastEnded: number };
   pages: Pick<PageReader, "trimCache">;
   engine: Pick<ReadEngine, "returnFreeMemory">;
+  parquetWriters: Pick<ParquetWriters, "closeIdle">;
   now(): number;
 }
 
@@ -125,7 +126,8 @@ export function idleTrim(
     collectGarbage();
     // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists. The
     // DuckDB kept warm for Parquet downloads goes first, with what it holds.
-    returning = returning.then(closeIdleParquetWriters).then(() => ctx.engine.returnFreeMemory()).catch(() => {});
+    returning = returning.then(() => ctx.parquetWriters.closeIdle()).then(() => ctx.engine.returnFreeMemory())
+      .catch(() => {});
   };
   const check = () => {
     const { inFlight, lastEnded } = ctx.activity;

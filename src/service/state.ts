@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { PageReader, ReadEngine } from "../parquet/mod.ts";
+import type { PageReader, ParquetWriters, ReadEngine } from "../parquet/mod.ts";
 import type { SqlPool } from "../sql/mod.ts";
 import type { ExportCache, Store } from "../store/mod.ts";
 import type { FollowStatus, MemoryPlan } from "../wire/mod.ts";
@@ -108,6 +108,8 @@ export interface NodeState {
   exportTurns: Turns;
   /** Turns at writing a Parquet download (each by a DuckDB of its own, `memory.download` each). */
   parquetTurns: Turns;
+  /** The DuckDBs that write Parquet downloads, one kept warm for the next. */
+  parquetWriters: ParquetWriters;
   /** The gate costly requests pass: 503 while the node is at its memory budget. */
   memoryGate: MemoryGate;
   /** Requests being answered now, and when the latest one ended (ms since the epoch), for trimming memory when idle. */

@@ -10,14 +10,22 @@ function idleNode(cacheBytes: number) {
   let clock = 1_000_000;
   const cache = pageCache(cacheBytes);
   let returned = 0;
+  let writersClosed = 0;
   const ctx = {
     now: () => clock,
     activity: { inFlight: 0, lastEnded: clock },
     memory: { ...plan, pageCache: cacheBytes },
     pages: { trimCache: (bytes: number) => cache.trim(bytes) },
     engine: { returnFreeMemory: () => (returned++, Promise.resolve()) },
+    parquetWriters: { closeIdle: () => (writersClosed++, Promise.resolve()) },
   };
-  return { ctx, cache, advance: (ms: number) => (clock += ms), returned: () => returned };
+  return {
+    ctx,
+    cache,
+    advance: (ms: number) => (clock += ms),
+    returned: () => returned,
+    writersClosed: () => writersClosed,
+  };
 }
 
 /** Fills `cache` with `groups` groups of one record each: text no compression shrinks, or (`compressible`) one that does. */
@@ -31,7 +39,7 @@ function fill(cache: ReturnType<typeof pageCache>, groups: number, compressible 
 }
 
 Deno.test("idle trim: after 15 s without a request the page cache keeps a quarter (its newest), once per idle spell", async () => {
-  const { ctx, cache, advance, returned } = idleNode(64 * 1024);
+  const { ctx, cache, advance, returned, writersClosed } = idleNode(64 * 1024);
   fill(cache, 40);
   const full = cache.stats().bytes;
   const trim = idleTrim(ctx as never, 60_000);
@@ -45,6 +53,7 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
     assertEquals(trim.check(), true);
     await new Promise((r) => setTimeout(r, 0));
     assertEquals(returned(), 1, "the freed memory is handed back to the system");
+    assertEquals(writersClosed(), 1, "the DuckDB kept for Parquet downloads is closed");
     const kept = cache.stats();
     assert(kept.bytes <= 16 * 1024 && kept.bytes > 12 * 1024, `kept ${kept.bytes} of ${full}: a quarter of 64 KiB`);
     assert(cache.get("ab".repeat(32), 39) !== undefined, "the newest group is kept");
