@@ -44,6 +44,15 @@ export const TRIM_AFTER_MS = 15_000;
  * first, a quarter costs the memory an eighth did at most a few MiB more.
  */
 const STEADY_PAGE_CACHE = 0.25;
+/**
+ * A page cache whose whole size is at most this share of the memory budget
+ * is left whole through an idle spell: it cannot hold enough of the budget
+ * to matter at rest, and making its blocks plain again cost every round
+ * after a trim 8-15% more CPU a page (the default budget's 256 MiB cache in
+ * 6 GiB: 0.080-0.091 ms a page after trims, 0.074-0.077 without; docs/
+ * benchmarks.md, "budget"). A 512 MiB node's 85 MiB cache is trimmed.
+ */
+const UNTRIMMED_CACHE_SHARE = 1 / 16;
 
 /**
  * `/healthz`'s `memory` for the node of `ctx`.
@@ -102,7 +111,8 @@ export interface IdleTrim {
  * Watches `ctx`'s requests every second and trims once per idle spell, after
  * {@linkcode TRIM_AFTER_MS} with none in flight and none ended: the page cache
  * is cut to a quarter of its size (its blocks compressed, then the least
- * recently used dropped), a full
+ * recently used dropped) unless it is within a sixteenth of the memory
+ * budget, the DuckDB kept for Parquet downloads is closed, a full
  * garbage collection runs (most of a busy node's heap is garbage V8 would
  * otherwise keep until its next allocation), and what that freed in the
  * allocators is handed back to the system.
@@ -122,7 +132,9 @@ export function idleTrim(
   let trimmedAfter = -1;
   let returning: Promise<void> = Promise.resolve();
   const trim = () => {
-    ctx.pages.trimCache(Math.floor(ctx.memory.pageCache * STEADY_PAGE_CACHE));
+    if (ctx.memory.pageCache > ctx.memory.budget * UNTRIMMED_CACHE_SHARE) {
+      ctx.pages.trimCache(Math.floor(ctx.memory.pageCache * STEADY_PAGE_CACHE));
+    }
     collectGarbage();
     // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists. The
     // DuckDB kept warm for Parquet downloads goes first, with what it holds.

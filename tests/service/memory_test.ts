@@ -14,7 +14,8 @@ function idleNode(cacheBytes: number) {
   const ctx = {
     now: () => clock,
     activity: { inFlight: 0, lastEnded: clock },
-    memory: { ...plan, pageCache: cacheBytes },
+    // A budget the cache is a large share of (a sixteenth of it or less is left whole).
+    memory: { ...plan, budget: cacheBytes * 4, pageCache: cacheBytes },
     pages: { trimCache: (bytes: number) => cache.trim(bytes) },
     engine: { returnFreeMemory: () => (returned++, Promise.resolve()) },
     parquetWriters: { closeIdle: () => (writersClosed++, Promise.resolve()) },
@@ -66,6 +67,23 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
     assertEquals(trim.check(), true, "a new spell after a request is trimmed again");
     await new Promise((r) => setTimeout(r, 0));
     assertEquals(returned(), 2);
+  } finally {
+    await trim.stop();
+  }
+});
+
+Deno.test("idle trim: a page cache within a sixteenth of the budget is left whole; the rest of the trim runs", async () => {
+  const { ctx, cache, advance, returned, writersClosed } = idleNode(64 * 1024);
+  ctx.memory = { ...ctx.memory, budget: 64 * 1024 * 16 };
+  fill(cache, 40);
+  const full = cache.stats();
+  const trim = idleTrim(ctx as never, 60_000);
+  try {
+    advance(TRIM_AFTER_MS);
+    assertEquals(trim.check(), true);
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals([cache.stats().bytes, cache.stats().groups], [full.bytes, full.groups], "every block kept as it was");
+    assertEquals([returned(), writersClosed()], [1, 1], "the memory freed is handed back all the same");
   } finally {
     await trim.stop();
   }
