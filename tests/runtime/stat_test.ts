@@ -32,13 +32,13 @@ Deno.test("a file's stamp has its size; a missing file, or a path through a file
   }
 });
 
-Deno.test("linkInfoOf: a file's size; a link, a folder are not files; nothing there, or a path through a file, is null", async () => {
+Deno.test("linkInfoOf: a file's size; a link is a link, not a file, a folder neither; nothing there, or a path through a file, is null", async () => {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/part`, "12345");
     await Deno.symlink(`${dir}/part`, `${dir}/link`);
-    assertEquals(linkInfoOf(`${dir}/part`), { size: 5, isFile: true });
-    assertEquals(linkInfoOf(`${dir}/link`)?.isFile, false);
+    assertEquals(linkInfoOf(`${dir}/part`), { size: 5, isFile: true, isSymlink: false });
+    assertEquals([linkInfoOf(`${dir}/link`)?.isFile, linkInfoOf(`${dir}/link`)?.isSymlink], [false, true]);
     assertEquals(linkInfoOf(dir)?.isFile, false);
     assertEquals(linkInfoOf(`${dir}/missing`), null);
     assertEquals(linkInfoOf(`${dir}/part/inside`), null);
