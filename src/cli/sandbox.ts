@@ -171,10 +171,12 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
     process.stderr.write(`svc: the node cannot be narrowed (${node}); it keeps the permissions it was started with\n`);
     return null;
   }
-  // The folders of SQL workers whose node died are swept here: the narrowed node may not ask whether a process lives.
+  // The folders of SQL workers and Parquet writers whose node died are swept here: the narrowed node may not ask whether a process lives.
   const swept = await (await import("../sql/mod.ts")).sweepStaleWorkerFolders().catch(() => 0);
   if (swept > 0 && !settings.quiet) {
-    process.stderr.write(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up\n`);
+    process.stderr.write(
+      `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up\n`,
+    );
   }
   if (canExecReplacing()) {
     try {

@@ -17,6 +17,7 @@ import { canExecReplacing, execReplacing, landlockAbi } from "./libc.ts";
 import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
+import { OWNED_TEMP_FOLDER } from "./temp_folders.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc, toldCgroupLimit } from "./cgroup.ts";
 import { denoSemiSpaceFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
 
@@ -177,7 +178,7 @@ function sweepWorkerFolders(d: DenoNarrow, temp: string): number {
   let swept = 0;
   try {
     for (const { name } of d.readDirSync(temp)) {
-      const pid = /^svc-sql-(\d+)-/.exec(name)?.[1];
+      const pid = OWNED_TEMP_FOLDER.exec(name)?.[1];
       if (pid === undefined || Number(pid) === d.pid || exists(d, `/proc/${pid}`, true)) continue;
       try {
         d.removeSync(`${temp}/${name}`, { recursive: true });
@@ -299,7 +300,8 @@ export function narrowServe(): void {
   if (command === null) return;
   const swept = sweepWorkerFolders(d, node.temp);
   if (swept > 0 && !node.quiet) {
-    const line = `removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up\n`;
+    const line =
+      `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up\n`;
     d.stderr.writeSync(new TextEncoder().encode(line));
   }
   try {

@@ -232,7 +232,11 @@ async function openNodeStore(options: NodeOptions) {
   const logs = nodeLog(options.log ?? null, options.warnings);
   const { store, readOnly } = await nodeStore(options, root, realRoot, logs);
   const swept = await sweepStaleWorkerFolders();
-  if (swept > 0) logs.info(`removed ${swept} temp folder(s) of SQL workers whose node had stopped without cleaning up`);
+  if (swept > 0) {
+    logs.info(
+      `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up`,
+    );
+  }
   return { root, realRoot, logs, store, readOnly };
 }
 

@@ -15,6 +15,7 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { join, sep } from "node:path";
+import process from "node:process";
 import { tempRoot } from "../runtime/mod.ts";
 import { duckdbSize, RETURNING_ALLOCATOR, sqlString } from "./_duckdb.ts";
 
@@ -44,7 +45,8 @@ export interface ParquetWriters {
 export const WRITER_FOLDER_PREFIX = "svc-parquet-writer-";
 
 async function opened(key: string, reads: readonly string[], memory: number): Promise<ParquetWriter> {
-  const folder = await mkdtemp(join(tempRoot(), WRITER_FOLDER_PREFIX));
+  // Named for this process: a later start removes it if this node is killed while it lives (`OWNED_TEMP_FOLDER`).
+  const folder = await mkdtemp(join(tempRoot(), `${WRITER_FOLDER_PREFIX}${process.pid}-`));
   const real = await Promise.all(reads.map((r) => realpath(r).catch(() => r)));
   const allowed = [...new Set([...reads, ...real, folder])].map((d) => sqlString(d + sep));
   let db: DuckDBInstance | null = null;

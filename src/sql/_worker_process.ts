@@ -34,6 +34,7 @@ import {
   tempRoot,
   VIEW_ROOT,
 } from "../runtime/mod.ts";
+import { OWNED_TEMP_FOLDER } from "../launch/mod.ts";
 import { deathFailure, diedOfMemory, watchStderr } from "./_worker_death.ts";
 import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
@@ -303,9 +304,10 @@ const LEGACY_FOLDER = /^svc-sql-[A-Za-z0-9]{6}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Removes the temp folders of SQL workers whose node is gone (killed before
- * it could clean up): named for a process that no longer runs, or of an
- * earlier release and untouched for a day. Resolves with how many it removed.
+ * Removes the temp folders of SQL workers and Parquet writers whose node is
+ * gone (killed before it could clean up): named for a process that no longer
+ * runs (`OWNED_TEMP_FOLDER`), or SQL workers' of an earlier release untouched
+ * for a day. Resolves with how many it removed.
  *
  * @example
  * ```ts
@@ -322,8 +324,8 @@ export async function sweepStaleWorkerFolders(root: string = tempRoot()): Promis
   }
   let swept = 0;
   for (const name of names) {
-    if (!name.startsWith(WORKER_FOLDER_PREFIX)) continue;
-    const pid = /^svc-sql-(\d+)-/.exec(name)?.[1];
+    const pid = OWNED_TEMP_FOLDER.exec(name)?.[1];
+    if (pid === undefined && !LEGACY_FOLDER.test(name)) continue;
     const path = join(root, name);
     let stale = pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid));
     if (pid === undefined && LEGACY_FOLDER.test(name)) {

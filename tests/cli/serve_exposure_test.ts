@@ -167,7 +167,7 @@ Deno.test("a malformed or cut request body is logged as the client's 4xx, with n
   }
 });
 
-Deno.test("the SQL workers' temp folders of a node killed with SIGKILL are removed when a node starts", async () => {
+Deno.test("the SQL workers' and Parquet writers' temp folders of a node killed with SIGKILL are removed when a node starts", async () => {
   const dir = await tempDir();
   const temp = await tempDir("svc-tmpdir-");
   try {
@@ -182,15 +182,20 @@ Deno.test("the SQL workers' temp folders of a node killed with SIGKILL are remov
         `Content-Length: ${query.length}\r\nConnection: close\r\n\r\n${query}`,
     );
     assertEquals(answer.status, 200, answer.body);
+    const parquet = await fetch(`${killed.url}/projects/cities/data?format=parquet&id__lt=10`);
+    assertEquals(parquet.status, 200);
+    await parquet.arrayBuffer();
     killed.child.kill("SIGKILL");
     await killed.status;
-    const left = () => [...Deno.readDirSync(temp.path)].map((e) => e.name).filter((n) => n.startsWith("svc-sql-"));
+    const left = () =>
+      [...Deno.readDirSync(temp.path)].map((e) => e.name).filter((n) => /^svc-(sql|parquet-writer)-/.test(n));
     const behind = left();
-    assert(behind.length > 0, "the killed node left its workers' folders behind");
+    assert(behind.some((n) => n.startsWith("svc-sql-")), "the killed node left its workers' folders behind");
+    assert(behind.some((n) => n.startsWith("svc-parquet-writer-")), "and the folder of the writer it kept");
     const next = await startServe(["--store", dir.path], env);
     try {
       assertEquals(left().filter((n) => behind.includes(n)), []);
-      assertMatch(next.stderr(), /removed \d+ temp folder\(s\) of SQL workers/);
+      assertMatch(next.stderr(), /removed \d+ temp folder\(s\) of SQL workers and Parquet writers/);
     } finally {
       next.child.kill("SIGTERM");
       await next.status;

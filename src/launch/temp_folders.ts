@@ -1,0 +1,20 @@
+/**
+ * The temporary folders a node makes for its helpers: each SQL worker's
+ * (`svc-sql-<pid>-...`) and each Parquet writer's
+ * (`svc-parquet-writer-<pid>-...`), named for the node's process so that a
+ * later start can remove those whose node was killed before it could.
+ *
+ * @module
+ */
+
+/**
+ * A helper's temporary folder, its node's process id captured.
+ *
+ * @example
+ * ```ts
+ * import { OWNED_TEMP_FOLDER } from "./temp_folders.ts";
+ * OWNED_TEMP_FOLDER.exec("svc-parquet-writer-4242-a1b2c3")?.[1]; // "4242"
+ * OWNED_TEMP_FOLDER.test("svc-download-a1b2c3"); // false
+ * ```
+ */
+export const OWNED_TEMP_FOLDER = /^svc-(?:sql|parquet-writer)-(\d+)-/;
