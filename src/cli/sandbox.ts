@@ -37,6 +37,7 @@ import {
   nodeModulesAsIs,
   returningMalloc,
   SANDBOX_CHILD,
+  sweptFoldersLine,
 } from "../launch/mod.ts";
 
 export { SANDBOX_CHILD };
@@ -174,9 +175,7 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
   // The folders of SQL workers and Parquet writers whose node died are swept here: the narrowed node may not ask whether a process lives.
   const swept = await (await import("../sql/mod.ts")).sweepStaleWorkerFolders().catch(() => 0);
   if (swept > 0 && !settings.quiet) {
-    process.stderr.write(
-      `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up\n`,
-    );
+    process.stderr.write(sweptFoldersLine(swept) + "\n");
   }
   if (canExecReplacing()) {
     try {

@@ -17,7 +17,7 @@ import { canExecReplacing, execReplacing, landlockAbi } from "./libc.ts";
 import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
-import { OWNED_TEMP_FOLDER } from "./temp_folders.ts";
+import { OWNED_TEMP_FOLDER, sweptFoldersLine } from "./temp_folders.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc, toldCgroupLimit } from "./cgroup.ts";
 import { denoSemiSpaceFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
 
@@ -300,9 +300,7 @@ export function narrowServe(): void {
   if (command === null) return;
   const swept = sweepWorkerFolders(d, node.temp);
   if (swept > 0 && !node.quiet) {
-    const line =
-      `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up\n`;
-    d.stderr.writeSync(new TextEncoder().encode(line));
+    d.stderr.writeSync(new TextEncoder().encode(sweptFoldersLine(swept) + "\n"));
   }
   try {
     execReplacing(command, node.env);

@@ -18,3 +18,17 @@
  * ```
  */
 export const OWNED_TEMP_FOLDER = /^svc-(?:sql|parquet-writer)-(\d+)-/;
+
+/**
+ * What the log says when a start removed `swept` such folders (the launcher
+ * or the node, whichever swept).
+ *
+ * @example
+ * ```ts
+ * import { sweptFoldersLine } from "./temp_folders.ts";
+ * sweptFoldersLine(2); // "removed 2 temp folder(s) of SQL workers and Parquet writers whose node ..."
+ * ```
+ */
+export function sweptFoldersLine(swept: number): string {
+  return `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up`;
+}

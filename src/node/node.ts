@@ -44,6 +44,7 @@ import {
 import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
 import { createWriteCache, type WriteCache } from "../writes/mod.ts";
 import { collectGarbage } from "../runtime/mod.ts";
+import { sweptFoldersLine } from "../launch/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
 import { createQuickHandler } from "./quick.ts";
@@ -232,11 +233,7 @@ async function openNodeStore(options: NodeOptions) {
   const logs = nodeLog(options.log ?? null, options.warnings);
   const { store, readOnly } = await nodeStore(options, root, realRoot, logs);
   const swept = await sweepStaleWorkerFolders();
-  if (swept > 0) {
-    logs.info(
-      `removed ${swept} temp folder(s) of SQL workers and Parquet writers whose node had stopped without cleaning up`,
-    );
-  }
+  if (swept > 0) logs.info(sweptFoldersLine(swept));
   return { root, realRoot, logs, store, readOnly };
 }
 

@@ -328,7 +328,7 @@ export async function sweepStaleWorkerFolders(root: string = tempRoot()): Promis
     if (pid === undefined && !LEGACY_FOLDER.test(name)) continue;
     const path = join(root, name);
     let stale = pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid));
-    if (pid === undefined && LEGACY_FOLDER.test(name)) {
+    if (pid === undefined) {
       stale = await stat(path).then((s) => Date.now() - s.mtimeMs > DAY_MS, () => false);
     }
     if (stale && await rm(path, { recursive: true, force: true }).then(() => true, () => false)) swept++;
