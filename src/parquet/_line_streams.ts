@@ -118,9 +118,11 @@ function framingBefore(framing: LineFraming, streamStart: boolean): string {
  * wrote), one after another, framed by `framing`, as one stream: each
  * query's lines written by DuckDB to a file of `engine`'s scratch folder (on
  * a session of their own) and sent as the file grows, the file removed once
- * sent; the next query starts when the one before is done. DuckDB writes at
- * its own pace, whatever the client's (its threads serve other queries), and
- * the disk a stream takes is two queries' lines at most. Cancelling the
+ * sent; the next query starts as soon as the one before is done, whether
+ * the client has read its lines yet or not (waiting for the client left
+ * DuckDB idle between ranges), one query ahead at most. DuckDB writes at its
+ * own pace, whatever the client's (its threads serve other queries), and the
+ * disk a stream takes is two queries' lines at most. Cancelling the
  * stream closes the session and removes the files.
  *
  * @example
@@ -141,6 +143,7 @@ export function copyLines(
   let sent = 0;
   let cancelled = false;
   let written: number | null = null;
+  let ending = false;
   const id = crypto.randomUUID();
   const held = framing.terminated ? 0 : encoder.encode(framing.join).length;
   /** Starts the next query writing its file; null when there are no more. */
@@ -152,11 +155,24 @@ export function copyLines(
     file.done = s.run((c) => c.run(copySql(query.select, path, framing), query.params)).then((result) => {
       written = Number(result.rowsChanged);
       file.finished = true;
+      // DuckDB goes on with the next query while this one's lines are sent, not when the client asks.
+      if (!ending && file === current && ahead === undefined) ahead = startOrFail(s);
     });
     file.done.catch(() => {}); // its failure is the pull's that waits on it
     return file;
   };
+  /** {@linkcode start}, or a file that is never made, whose query failed with what `next` threw. */
+  const startOrFail = (s: Session): Growing | null => {
+    try {
+      return start(s);
+    } catch (e) {
+      const done = Promise.reject(e);
+      done.catch(() => {}); // its failure is the pull's that waits on it
+      return { path: join(engine.scratch, `lines-${id}-${files++}`), done, finished: false, handle: null, at: 0 };
+    }
+  };
   const end = async () => {
+    ending = true;
     await session?.close(); // waits for the query under way: no file is made after
     await remove(current);
     await remove(ahead);

@@ -102,24 +102,20 @@ export function rowRanges(groups: readonly (readonly number[])[], slice: Slice, 
 }
 
 /**
- * Rows `from` to `to` of part `part` (row groups starting at `groups`) in as
- * few ranges as `rows` a range allows, of about equal size, each ending
- * where a row group does when one ends near (a range of a few rows left
- * over would cost a query of its own).
+ * Rows `from` to `to` of part `part` (row groups starting at `groups`) in
+ * ranges of `rows` at most, each ending where the last row group that fits
+ * in it ends (a range that cut a row group would have it read twice, and
+ * one of {@linkcode RANGE_ROWS} keeps both threads on whole row groups to
+ * its end); a remainder of a quarter of `rows` or less joins the range
+ * before it (a query for a few rows costs more than reading them).
  */
 function partRanges(part: number, groups: readonly number[], from: number, to: number, rows: number): RowRange[] {
   const out: RowRange[] = [];
   for (let a = from; a < to;) {
-    const left = Math.ceil((to - a) / rows);
-    const ideal = a + Math.round((to - a) / left);
-    let b = ideal;
-    if (left > 1) {
-      const near = groups.filter((g) => g > a && g - a <= rows)
-        .reduce<number | null>(
-          (best, g) => best === null || Math.abs(g - ideal) <= Math.abs(best - ideal) ? g : best,
-          null,
-        );
-      if (near !== null && Math.abs(near - ideal) <= rows / 4) b = near;
+    let b = Math.min(to, a + rows);
+    if (b < to) {
+      b = groups.findLast((g) => g > a && g <= b) ?? b;
+      if (to - b <= rows / 4) b = to;
     }
     out.push({ first: part, last: part + 1, from: a, to: b });
     a = b;

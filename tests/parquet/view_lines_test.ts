@@ -238,8 +238,14 @@ Deno.test("row ranges: whole small parts together, a big part or a slice's ends 
   const million = [...Array.from({ length: 9 }, (_, g) => g * 122_880), 1_000_000];
   assertEquals(
     rowRanges([million], ALL, 4 * 122_880).map((r) => r.to),
-    [368_640, 737_280, 1_000_000],
-    "about equal ranges on row-group ends, no few rows left over for a query of their own",
+    [491_520, 1_000_000],
+    "four whole row groups a range, the few rows left over in the last, not a query of their own",
   );
+  assertEquals(
+    rowRanges([million], ALL, 2 * 122_880).map((r) => r.to),
+    [245_760, 491_520, 737_280, 1_000_000],
+    "two whole row groups a range: both threads busy to each range's end",
+  );
+  assertEquals(rowRanges([[0, 100]], ALL, 45).map((r) => r.to), [45, 100], "a remainder of a quarter joins");
   assertEquals(rowRanges(Array(300).fill([0, 1]), ALL, 1000).length, 2, "256 parts a range at most");
 });
