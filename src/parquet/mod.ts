@@ -9,7 +9,7 @@ export { type ExportOptions, gzipJsonLines, jsonLines } from "./export.ts";
 export { type BigIntForm, columnWriter, float32Text, valueText } from "./json_text.ts";
 export { type CachedGroup, cachedGroup, type CachedGroupOptions } from "./cached_group.ts";
 export { type PageCache, pageCache, type PageCacheOptions, type PageCacheStats } from "./page_cache.ts";
-export { type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
+export { cachedRecords, type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export { orderable, type SortKey, sortOrder } from "./sort_order.ts";
 export {
@@ -40,6 +40,7 @@ export {
   type VersionStatistics,
 } from "./statistics.ts";
 export {
+  type CachedRecords,
   type ColumnFilter,
   type Facet,
   type FacetsAndTotal,

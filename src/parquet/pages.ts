@@ -20,6 +20,7 @@ import {
 import { type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
 import { recordEncoder } from "./rows.ts";
+import type { CachedRecords } from "./view.ts";
 
 /** Reads pages of records from the parts of whole versions. */
 export interface PageReader {
@@ -37,6 +38,12 @@ export interface PageReader {
    * records lie all over the version), or read from the parts without one.
    */
   recordsAt(version: StoredVersion, positions: ArrayLike<number>): Promise<string[]>;
+  /**
+   * The records at `positions` of `version`, as {@linkcode PageReader.recordsAt}
+   * gives them, when every block holding one is in the cache; else null, and
+   * nothing decoded (the caller has a cheaper way for a few records).
+   */
+  cachedRecordsAt(version: StoredVersion, positions: ArrayLike<number>): Promise<string[] | null>;
   /** Records in each part of `version`, read from the Parquet metadata. */
   partRecords(version: StoredVersion): Promise<number[]>;
   /** Where each row group of each part of `version` starts, then the part's rows (row-group bounds, from the metadata). */
@@ -47,6 +54,24 @@ export interface PageReader {
   trimCache(bytes: number): void;
   /** Waits for the blocks being decoded into the cache (before the engine closes). */
   settle(): Promise<void>;
+}
+
+/**
+ * The records of `version` that `reader`'s cache holds, by part and row, for
+ * a view's page (see {@linkcode CachedRecords}).
+ *
+ * @example
+ * ```ts ignore
+ * const page = await viewPage(engine, paths, shape, spec, 0, 10, undefined, cachedRecords(reader, version));
+ * ```
+ */
+export function cachedRecords(reader: PageReader, version: StoredVersion): CachedRecords {
+  return async (places) => {
+    if (places.length === 0) return [];
+    const starts = [0];
+    for (const n of await reader.partRecords(version)) starts.push(starts[starts.length - 1] + n);
+    return await reader.cachedRecordsAt(version, places.map((p) => starts[p.part] + p.row));
+  };
 }
 
 /** Options of {@linkcode pageReader}. */
@@ -131,6 +156,7 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
   return {
     partRecords: (version) => partRecords(state, version),
     recordsAt: (version, positions) => recordsAt(state, version, positions),
+    cachedRecordsAt: (version, positions) => cachedRecordsAt(state, version, positions),
     async partGroups(version) {
       await partRecords(state, version);
       return version.parts.map((p) => state.groups.get(p.sha256) ?? [0]);
@@ -258,46 +284,92 @@ async function pieces(state: ReaderState, version: StoredVersion, offset: number
   return out;
 }
 
-/** See {@linkcode PageReader.recordsAt}. */
-async function recordsAt(state: ReaderState, version: StoredVersion, positions: ArrayLike<number>): Promise<string[]> {
+/** A record asked for: its place in the answer, and its row in its part. */
+interface Wanted {
+  at: number;
+  row: number;
+}
+
+/** The records at `positions` of `version` by part (its index), each with its place in the answer. */
+async function byPart(
+  state: ReaderState,
+  version: StoredVersion,
+  positions: ArrayLike<number>,
+): Promise<Map<number, Wanted[]>> {
   const sizes = await partRecords(state, version);
   const partStarts = [0];
   for (const n of sizes) partStarts.push(partStarts[partStarts.length - 1] + n);
-  const out = new Array<string>(positions.length);
-  const byPart = new Map<number, { at: number; row: number }[]>();
+  const parts = new Map<number, Wanted[]>();
   for (let at = 0; at < positions.length; at++) {
     const i = lastAtOrBelow(partStarts, positions[at]);
     if (i < 0 || i >= sizes.length) throw new RangeError(`no record at ${positions[at]}`);
-    byPart.get(i)?.push({ at, row: positions[at] - partStarts[i] }) ??
-      byPart.set(i, [{ at, row: positions[at] - partStarts[i] }]);
+    const wanted = { at, row: positions[at] - partStarts[i] };
+    parts.get(i)?.push(wanted) ?? parts.set(i, [wanted]);
   }
+  return parts;
+}
+
+/** `wanted` rows of a part whose blocks start at `starts`, by the first row of the block holding them. */
+function byBlock(starts: readonly number[], wanted: readonly Wanted[]): Map<number, Wanted[]> {
+  const blocks = new Map<number, Wanted[]>();
+  for (const w of wanted) {
+    const start = starts[lastAtOrBelow(starts, w.row)];
+    blocks.get(start)?.push(w) ?? blocks.set(start, [w]);
+  }
+  return blocks;
+}
+
+/** Puts the records `ws` of the block `group` (its first row `start`) in their places of `out`. */
+function cut(group: CachedGroup, start: number, ws: readonly Wanted[], out: string[]): void {
+  // Many records of one compressed block: its runs decompressed once, not once a record.
+  if (group.compressed && ws.length > 8) group = group.decompress();
+  for (const w of ws) out[w.at] = group.records(w.row - start, w.row - start + 1)[0];
+}
+
+/** See {@linkcode PageReader.recordsAt}. */
+async function recordsAt(state: ReaderState, version: StoredVersion, positions: ArrayLike<number>): Promise<string[]> {
+  const out = new Array<string>(positions.length);
   let cached = true;
-  await Promise.all([...byPart].map(async ([i, wanted]) => {
+  await Promise.all([...await byPart(state, version, positions)].map(async ([i, wanted]) => {
     const part = version.parts[i];
-    const sha256 = part.sha256;
     if (!state.cache) {
       const rows = await rowsOf(state, part, wanted.map((w) => w.row));
       for (const w of wanted) out[w.at] = rows.get(w.row)!;
       return;
     }
-    const starts = await groupStarts(state, part);
-    const byBlock = new Map<number, { at: number; row: number }[]>();
-    for (const w of wanted) {
-      const start = starts[lastAtOrBelow(starts, w.row)];
-      byBlock.get(start)?.push(w) ?? byBlock.set(start, [w]);
-    }
-    await Promise.all([...byBlock].map(async ([start, ws]) => {
-      let group = state.cache!.get(sha256, start);
+    const blocks = byBlock(await groupStarts(state, part), wanted);
+    await Promise.all([...blocks].map(async ([start, ws]) => {
+      let group = state.cache!.get(part.sha256, start);
       if (!group) {
         cached = false;
         group = await decoded(state, part, start);
       }
-      // Many records of one compressed block: its runs decompressed once, not once a record.
-      if (group.compressed && ws.length > 8) group = group.decompress();
-      for (const w of ws) out[w.at] = group.records(w.row - start, w.row - start + 1)[0];
+      cut(group, start, ws, out);
     }));
   }));
   state.cache?.count(cached);
+  return out;
+}
+
+/** See {@linkcode PageReader.cachedRecordsAt}. */
+async function cachedRecordsAt(
+  state: ReaderState,
+  version: StoredVersion,
+  positions: ArrayLike<number>,
+): Promise<string[] | null> {
+  const cache = state.cache;
+  if (!cache) return null;
+  const out = new Array<string>(positions.length);
+  const found: [CachedGroup, number, Wanted[]][] = [];
+  for (const [i, wanted] of await byPart(state, version, positions)) {
+    const part = version.parts[i];
+    for (const [start, ws] of byBlock(await groupStarts(state, part), wanted)) {
+      if (!cache.has(part.sha256, start)) return null;
+      found.push([cache.get(part.sha256, start)!, start, ws]);
+    }
+  }
+  for (const [group, start, ws] of found) cut(group, start, ws, out);
+  cache.count(true);
   return out;
 }
 

@@ -9,7 +9,7 @@
  */
 import { NodeError } from "../errors/mod.ts";
 import { WIRE_LIMITS } from "../wire/mod.ts";
-import { orderable, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
+import { cachedRecords, orderable, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
 import { facetsOf, keepTotal, keptTotal } from "./facets.ts";
 import { sortedRecords, type SortedState } from "./sorted.ts";
 import { ViewError } from "../parquet/mod.ts";
@@ -100,7 +100,7 @@ export async function readView(
             records,
             total: await total!,
           }))
-        : viewPage(state.engine, paths, shape, view, offset, limit, total),
+        : viewPage(state.engine, paths, shape, view, offset, limit, total, cachedRecords(state.pages, version)),
       counted?.then((f) => f.facets) ?? null,
     ]));
     if (!everyRecord && total === undefined) keepTotal(version, view, page.total);
