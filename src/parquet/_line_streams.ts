@@ -107,6 +107,30 @@ async function remove(file: Growing | null | undefined): Promise<void> {
   await rm(file.path, { force: true });
 }
 
+/** Starts `query` writing its lines to `path` on `s`; `done` is told the lines written once DuckDB is done. */
+function writing(
+  s: Session,
+  query: LineQuery,
+  path: string,
+  framing: LineFraming,
+  done: (file: Growing, rows: number) => void,
+): Growing {
+  const file: Growing = { path, done: Promise.resolve(), finished: false, handle: null, at: 0 };
+  file.done = s.run((c) => c.run(copySql(query.select, path, framing), query.params)).then((result) => {
+    file.finished = true;
+    done(file, Number(result.rowsChanged));
+  });
+  file.done.catch(() => {}); // its failure is the pull's that waits on it
+  return file;
+}
+
+/** A file no query makes, since the query could not be made: waiting on it fails with `error`. */
+function unmade(path: string, error: unknown): Growing {
+  const done = Promise.reject(error);
+  done.catch(() => {}); // its failure is the pull's that waits on it
+  return { path, done, finished: false, handle: null, at: 0 };
+}
+
 /** What goes before a query's first bytes: the head and first line's lead on the stream's first, else the join. */
 function framingBefore(framing: LineFraming, streamStart: boolean): string {
   if (streamStart) return framing.head + framing.first;
@@ -148,28 +172,19 @@ export function copyLines(
   const held = framing.terminated ? 0 : encoder.encode(framing.join).length;
   /** Starts the next query writing its file; null when there are no more. */
   const start = (s: Session): Growing | null => {
-    const query = next(written);
-    if (query === null) return null;
     const path = join(engine.scratch, `lines-${id}-${files++}`);
-    const file: Growing = { path, done: Promise.resolve(), finished: false, handle: null, at: 0 };
-    file.done = s.run((c) => c.run(copySql(query.select, path, framing), query.params)).then((result) => {
-      written = Number(result.rowsChanged);
-      file.finished = true;
-      // DuckDB goes on with the next query while this one's lines are sent, not when the client asks.
-      if (!ending && file === current && ahead === undefined) ahead = startOrFail(s);
-    });
-    file.done.catch(() => {}); // its failure is the pull's that waits on it
-    return file;
-  };
-  /** {@linkcode start}, or a file that is never made, whose query failed with what `next` threw. */
-  const startOrFail = (s: Session): Growing | null => {
+    let query: LineQuery | null;
     try {
-      return start(s);
+      query = next(written);
     } catch (e) {
-      const done = Promise.reject(e);
-      done.catch(() => {}); // its failure is the pull's that waits on it
-      return { path: join(engine.scratch, `lines-${id}-${files++}`), done, finished: false, handle: null, at: 0 };
+      return unmade(path, e);
     }
+    if (query === null) return null;
+    return writing(s, query, path, framing, (file, rows) => {
+      written = rows;
+      // DuckDB goes on with the next query while this one's lines are sent, not when the client asks.
+      if (!ending && file === current && ahead === undefined) ahead = start(s);
+    });
   };
   const end = async () => {
     ending = true;

@@ -114,7 +114,8 @@ function partRanges(part: number, groups: readonly number[], from: number, to: n
   for (let a = from; a < to;) {
     let b = Math.min(to, a + rows);
     if (b < to) {
-      b = groups.findLast((g) => g > a && g <= b) ?? b;
+      const ends = groups.filter((g) => g > a && g <= b);
+      if (ends.length > 0) b = ends[ends.length - 1];
       if (to - b <= rows / 4) b = to;
     }
     out.push({ first: part, last: part + 1, from: a, to: b });
