@@ -296,6 +296,7 @@ Deno.test("a view's page is cut from the cache when it holds every record of it,
         ["many", { filters: [{ column: "id", op: "gt", values: ["5000"] }], search: null, sort: null }, 0, 10],
         ["typed", { filters: [{ column: "id", op: "gte", values: ["1"] }], search: null, sort: null }, 0, 10],
         ["extra", { filters: [{ column: "name", op: "eq", values: ["c"] }], search: null, sort: null }, 0, 10],
+        ["extra", { filters: [], search: "B", sort: { column: "name", descending: true } }, 0, 10],
         ["rownum", { filters: [{ column: "id", op: "gte", values: ["2"] }], search: null, sort: null }, 0, 10],
       ];
       const pageOf = async (slug: string, spec: ViewSpec, offset: number, limit: number, cut: boolean) => {
