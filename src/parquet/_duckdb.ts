@@ -61,37 +61,57 @@ interface EngineState {
   closed: boolean;
 }
 
+/** What a locked DuckDB may touch, and how it holds memory (see {@linkcode lockedDuckDB}). */
+export interface LockedDuckDBOptions {
+  /** The only folders it reads and writes files in, each also by its real path. */
+  folders: readonly string[];
+  /** Where it spills (within its cap of 1 GB). */
+  temp: string;
+  /** DuckDB's `memory_limit`, in bytes. */
+  memoryLimit: number;
+  /** Keep what was read of files (Parquet metadata, file blocks) for the next read, on every connection. */
+  caches: boolean;
+}
+
 /**
- * An instance that reads files under `root` (and its real path) only, writes
- * files under `scratch` only, spills to `temp`, its settings locked.
+ * An in-memory DuckDB that reads and writes files under `folders` only (its
+ * extensions never loaded nor installed, external access off), spills to
+ * `temp`, gives freed memory back, its settings locked; and the connection
+ * that set it up. The node's read engine and its Parquet writers are made
+ * here, so that one way of locking DuckDB down serves both.
+ *
+ * @example
+ * ```ts ignore
+ * const { db, setup } = await lockedDuckDB({ folders: ["/store"], temp: "/tmp/x", memoryLimit: 2 ** 28, caches: true });
+ * ```
  */
-async function lockedInstance(
-  root: string,
-  temp: string,
-  scratch: string,
-  memoryLimit: number,
-  caches: boolean,
+export async function lockedDuckDB(
+  options: LockedDuckDBOptions,
 ): Promise<{ db: DuckDBInstance; setup: DuckDBConnection }> {
-  const realRoot = await realpath(root).catch(() => root);
+  const real = await Promise.all(options.folders.map((f) => realpath(f).catch(() => f)));
+  const allowed = [...new Set([...options.folders, ...real])].map((d) => sqlString(d + sep));
   const db = await DuckDBInstance.create(":memory:", {
     threads: "2",
-    memory_limit: duckdbSize(memoryLimit),
+    memory_limit: duckdbSize(options.memoryLimit),
     ...RETURNING_ALLOCATOR,
     autoload_known_extensions: "false",
     autoinstall_known_extensions: "false",
   });
-  const setup = await db.connect();
-  await setup.run(`SET temp_directory = ${sqlString(temp)}`);
-  await setup.run(`SET max_temp_directory_size = '1GB'`);
-  // GLOBAL: a plain SET (session scope for this option) left the cache off on every other connection.
-  await setup.run(`SET GLOBAL parquet_metadata_cache = ${caches}`);
-  await setup.run(`SET GLOBAL enable_external_file_cache = ${caches}`);
-  const realScratch = await realpath(scratch).catch(() => scratch);
-  const allowed = [...new Set([realRoot, root, scratch, realScratch])].map((d) => sqlString(d + sep));
-  await setup.run(`SET allowed_directories = [${allowed.join(", ")}]`);
-  await setup.run(`SET enable_external_access = false`);
-  await setup.run(`SET lock_configuration = true`);
-  return { db, setup };
+  try {
+    const setup = await db.connect();
+    await setup.run(`SET temp_directory = ${sqlString(options.temp)}`);
+    await setup.run(`SET max_temp_directory_size = '1GB'`);
+    // GLOBAL: a plain SET (session scope for this option) left the cache off on every other connection.
+    await setup.run(`SET GLOBAL parquet_metadata_cache = ${options.caches}`);
+    await setup.run(`SET GLOBAL enable_external_file_cache = ${options.caches}`);
+    await setup.run(`SET allowed_directories = [${allowed.join(", ")}]`);
+    await setup.run(`SET enable_external_access = false`);
+    await setup.run(`SET lock_configuration = true`);
+    return { db, setup };
+  } catch (e) {
+    db.closeSync();
+    throw e;
+  }
 }
 
 /**
@@ -142,13 +162,12 @@ export async function openReadEngine(root: string, options: ReadEngineOptions = 
   const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
   const scratch = join(temp, "files");
   await mkdir(scratch);
-  const { db, setup } = await lockedInstance(
-    root,
+  const { db, setup } = await lockedDuckDB({
+    folders: [root, scratch],
     temp,
-    scratch,
-    options.memoryLimit ?? 512 * 1024 * 1024,
-    options.caches ?? true,
-  );
+    memoryLimit: options.memoryLimit ?? 512 * 1024 * 1024,
+    caches: options.caches ?? true,
+  });
   const state: EngineState = {
     db,
     temp,

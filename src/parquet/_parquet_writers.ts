@@ -12,12 +12,12 @@
  *
  * @module
  */
-import { DuckDBInstance } from "@duckdb/node-api";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
-import { join, sep } from "node:path";
+import type { DuckDBInstance } from "@duckdb/node-api";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join } from "node:path";
 import process from "node:process";
 import { tempRoot } from "../runtime/mod.ts";
-import { duckdbSize, RETURNING_ALLOCATOR, sqlString } from "./_duckdb.ts";
+import { lockedDuckDB } from "./_duckdb.ts";
 
 /** A locked-down DuckDB that reads what it was made for and writes only under `folder`. */
 export interface ParquetWriter {
@@ -47,31 +47,12 @@ export const WRITER_FOLDER_PREFIX = "svc-parquet-writer-";
 async function opened(key: string, reads: readonly string[], memory: number): Promise<ParquetWriter> {
   // Named for this process: a later start removes it if this node is killed while it lives (`OWNED_TEMP_FOLDER`).
   const folder = await mkdtemp(join(tempRoot(), `${WRITER_FOLDER_PREFIX}${process.pid}-`));
-  const real = await Promise.all(reads.map((r) => realpath(r).catch(() => r)));
-  const allowed = [...new Set([...reads, ...real, folder])].map((d) => sqlString(d + sep));
-  let db: DuckDBInstance | null = null;
   try {
-    db = await DuckDBInstance.create(":memory:", {
-      threads: "2",
-      memory_limit: duckdbSize(memory),
-      ...RETURNING_ALLOCATOR,
-      autoload_known_extensions: "false",
-      autoinstall_known_extensions: "false",
-    });
-    const setup = await db.connect();
-    try {
-      await setup.run(`SET temp_directory = ${sqlString(join(folder, "spill"))}`);
-      await setup.run(`SET max_temp_directory_size = '1GB'`);
-      await setup.run(`SET parquet_metadata_cache = true`);
-      await setup.run(`SET allowed_directories = [${allowed.join(", ")}]`);
-      await setup.run(`SET enable_external_access = false`);
-      await setup.run(`SET lock_configuration = true`);
-    } finally {
-      setup.closeSync();
-    }
+    const locked = { folders: [...reads, folder], temp: join(folder, "spill"), memoryLimit: memory, caches: true };
+    const { db, setup } = await lockedDuckDB(locked);
+    setup.closeSync();
     return { key, db, folder };
   } catch (e) {
-    db?.closeSync();
     await rm(folder, { recursive: true, force: true }).catch(() => {});
     throw e;
   }

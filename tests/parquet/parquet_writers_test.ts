@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { downloadFolders, readParquet } from "../support/downloads.ts";
-import { citiesStore } from "../support/store_fixture.ts";
+import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { withTypedStore } from "./_typed_store.ts";
 import {
   openReadEngine,
@@ -78,4 +78,40 @@ Deno.test("Parquet writers: one is kept warm between downloads, one more opened 
       await engine.close();
     }
   });
+});
+
+Deno.test("Parquet writers are locked as the read engine is: their folders only, settings fixed, caches on every connection", async () => {
+  const store = await tempDir();
+  const outside = await tempDir();
+  const writers = parquetWriters();
+  const writer = await writers.take([store.path], 64 * 1024 ** 2);
+  try {
+    const c = await writer.db.connect();
+    try {
+      const setting = async (name: string) =>
+        String((await c.runAndReadAll(`SELECT current_setting('${name}')`)).getRows()[0][0]);
+      // A connection other than the one that set it up: a session-scoped SET would not reach it.
+      assertEquals(await setting("parquet_metadata_cache"), "true");
+      assertEquals(await setting("enable_external_access"), "false");
+      await c.run(`COPY (SELECT 1 AS n) TO '${writer.folder}/ok.parquet' (FORMAT parquet)`);
+      await c.run(`COPY (SELECT 1 AS n) TO '${store.path}/in-store.csv' (FORMAT csv)`);
+      const refused = [
+        `COPY (SELECT 1 AS n) TO '${outside.path}/no.csv' (FORMAT csv)`,
+        `SELECT * FROM read_csv('${writer.folder}/../../etc/passwd')`,
+        `SET enable_external_access = true`,
+        `SET allowed_directories = ['/']`,
+      ];
+      for (const sql of refused) {
+        const error = await c.run(sql).then(() => null, (e) => String(e));
+        assert(error !== null, `refused: ${sql}`);
+      }
+      assertEquals([...Deno.readDirSync(outside.path)], []);
+    } finally {
+      c.closeSync();
+    }
+  } finally {
+    await writers.release(writer, false);
+    await outside.cleanup();
+    await store.cleanup();
+  }
 });
