@@ -131,9 +131,9 @@ async function checkUpgraded(store: string, seen: Record<string, unknown>, ids: 
     const replay = await post(node.url, "/projects/notes/contribute", { records: records(BATCHES) }, {
       "idempotency-key": "last-batch",
     });
-    assertEquals([replay.status, replay.body.mergedVersion], [200, BATCHES], "the key replays its first answer");
+    assertEquals([replay.status, replay.body.mergedVersion], [200, BATCHES], `the key replays: ${node.stderr()}`);
     const next = await post(node.url, "/projects/notes/contribute", { records: [{ id: 1e6, text: "after" }] });
-    assertEquals([next.status, next.body.mergedVersion], [201, BATCHES + 1], next.text);
+    assertEquals([next.status, next.body.mergedVersion], [201, BATCHES + 1], `${next.text}\n${node.stderr()}`);
     const diff = await (await fetch(`${node.url}/projects/notes/diff?from=${BATCHES}&to=${BATCHES + 1}`)).json();
     assertEquals([diff.addedRecords, diff.fragments[0].contributionId, diff.records], [1, next.body.id, [{
       id: 1e6,
