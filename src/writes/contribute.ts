@@ -37,6 +37,7 @@ import {
 import { type ExactJson, type SchemaDef, stableStringify } from "../wire/mod.ts";
 import { NodeError } from "../errors/mod.ts";
 import { mergeVersion, recoverProject } from "./merge.ts";
+import { linesOf } from "./_lines.ts";
 import type { WriteTarget } from "./target.ts";
 
 /** A checked contribution request. */
@@ -59,11 +60,9 @@ export interface ContributionOutcome {
   replayed: boolean;
 }
 
-async function* partLines(ctx: WriteTarget, version: StoredVersion, part: PlacedPart): AsyncGenerator<string> {
-  const decoder = new TextDecoder();
-  for await (const bytes of jsonLines(ctx.writer, { ...version, parts: [part] })) {
-    yield* decoder.decode(bytes).split("\n");
-  }
+/** The JSON lines of `part`'s records (the export's stream cuts its bytes anywhere: a line may span two chunks). */
+function partLines(ctx: WriteTarget, version: StoredVersion, part: PlacedPart): AsyncGenerator<string> {
+  return linesOf(jsonLines(ctx.writer, { ...version, parts: [part] }));
 }
 
 /** The changes of versions `from + 1` to `latest`, or null when one of them is not known. */
