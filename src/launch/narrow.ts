@@ -173,7 +173,7 @@ function nodePaths(d: DenoNarrow, env: Record<string, string>): NodePaths | null
   };
 }
 
-/** Removes the SQL workers' temp folders of nodes that no longer run; how many. */
+/** Removes the temp folders of helpers (`OWNED_TEMP_FOLDER`) of nodes that no longer run; how many. */
 function sweepWorkerFolders(d: DenoNarrow, temp: string): number {
   let swept = 0;
   try {

@@ -6,6 +6,7 @@
  */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import process from "node:process";
 import { tempRoot } from "../runtime/mod.ts";
 import { join, sep } from "node:path";
 
@@ -159,7 +160,8 @@ export interface ReadEngineOptions {
  */
 export async function openReadEngine(root: string, options: ReadEngineOptions = {}): Promise<ReadEngine> {
   const size = options.connections ?? 4;
-  const temp = await mkdtemp(join(tempRoot(), "svc-read-"));
+  // Named for this process: a later start removes it if this one is killed while it lives (`OWNED_TEMP_FOLDER`).
+  const temp = await mkdtemp(join(tempRoot(), `svc-read-${process.pid}-`));
   const scratch = join(temp, "files");
   await mkdir(scratch);
   const { db, setup } = await lockedDuckDB({

@@ -304,8 +304,8 @@ const LEGACY_FOLDER = /^svc-sql-[A-Za-z0-9]{6}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Removes the temp folders of SQL workers and Parquet writers whose node is
- * gone (killed before it could clean up): named for a process that no longer
+ * Removes the temp folders of SQL workers, DuckDB engines and Parquet
+ * writers whose node is gone (killed before it could clean up): named for a process that no longer
  * runs (`OWNED_TEMP_FOLDER`), or SQL workers' of an earlier release untouched
  * for a day. Resolves with how many it removed.
  *

@@ -167,7 +167,7 @@ Deno.test("a malformed or cut request body is logged as the client's 4xx, with n
   }
 });
 
-Deno.test("the SQL workers' and Parquet writers' temp folders of a node killed with SIGKILL are removed when a node starts", async () => {
+Deno.test("the temp folders of a node killed with SIGKILL (SQL workers, DuckDB engines, Parquet writers) are removed when a node starts", async () => {
   const dir = await tempDir();
   const temp = await tempDir("svc-tmpdir-");
   try {
@@ -188,14 +188,15 @@ Deno.test("the SQL workers' and Parquet writers' temp folders of a node killed w
     killed.child.kill("SIGKILL");
     await killed.status;
     const left = () =>
-      [...Deno.readDirSync(temp.path)].map((e) => e.name).filter((n) => /^svc-(sql|parquet-writer)-/.test(n));
+      [...Deno.readDirSync(temp.path)].map((e) => e.name).filter((n) => /^svc-(sql|read|parquet-writer)-/.test(n));
     const behind = left();
     assert(behind.some((n) => n.startsWith("svc-sql-")), "the killed node left its workers' folders behind");
     assert(behind.some((n) => n.startsWith("svc-parquet-writer-")), "and the folder of the writer it kept");
+    assert(behind.some((n) => n.startsWith("svc-read-")), "and its DuckDB engines' folders");
     const next = await startServe(["--store", dir.path], env);
     try {
       assertEquals(left().filter((n) => behind.includes(n)), []);
-      assertMatch(next.stderr(), /removed \d+ temp folder\(s\) of SQL workers and Parquet writers/);
+      assertMatch(next.stderr(), /removed \d+ temp folder\(s\) of SQL workers, DuckDB engines and Parquet writers/);
     } finally {
       next.child.kill("SIGTERM");
       await next.status;
