@@ -24,6 +24,7 @@ import {
   ownRelaunchCommand,
   runAsLauncher,
   runtimeName,
+  tempRoot,
   withRealPath,
 } from "../runtime/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
@@ -37,6 +38,7 @@ import {
   nodeModulesAsIs,
   returningMalloc,
   SANDBOX_CHILD,
+  sweepStaleTempFolders,
   sweptFoldersLine,
 } from "../launch/mod.ts";
 
@@ -172,8 +174,8 @@ export async function serveSandboxed(args: string[]): Promise<number | null> {
     process.stderr.write(`svc: the node cannot be narrowed (${node}); it keeps the permissions it was started with\n`);
     return null;
   }
-  // The folders of SQL workers and Parquet writers whose node died are swept here: the narrowed node may not ask whether a process lives.
-  const swept = await (await import("../sql/mod.ts")).sweepStaleWorkerFolders().catch(() => 0);
+  // The temp folders of helpers whose node died are swept here: the narrowed node may not ask whether a process lives.
+  const swept = await sweepStaleTempFolders(tempRoot()).catch(() => 0);
   if (swept > 0 && !settings.quiet) {
     process.stderr.write(sweptFoldersLine(swept) + "\n");
   }

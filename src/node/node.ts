@@ -17,7 +17,7 @@ import {
 import { nodeMemoryPlan } from "../settings/mod.ts";
 import { mcpEndpoint } from "../mcp/mod.ts";
 import { DEFAULT_SHARE_NAME, footerReader, keptFooters, pageKeyFor, recipientBook } from "../sharing/mod.ts";
-import { createSqlPool, type SqlPool, type SqlPoolOptions, sweepStaleWorkerFolders } from "../sql/mod.ts";
+import { createSqlPool, type SqlPool, type SqlPoolOptions } from "../sql/mod.ts";
 import {
   createExportCache,
   DEFAULT_EXPORT_CACHE_BYTES,
@@ -43,8 +43,8 @@ import {
 } from "../service/mod.ts";
 import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
 import { createWriteCache, type WriteCache } from "../writes/mod.ts";
-import { collectGarbage } from "../runtime/mod.ts";
-import { sweptFoldersLine } from "../launch/mod.ts";
+import { collectGarbage, tempRoot } from "../runtime/mod.ts";
+import { sweepStaleTempFolders, sweptFoldersLine } from "../launch/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
 import { createQuickHandler } from "./quick.ts";
@@ -232,7 +232,7 @@ async function openNodeStore(options: NodeOptions) {
   const realRoot = await realpath(root);
   const logs = nodeLog(options.log ?? null, options.warnings);
   const { store, readOnly } = await nodeStore(options, root, realRoot, logs);
-  const swept = await sweepStaleWorkerFolders();
+  const swept = await sweepStaleTempFolders(tempRoot());
   if (swept > 0) logs.info(sweptFoldersLine(swept));
   return { root, realRoot, logs, store, readOnly };
 }

@@ -34,7 +34,6 @@ import {
   tempRoot,
   VIEW_ROOT,
 } from "../runtime/mod.ts";
-import { OWNED_TEMP_FOLDER } from "../launch/mod.ts";
 import { deathFailure, diedOfMemory, watchStderr } from "./_worker_death.ts";
 import type { WorkerMemory } from "./memory.ts";
 import type { QueryAnswerHead, QueryFailure, WorkerMessage, WorkerRequest } from "./protocol.ts";
@@ -287,51 +286,4 @@ function readAnswers(
     if (message.ok) awaitingRows = { head: message, deliver };
     else deliver({ message });
   });
-}
-
-/** Whether process `pid` is alive here; true when that cannot be told (a folder in use is never swept). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code !== "ESRCH";
-  }
-}
-
-/** Folders of an earlier release, before their names carried the node's process id. */
-const LEGACY_FOLDER = /^svc-sql-[A-Za-z0-9]{6}$/;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Removes the temp folders of SQL workers, DuckDB engines and Parquet
- * writers whose node is gone (killed before it could clean up): named for a process that no longer
- * runs (`OWNED_TEMP_FOLDER`), or SQL workers' of an earlier release untouched
- * for a day. Resolves with how many it removed.
- *
- * @example
- * ```ts
- * import { sweepStaleWorkerFolders } from "./_worker_process.ts";
- * const swept = await sweepStaleWorkerFolders();
- * ```
- */
-export async function sweepStaleWorkerFolders(root: string = tempRoot()): Promise<number> {
-  let names: string[];
-  try {
-    names = await readdir(root);
-  } catch {
-    return 0;
-  }
-  let swept = 0;
-  for (const name of names) {
-    const pid = OWNED_TEMP_FOLDER.exec(name)?.[1];
-    if (pid === undefined && !LEGACY_FOLDER.test(name)) continue;
-    const path = join(root, name);
-    let stale = pid !== undefined && Number(pid) !== process.pid && !alive(Number(pid));
-    if (pid === undefined) {
-      stale = await stat(path).then((s) => Date.now() - s.mtimeMs > DAY_MS, () => false);
-    }
-    if (stale && await rm(path, { recursive: true, force: true }).then(() => true, () => false)) swept++;
-  }
-  return swept;
 }

@@ -15,7 +15,6 @@ export {
 } from "./pool.ts";
 export type { SqlPoolStats } from "./_pool_state.ts";
 export { scrubber } from "./scrub.ts";
-export { sweepStaleWorkerFolders } from "./_worker_process.ts";
 export { sqlSource } from "./source.ts";
 export { DYNAMIC_SQL_CALLS, leadingKeyword, NODE_INTERNALS, nodeInternal, startsAsRead } from "./statement.ts";
 export { defaultSqlMemory } from "./memory.ts";
