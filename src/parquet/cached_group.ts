@@ -55,24 +55,38 @@ const OVERHEAD = 64;
 
 /**
  * `chunks` joined by commas into one array: records' JSON texts as a page
- * writes them. One chunk is given back as it is.
+ * writes them, between `around`'s `head` and `tail` when given (the answer's
+ * JSON around its records, in the same one allocation: a page's bytes are
+ * most of what a busy node allocates, and each copy is garbage to collect).
+ * One chunk with nothing around it is given back as it is.
  *
  * @example
  * ```ts
  * import { joinBytes } from "./cached_group.ts";
  * const e = new TextEncoder();
  * new TextDecoder().decode(joinBytes([e.encode("1"), e.encode("2")])); // "1,2"
+ * new TextDecoder().decode(joinBytes([e.encode("1")], { head: e.encode("["), tail: e.encode("]") })); // "[1]"
  * ```
  */
-export function joinBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0) + Math.max(0, chunks.length - 1));
-  let at = 0;
+export function joinBytes(
+  chunks: readonly Uint8Array[],
+  around?: { head: Uint8Array; tail: Uint8Array },
+): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && !around && chunks[0].buffer instanceof ArrayBuffer) {
+    return chunks[0] as Uint8Array<ArrayBuffer>;
+  }
+  const head = around?.head ?? new Uint8Array(0);
+  const tail = around?.tail ?? new Uint8Array(0);
+  const commas = Math.max(0, chunks.length - 1);
+  const out = new Uint8Array(head.length + chunks.reduce((n, c) => n + c.length, 0) + commas + tail.length);
+  out.set(head);
+  let at = head.length;
   for (const [i, c] of chunks.entries()) {
     if (i > 0) out[at++] = 44; // ","
     out.set(c, at);
     at += c.length;
   }
+  out.set(tail, at);
   return out;
 }
 

@@ -29,8 +29,17 @@ export interface PageReader {
    * part order then row order.
    */
   page(version: StoredVersion, offset: number, limit: number): Promise<string[]>;
-  /** The same records joined by commas (what a page's `records` array holds), as UTF-8, and how many. */
-  pageBytes(version: StoredVersion, offset: number, limit: number): Promise<{ bytes: Uint8Array; count: number }>;
+  /**
+   * The same records joined by commas (what a page's `records` array holds),
+   * as UTF-8, and how many; between the `head` and `tail` that `around` gives
+   * for that many records, when given, all in one array.
+   */
+  pageBytes(
+    version: StoredVersion,
+    offset: number,
+    limit: number,
+    around?: (count: number) => { head: string; tail: string },
+  ): Promise<{ bytes: Uint8Array<ArrayBuffer>; count: number }>;
   /**
    * The records at `positions` of `version` (each a record's place in it,
    * part after part, row after row), each as JSON text, in the order given:
@@ -101,8 +110,8 @@ interface Piece {
   count: number;
   /** Whether it came from the cache. */
   cached: boolean;
-  /** The records joined by commas, as UTF-8 (a view into the cache, not a copy, when one block holds them). */
-  bytes: () => Uint8Array;
+  /** The records as UTF-8, in runs to be joined by commas (views into the cache, not copies, when cached). */
+  chunks: () => Uint8Array[];
   records: () => string[];
 }
 
@@ -112,7 +121,7 @@ function pieceOf(records: string[]): Piece {
   return {
     count: records.length,
     cached: false,
-    bytes: () => encoder.encode(records.join(",")),
+    chunks: () => records.length === 0 ? [] : [encoder.encode(records.join(","))],
     records: () => records,
   };
 }
@@ -122,7 +131,7 @@ function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Pi
   return {
     count: slices.reduce((n, s) => n + s.b - s.a, 0),
     cached: true,
-    bytes: () => joinBytes(slices.map(({ group, a, b }) => group.bytes(a, b))),
+    chunks: () => slices.filter(({ a, b }) => b > a).map(({ group, a, b }) => group.bytes(a, b)),
     records: () => slices.flatMap(({ group, a, b }) => group.records(a, b)),
   };
 }
@@ -164,9 +173,13 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     async page(version, offset, limit) {
       return (await pieces(state, version, offset, limit)).flatMap((p) => p.records());
     },
-    async pageBytes(version, offset, limit) {
+    async pageBytes(version, offset, limit, around) {
       const got = (await pieces(state, version, offset, limit)).filter((p) => p.count > 0);
-      return { bytes: joinBytes(got.map((p) => p.bytes())), count: got.reduce((n, p) => n + p.count, 0) };
+      const count = got.reduce((n, p) => n + p.count, 0);
+      const frame = around?.(count);
+      const chunks = got.flatMap((p) => p.chunks());
+      const framed = frame && { head: encoder.encode(frame.head), tail: encoder.encode(frame.tail) };
+      return { bytes: joinBytes(chunks, framed), count };
     },
     cacheStats: () => state.cache?.stats() ?? null,
     trimCache: (bytes) => state.cache?.trim(bytes),

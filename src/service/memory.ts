@@ -2,8 +2,9 @@
  * The node's memory as operators see it and as it comes back: `/healthz`'s
  * `memory` (the budget, its shares, what is resident now), and the idle trim
  * that gives memory back once the node has had no request for a while (the
- * page cache down to its steady share, a full garbage collection; the SQL
- * pool stops its idle workers on its own).
+ * page cache down to its steady share and, for a node holding a real share
+ * of its budget, a full garbage collection; the SQL pool stops its idle
+ * workers on its own).
  *
  * @module
  */
@@ -28,6 +29,10 @@ interface IdleView {
   engine: Pick<ReadEngine, "returnFreeMemory">;
   parquetWriters: Pick<ParquetWriters, "closeIdle">;
   now(): number;
+  /** The node's resident bytes now (its process's resident set when not given). */
+  resident?: () => number;
+  /** A full garbage collection ({@linkcode collectGarbage} when not given). */
+  collect?: () => void;
 }
 
 /** How long without a request before the node trims (the SQL pool stops idle workers after 20 s). */
@@ -53,6 +58,20 @@ const STEADY_PAGE_CACHE = 0.25;
  * benchmarks.md, "budget"). A 512 MiB node's 85 MiB cache is trimmed.
  */
 const UNTRIMMED_CACHE_SHARE = 1 / 16;
+/**
+ * The idle trim collects garbage and empties the allocators only when the
+ * node holds more than this share of its budget: below it, what they give
+ * back does not matter to the budget, and both cost the rounds after them.
+ * V8's own memory reducer collects a node idle for about ten seconds anyway;
+ * each forced collection left V8 collecting more often afterwards (the
+ * default budget's node, a 10 s round of random pages after each of four
+ * trims: 47, 114, 109, 84 full collections, their helper threads' CPU 1.4 to
+ * 2.2 s, answers down to 0.87x of the first round; without it 17-24 and no
+ * fall), and the memory handed back is faulted in again by the next round
+ * (30,000 faults a round against 17,000). A 512 MiB node holds more than an
+ * eighth (docs/benchmarks.md, "budget").
+ */
+const REST_SHARE = 1 / 8;
 
 /**
  * `/healthz`'s `memory` for the node of `ctx`.
@@ -78,6 +97,11 @@ export function memoryHealth(
     atRest: ctx.memoryGate.baseline(),
     overBudgetAtRest: ctx.memoryGate.overAtRest(),
   };
+}
+
+/** The node process's resident bytes. */
+function residentNow(): number {
+  return process.memoryUsage().rss;
 }
 
 /** How long a look at the node's memory stands for `/healthz`. */
@@ -112,10 +136,10 @@ export interface IdleTrim {
  * {@linkcode TRIM_AFTER_MS} with none in flight and none ended: the page cache
  * is cut to a quarter of its size (its blocks compressed, then the least
  * recently used dropped) unless it is within a sixteenth of the memory
- * budget, the DuckDB kept for Parquet downloads is closed, a full
- * garbage collection runs (most of a busy node's heap is garbage V8 would
- * otherwise keep until its next allocation), and what that freed in the
- * allocators is handed back to the system.
+ * budget, the DuckDB kept for Parquet downloads is closed, and when the node
+ * holds more than an eighth of its budget a full garbage collection runs
+ * (most of a busy node's heap is garbage V8 would otherwise keep a while) and
+ * what that freed in the allocators is handed back to the system.
  *
  * @example
  * ```ts ignore
@@ -135,11 +159,15 @@ export function idleTrim(
     if (ctx.memory.pageCache > ctx.memory.budget * UNTRIMMED_CACHE_SHARE) {
       ctx.pages.trimCache(Math.floor(ctx.memory.pageCache * STEADY_PAGE_CACHE));
     }
-    collectGarbage();
+    const closing = ctx.parquetWriters.closeIdle().catch(() => {});
+    if ((ctx.resident ?? residentNow)() <= ctx.memory.budget * REST_SHARE) {
+      returning = returning.then(() => closing);
+      return;
+    }
+    (ctx.collect ?? collectGarbage)();
     // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists. The
     // DuckDB kept warm for Parquet downloads goes first, with what it holds.
-    returning = returning.then(() => ctx.parquetWriters.closeIdle()).then(() => ctx.engine.returnFreeMemory())
-      .catch(() => {});
+    returning = returning.then(() => closing).then(() => ctx.engine.returnFreeMemory()).catch(() => {});
   };
   const check = () => {
     const { inFlight, lastEnded } = ctx.activity;

@@ -26,8 +26,6 @@ export interface PageRequest {
   offset: number;
 }
 
-const encoder = new TextEncoder();
-
 /**
  * The page of `slug` that `request` names, as the JSON bytes of the answer.
  */
@@ -42,20 +40,15 @@ export async function readPage(
     ? async <T>(fn: (v: StoredVersion) => Promise<T>) => await fn(await requireVersion(state, slug, request.version))
     : <T>(fn: (v: StoredVersion) => Promise<T>) => withVersion(state, slug, request.version, fn);
   return await over(async (version) => {
-    const [records, counts] = await Promise.all([
-      state.pages.pageBytes(version, offset, limit),
-      state.pages.partRecords(version),
-    ]);
-    const total = counts.reduce((a, n) => a + n, 0);
-    const next = records.count > 0 && offset + records.count < total ? offset + records.count : null;
-    const head = encoder.encode(
-      `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${records.count},"records":[`,
-    );
-    const tail = encoder.encode(`],"total":${total},"next":${next}}`);
-    const body = new Uint8Array(head.length + records.bytes.length + tail.length);
-    body.set(head);
-    body.set(records.bytes, head.length);
-    body.set(tail, head.length + records.bytes.length);
-    return body;
+    // The counts come from the parts' footers, which the page needs first anyway (and keeps).
+    const total = (await state.pages.partRecords(version)).reduce((a, n) => a + n, 0);
+    const page = await state.pages.pageBytes(version, offset, limit, (count) => {
+      const next = count > 0 && offset + count < total ? offset + count : null;
+      return {
+        head: `{"project":${JSON.stringify(slug)},"version":${version.version},"count":${count},"records":[`,
+        tail: `],"total":${total},"next":${next}}`,
+      };
+    });
+    return page.bytes;
   });
 }

@@ -43,6 +43,14 @@ Deno.test("cached pages are the records read from the parts: every range, across
             [want.join(","), want.length],
             `${slug} ${offset}+${limit} bytes`,
           );
+          for (const reader of [cached, plain]) {
+            const framed = await reader.pageBytes(version, offset, limit, (n) => ({ head: `[${n}|`, tail: "|]" }));
+            assertEquals(
+              new TextDecoder().decode(framed.bytes),
+              `[${want.length}|${want.join(",")}|]`,
+              `${slug} ${offset}+${limit} framed`,
+            );
+          }
         }
         assert(cache.stats().hits - before >= ranges.length, `${slug}: the pages came from memory`);
       }

@@ -11,6 +11,7 @@ function idleNode(cacheBytes: number) {
   const cache = pageCache(cacheBytes);
   let returned = 0;
   let writersClosed = 0;
+  let collected = 0;
   const ctx = {
     now: () => clock,
     activity: { inFlight: 0, lastEnded: clock },
@@ -19,6 +20,9 @@ function idleNode(cacheBytes: number) {
     pages: { trimCache: (bytes: number) => cache.trim(bytes) },
     engine: { returnFreeMemory: () => (returned++, Promise.resolve()) },
     parquetWriters: { closeIdle: () => (writersClosed++, Promise.resolve()) },
+    // Half the budget resident unless a test says otherwise: over the share that is collected.
+    resident: () => cacheBytes * 2,
+    collect: () => void collected++,
   };
   return {
     ctx,
@@ -26,6 +30,7 @@ function idleNode(cacheBytes: number) {
     advance: (ms: number) => (clock += ms),
     returned: () => returned,
     writersClosed: () => writersClosed,
+    collected: () => collected,
   };
 }
 
@@ -75,6 +80,7 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
 Deno.test("idle trim: a page cache within a sixteenth of the budget is left whole; the rest of the trim runs", async () => {
   const { ctx, cache, advance, returned, writersClosed } = idleNode(64 * 1024);
   ctx.memory = { ...ctx.memory, budget: 64 * 1024 * 16 };
+  ctx.resident = () => ctx.memory.budget / 2;
   fill(cache, 40);
   const full = cache.stats();
   const trim = idleTrim(ctx as never, 60_000);
@@ -84,6 +90,29 @@ Deno.test("idle trim: a page cache within a sixteenth of the budget is left whol
     await new Promise((r) => setTimeout(r, 0));
     assertEquals([cache.stats().bytes, cache.stats().groups], [full.bytes, full.groups], "every block kept as it was");
     assertEquals([returned(), writersClosed()], [1, 1], "the memory freed is handed back all the same");
+  } finally {
+    await trim.stop();
+  }
+});
+
+Deno.test("idle trim: collected and its allocators emptied only when the node holds more than an eighth of its budget", async () => {
+  const { ctx, advance, returned, collected, writersClosed } = idleNode(64 * 1024);
+  const budget = ctx.memory.budget;
+  const trim = idleTrim(ctx as never, 60_000);
+  try {
+    advance(TRIM_AFTER_MS);
+    assertEquals(trim.check(), true);
+    assertEquals(collected(), 1, "half the budget resident: collected");
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals(returned(), 1, "and what the allocators hold free handed back");
+    ctx.resident = () => budget / 8;
+    ctx.activity.lastEnded = ctx.now();
+    advance(TRIM_AFTER_MS);
+    assertEquals(trim.check(), true);
+    assertEquals(collected(), 1, "an eighth of the budget resident: not collected");
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals(returned(), 1, "nor its allocators emptied");
+    assertEquals(writersClosed(), 2, "the DuckDB kept for Parquet downloads is closed either way");
   } finally {
     await trim.stop();
   }
