@@ -7,19 +7,13 @@
  * @module
  */
 import type { StoredVersion } from "../store/mod.ts";
-import { type ReadEngine, sqlString } from "./_duckdb.ts";
+import type { ReadEngine } from "./_duckdb.ts";
 import { admitted, decoded, slice } from "./_block_decodes.ts";
-import {
-  BLOCK_ROWS,
-  lastAtOrBelow,
-  type PagePart,
-  type PartLeases,
-  type ReaderState,
-  reading,
-} from "./_reader_state.ts";
+import { groupStarts, partRecords } from "./_part_bounds.ts";
+import { cachedRecordsAt, recordsAt } from "./_records_at.ts";
+import type { PagePart, PartLeases, ReaderState } from "./_reader_state.ts";
 import { type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
-import { recordEncoder } from "./rows.ts";
 import type { CachedRecords } from "./view.ts";
 
 /** Reads pages of records from the parts of whole versions. */
@@ -187,54 +181,6 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
   };
 }
 
-/** Reads the row-group bounds (and so the row counts) of `parts` from their footers, all in one query. */
-async function learnBounds(state: ReaderState, parts: readonly PagePart[]): Promise<void> {
-  const list = parts.map((p) => sqlString(p.path)).join(", ");
-  const rows = await reading(state, parts, () =>
-    state.engine.use(async (c) =>
-      (await c.runAndReadAll(
-        `SELECT DISTINCT file_name, row_group_id, row_group_num_rows FROM parquet_metadata([${list}]) ` +
-          "ORDER BY file_name, row_group_id",
-      )).getRows()
-    ));
-  const byPath = new Map<string, { blocks: number[]; groups: number[] }>();
-  for (const [file, , n] of rows) {
-    const known = byPath.get(String(file)) ?? { blocks: [0], groups: [0] };
-    const starts = known.blocks;
-    const from = starts[starts.length - 1];
-    const end = from + Number(n);
-    // Large row groups are decoded (and kept) in blocks: one decode's transient memory stays small.
-    for (let at = from + BLOCK_ROWS; at < end; at += BLOCK_ROWS) starts.push(at);
-    if (end > from) {
-      starts.push(end);
-      known.groups.push(end);
-    }
-    byPath.set(String(file), known);
-  }
-  for (const p of parts) {
-    const { blocks, groups } = byPath.get(p.path) ?? { blocks: [0], groups: [0] };
-    state.bounds.set(p.sha256, blocks);
-    state.groups.set(p.sha256, groups);
-    state.counts.set(p.sha256, blocks[blocks.length - 1]);
-  }
-}
-
-async function partRecords(state: ReaderState, version: StoredVersion): Promise<number[]> {
-  const missing = version.parts.filter((p) => !state.counts.has(p.sha256));
-  // Fetched parts are not fetched only to be counted: the manifest's counts stand until a part is read.
-  if (state.remote && missing.every((p) => p.records !== null)) {
-    return version.parts.map((p) => state.counts.get(p.sha256) ?? p.records!);
-  }
-  if (missing.length > 0) await learnBounds(state, missing);
-  return version.parts.map((p) => state.counts.get(p.sha256) ?? 0);
-}
-
-/** Where each block of a part starts, and the part's rows last. */
-async function groupStarts(state: ReaderState, part: PagePart): Promise<number[]> {
-  if (!state.bounds.has(part.sha256)) await learnBounds(state, [part]);
-  return state.bounds.get(part.sha256)!;
-}
-
 /**
  * Rows `from` to `from + want` of one part: cut from cached blocks, or from
  * blocks decoded for the cache meanwhile (when every block missed is
@@ -295,109 +241,4 @@ async function pieces(state: ReaderState, version: StoredVersion, offset: number
   }
   state.cache?.count(out.every((p) => p.cached));
   return out;
-}
-
-/** A record asked for: its place in the answer, and its row in its part. */
-interface Wanted {
-  at: number;
-  row: number;
-}
-
-/** The records at `positions` of `version` by part (its index), each with its place in the answer. */
-async function byPart(
-  state: ReaderState,
-  version: StoredVersion,
-  positions: ArrayLike<number>,
-): Promise<Map<number, Wanted[]>> {
-  const sizes = await partRecords(state, version);
-  const partStarts = [0];
-  for (const n of sizes) partStarts.push(partStarts[partStarts.length - 1] + n);
-  const parts = new Map<number, Wanted[]>();
-  for (let at = 0; at < positions.length; at++) {
-    const i = lastAtOrBelow(partStarts, positions[at]);
-    if (i < 0 || i >= sizes.length) throw new RangeError(`no record at ${positions[at]}`);
-    const wanted = { at, row: positions[at] - partStarts[i] };
-    parts.get(i)?.push(wanted) ?? parts.set(i, [wanted]);
-  }
-  return parts;
-}
-
-/** `wanted` rows of a part whose blocks start at `starts`, by the first row of the block holding them. */
-function byBlock(starts: readonly number[], wanted: readonly Wanted[]): Map<number, Wanted[]> {
-  const blocks = new Map<number, Wanted[]>();
-  for (const w of wanted) {
-    const start = starts[lastAtOrBelow(starts, w.row)];
-    blocks.get(start)?.push(w) ?? blocks.set(start, [w]);
-  }
-  return blocks;
-}
-
-/** Puts the records `ws` of the block `group` (its first row `start`) in their places of `out`. */
-function cut(group: CachedGroup, start: number, ws: readonly Wanted[], out: string[]): void {
-  // Many records of one compressed block: its runs decompressed once, not once a record.
-  if (group.compressed && ws.length > 8) group = group.decompress();
-  for (const w of ws) out[w.at] = group.records(w.row - start, w.row - start + 1)[0];
-}
-
-/** See {@linkcode PageReader.recordsAt}. */
-async function recordsAt(state: ReaderState, version: StoredVersion, positions: ArrayLike<number>): Promise<string[]> {
-  const out = new Array<string>(positions.length);
-  let cached = true;
-  await Promise.all([...await byPart(state, version, positions)].map(async ([i, wanted]) => {
-    const part = version.parts[i];
-    if (!state.cache) {
-      const rows = await rowsOf(state, part, wanted.map((w) => w.row));
-      for (const w of wanted) out[w.at] = rows.get(w.row)!;
-      return;
-    }
-    const blocks = byBlock(await groupStarts(state, part), wanted);
-    await Promise.all([...blocks].map(async ([start, ws]) => {
-      let group = state.cache!.get(part.sha256, start);
-      if (!group) {
-        cached = false;
-        group = await decoded(state, part, start);
-      }
-      cut(group, start, ws, out);
-    }));
-  }));
-  state.cache?.count(cached);
-  return out;
-}
-
-/** See {@linkcode PageReader.cachedRecordsAt}. */
-async function cachedRecordsAt(
-  state: ReaderState,
-  version: StoredVersion,
-  positions: ArrayLike<number>,
-): Promise<string[] | null> {
-  const cache = state.cache;
-  if (!cache) return null;
-  const out = new Array<string>(positions.length);
-  const found: [CachedGroup, number, Wanted[]][] = [];
-  for (const [i, wanted] of await byPart(state, version, positions)) {
-    const part = version.parts[i];
-    for (const [start, ws] of byBlock(await groupStarts(state, part), wanted)) {
-      if (!cache.has(part.sha256, start)) return null;
-      found.push([cache.get(part.sha256, start)!, start, ws]);
-    }
-  }
-  for (const [group, start, ws] of found) cut(group, start, ws, out);
-  cache.count(true);
-  return out;
-}
-
-/** The records at `rows` of `part`, read from it, by row. */
-async function rowsOf(state: ReaderState, part: PagePart, rows: number[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(rows)].sort((a, b) => a - b);
-  const path = part.path;
-  const texts = await reading(state, [part], () =>
-    state.engine.use(async (c) => {
-      const result = await c.run(
-        `SELECT * EXCLUDE (file_row_number) FROM read_parquet(${sqlString(path)}, file_row_number = true) ` +
-          `WHERE file_row_number IN (${wanted.join(", ")}) ORDER BY file_row_number`,
-      );
-      const encode = recordEncoder(result);
-      return (await result.fetchAllChunks()).flatMap((chunk) => encode(chunk));
-    }));
-  return new Map(wanted.map((row, i) => [row, texts[i]]));
 }

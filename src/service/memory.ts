@@ -29,7 +29,7 @@ interface IdleView {
   engine: Pick<ReadEngine, "returnFreeMemory">;
   parquetWriters: Pick<ParquetWriters, "closeIdle">;
   now(): number;
-  /** The node's resident bytes now (its process's resident set when not given). */
+  /** The node's resident bytes now (its process's resident set, as `/healthz` last looked, when not given). */
   resident?: () => number;
   /** A full garbage collection ({@linkcode collectGarbage} when not given). */
   collect?: () => void;
@@ -99,11 +99,6 @@ export function memoryHealth(
   };
 }
 
-/** The node process's resident bytes. */
-function residentNow(): number {
-  return process.memoryUsage().rss;
-}
-
 /** How long a look at the node's memory stands for `/healthz`. */
 const USAGE_LOOK_MS = 250;
 let usageLook: { at: number; usage: NodeJS.MemoryUsage | null } = { at: -Infinity, usage: null };
@@ -159,15 +154,13 @@ export function idleTrim(
     if (ctx.memory.pageCache > ctx.memory.budget * UNTRIMMED_CACHE_SHARE) {
       ctx.pages.trimCache(Math.floor(ctx.memory.pageCache * STEADY_PAGE_CACHE));
     }
-    const closing = ctx.parquetWriters.closeIdle().catch(() => {});
-    if ((ctx.resident ?? residentNow)() <= ctx.memory.budget * REST_SHARE) {
-      returning = returning.then(() => closing);
-      return;
-    }
-    (ctx.collect ?? collectGarbage)();
+    const holding = (ctx.resident ?? (() => usageNow().rss))() > ctx.memory.budget * REST_SHARE;
+    if (holding) (ctx.collect ?? collectGarbage)();
     // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists. The
     // DuckDB kept warm for Parquet downloads goes first, with what it holds.
-    returning = returning.then(() => closing).then(() => ctx.engine.returnFreeMemory()).catch(() => {});
+    returning = returning.then(() => ctx.parquetWriters.closeIdle())
+      .then(() => holding ? ctx.engine.returnFreeMemory() : undefined)
+      .catch(() => {});
   };
   const check = () => {
     const { inFlight, lastEnded } = ctx.activity;
