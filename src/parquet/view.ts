@@ -10,7 +10,8 @@
  * @module
  */
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
-import { oneScan, PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
+import { PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
+import { placesKnown, viewPlaces } from "./_view_places.ts";
 import { valueText } from "./json_text.ts";
 import { recordEncoder } from "./rows.ts";
 
@@ -67,7 +68,8 @@ export type CachedRecords = (places: readonly { part: number; row: number }[]) =
  * caller knows it or is counting it (a view without filters or search holds
  * every record; facets count the view too), else counted beside the page on
  * a second connection. With `cached`, the page's records are found by place
- * first (reading only the columns the view filters and sorts on) and taken
+ * first (reading only the columns the view filters and sorts on, and a page
+ * in the version's order only as many parts as hold it: `_view_places.ts`) and taken
  * from there when it has them all: reading every column of the rows a scan
  * passes cost four times finding them (a filter's first page of ten).
  */
@@ -88,10 +90,8 @@ export async function viewPage(
   const [records, total] = await Promise.all([
     engine.use(async (c) => {
       // Places are DuckDB's file_index and file_row_number: not when a part has a column of those names.
-      if (cached && shape.uniform && oneScan(shape.columns)) {
-        const found = await c.runAndReadAll(`SELECT ${PART}, ${ROW} ${rows}`, sql.params)
-          .catch((e) => Promise.reject(valueError(e)));
-        const got = await cached(found.getRows().map((r) => ({ part: Number(r[0]), row: Number(r[1]) })));
+      if (cached && placesKnown(shape.columns, shape.uniform)) {
+        const got = await cached(await viewPlaces(c, paths, shape.columns, spec, offset, limit));
         if (got !== null) return got;
       }
       const result = await c.run(`SELECT * EXCLUDE (${PART}, ${ROW}) ${rows}`, sql.params)

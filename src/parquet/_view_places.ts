@@ -1,0 +1,80 @@
+/**
+ * Where a page of a view's records are (each its part's index among the
+ * view's parts and its row there), found by reading only the columns the view
+ * filters and sorts on. A page of a view in the version's order is looked for
+ * in the first few parts, then in four times as many after them, and so on:
+ * a query over 200 parts paid 2-3 ms to set up its scan of every part (most
+ * of it before reading a row) where the first eight parts usually hold a
+ * first page.
+ *
+ * @module
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { oneScan, PART, ROW, valueError, type ViewColumn, type ViewSpec, viewSql } from "./_view_sql.ts";
+
+/** A record's place: its part's index among the view's parts and its row in that part. */
+export interface Place {
+  /** The part's index among the view's parts. */
+  part: number;
+  /** The row in that part, from 0. */
+  row: number;
+}
+
+/** Parts the first look reads; each look after reads four times as many as the one before. */
+export const FIRST_LOOK = 8;
+/** The deepest page looked for part by part; a deeper one is found in one query over every part. */
+export const LOOK_DEPTH = 10_000;
+
+/** Whether the places of a view's records can be had: one scan numbers them (`file_index`, `file_row_number`). */
+export function placesKnown(columns: readonly ViewColumn[], uniform: boolean): boolean {
+  return uniform && oneScan(columns);
+}
+
+/**
+ * The places of records `offset` to `offset + limit` of the view `spec` of
+ * the parts at `paths` (uniform, see {@linkcode placesKnown}), in the view's
+ * order.
+ *
+ * @example
+ * ```ts ignore
+ * const places = await viewPlaces(c, paths, columns, spec, 0, 10);
+ * ```
+ */
+export async function viewPlaces(
+  c: DuckDBConnection,
+  paths: readonly string[],
+  columns: readonly ViewColumn[],
+  spec: ViewSpec,
+  offset: number,
+  limit: number,
+): Promise<Place[]> {
+  const wanted = offset + limit;
+  if (spec.sort !== null || wanted > LOOK_DEPTH || paths.length <= FIRST_LOOK) {
+    const sql = viewSql(paths, columns, spec, true);
+    const order = spec.sort ? `ORDER BY ${sql.order} ` : "";
+    return await placesIn(
+      c,
+      `SELECT ${PART}, ${ROW} ${sql.from} ${order}LIMIT ${limit} OFFSET ${offset}`,
+      sql.params,
+      0,
+    );
+  }
+  const found: Place[] = [];
+  for (let start = 0, size = FIRST_LOOK; start < paths.length && found.length < wanted; start += size, size *= 4) {
+    const sql = viewSql(paths.slice(start, start + size), columns, spec, true);
+    found.push(
+      ...await placesIn(c, `SELECT ${PART}, ${ROW} ${sql.from} LIMIT ${wanted - found.length}`, sql.params, start),
+    );
+  }
+  return found.slice(offset);
+}
+
+async function placesIn(
+  c: DuckDBConnection,
+  query: string,
+  params: ReturnType<typeof viewSql>["params"],
+  first: number,
+): Promise<Place[]> {
+  const rows = await c.runAndReadAll(query, params).catch((e) => Promise.reject(valueError(e)));
+  return rows.getRows().map((r) => ({ part: first + Number(r[0]), row: Number(r[1]) }));
+}
