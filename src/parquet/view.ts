@@ -11,7 +11,7 @@
  */
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
 import { PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
-import { placesKnown, viewPlaces } from "./_view_places.ts";
+import { placesKnown, recordsAtPlaces, viewPlaces } from "./_view_places.ts";
 import { valueText } from "./json_text.ts";
 import { recordEncoder } from "./rows.ts";
 
@@ -69,9 +69,10 @@ export type CachedRecords = (places: readonly { part: number; row: number }[]) =
  * every record; facets count the view too), else counted beside the page on
  * a second connection. With `cached`, the page's records are found by place
  * first (reading only the columns the view filters and sorts on, and a page
- * in the version's order only as many parts as hold it: `_view_places.ts`) and taken
- * from there when it has them all: reading every column of the rows a scan
- * passes cost four times finding them (a filter's first page of ten).
+ * in the version's order only as many parts as hold it: `_view_places.ts`) and
+ * taken from there when it has them all (reading every column of the rows a
+ * scan passes cost four times finding them: a filter's first page of ten),
+ * else read at their places from the parts that hold them.
  */
 export async function viewPage(
   engine: ReadEngine,
@@ -91,8 +92,8 @@ export async function viewPage(
     engine.use(async (c) => {
       // Places are DuckDB's file_index and file_row_number: not when a part has a column of those names.
       if (cached && placesKnown(shape.columns, shape.uniform)) {
-        const got = await cached(await viewPlaces(c, paths, shape.columns, spec, offset, limit));
-        if (got !== null) return got;
+        const places = await viewPlaces(c, paths, shape.columns, spec, offset, limit);
+        return await cached(places) ?? await recordsAtPlaces(c, paths, shape.columns, places);
       }
       const result = await c.run(`SELECT * EXCLUDE (${PART}, ${ROW}) ${rows}`, sql.params)
         .catch((e) => Promise.reject(valueError(e)));

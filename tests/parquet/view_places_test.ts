@@ -2,7 +2,9 @@
  * Where a view's records are: looked for in the first parts, then in four
  * times as many after them, the places are those one query over every part
  * gives, for first, spanning, rare, empty, deep and sorted pages; a first
- * page the first parts hold reads no part after them.
+ * page the first parts hold reads no part after them; the records at places
+ * are read from the parts holding them, and a page the cache lacks is the
+ * page a plain query gives.
  *
  * @module
  */
@@ -10,8 +12,8 @@ import { join } from "node:path";
 import { assertEquals } from "../support/assert.ts";
 import { tempDir } from "../support/store_fixture.ts";
 import { openReadEngine, type ReadEngine } from "../../src/parquet/mod.ts";
-import { viewShape, type ViewSpec } from "../../src/parquet/view.ts";
-import { FIRST_LOOK, LOOK_DEPTH, viewPlaces } from "../../src/parquet/_view_places.ts";
+import { viewPage, viewShape, type ViewSpec } from "../../src/parquet/view.ts";
+import { FIRST_LOOK, LOOK_DEPTH, recordsAtPlaces, viewPlaces } from "../../src/parquet/_view_places.ts";
 
 const PARTS = 24;
 const ROWS = 600;
@@ -108,5 +110,38 @@ Deno.test("view places: a first page the first parts hold reads no part after th
       (e) => e,
     );
     assertEquals(broken instanceof Error, true, "the rare records' look reads the broken part");
+  });
+});
+
+Deno.test("view places: the records at places are read from the parts that hold them, in the places' order", async () => {
+  await withParts(async (engine, paths) => {
+    const { columns } = await viewShape(engine, paths);
+    const places = [{ part: 21, row: 5 }, { part: 3, row: 599 }, { part: 3, row: 0 }, { part: 9, row: 250 }];
+    const records = await engine.use((c) => recordsAtPlaces(c, paths, columns, places));
+    assertEquals(records.map((r) => JSON.parse(r).id), places.map((p) => p.part * ROWS + p.row));
+    assertEquals(JSON.parse(records[0]), { id: 21 * ROWS + 5, kind: "rare", score: (5 * 37) % 101 });
+    assertEquals(await engine.use((c) => recordsAtPlaces(c, paths, columns, [])), []);
+    await Deno.writeTextFile(paths[0], "not a parquet file");
+    const later = await engine.use((c) =>
+      recordsAtPlaces(c, paths, columns, [{ part: 2, row: 1 }, { part: 1, row: 7 }])
+    );
+    assertEquals(later.map((r) => JSON.parse(r).id), [2 * ROWS + 1, ROWS + 7]);
+  });
+});
+
+Deno.test("view places: a page whose records the cache lacks is the page a plain query gives", async () => {
+  await withParts(async (engine, paths) => {
+    const shape = await viewShape(engine, paths);
+    const views: [ViewSpec, number, number][] = [
+      [kind("odd"), 0, 10],
+      [kind("rare"), 3, 10],
+      [{ ...kind("even"), sort: { column: "score", descending: false } }, 100, 25],
+      [kind("none"), 0, 10],
+    ];
+    for (const [spec, offset, limit] of views) {
+      const plain = await viewPage(engine, paths, shape, spec, offset, limit, 0);
+      const missed = await viewPage(engine, paths, shape, spec, offset, limit, 0, () => Promise.resolve(null));
+      assertEquals(missed.records, plain.records, JSON.stringify(spec));
+    }
   });
 });
