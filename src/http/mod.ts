@@ -10,6 +10,7 @@ export type { ErrorAnswer } from "./connection.ts";
 export { requestFault } from "./_errors.ts";
 export { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES, readJsonBody } from "./request_body.ts";
 export { publicOrigin } from "./public_origin.ts";
+export { relay, type RelayOptions } from "./relay.ts";
 export {
   type Conn,
   DEFAULT_LIMITS,

@@ -17,6 +17,7 @@ import type { DuckDBValue } from "@duckdb/node-api";
 import { Buffer } from "node:buffer";
 import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { relay } from "../http/mod.ts";
 import { type ReadEngine, type Session, sqlString } from "./_duckdb.ts";
 
 /** The text around and between the lines of a stream. */
@@ -45,6 +46,7 @@ export interface LineQuery {
 const STEP = 1024 * 1024;
 
 const encoder = new TextEncoder();
+const NOTHING = new Uint8Array(0);
 
 /** `join` as the CSV writer's `NEW_LINE` option spells it. */
 function newLine(join: string): string {
@@ -83,21 +85,47 @@ interface Growing {
 const POLL_MS = 2;
 
 /**
- * The next bytes of `file` written and not yet sent (the last `held` bytes
- * of it kept back), or null when there are none now; `finished` as it was
- * before looking.
+ * Reads into `into` the next bytes of `file` written and not yet sent (the
+ * last `held` bytes of it kept back): how many, 0 when there are none now;
+ * `finished` as it was before looking. Without bytes held back the file is
+ * read to its end as it is, with no look at its size first.
  */
-async function readable(file: Growing, held: number): Promise<{ bytes: Uint8Array | null; finished: boolean }> {
+async function readInto(file: Growing, held: number, into: Uint8Array): Promise<{ read: number; finished: boolean }> {
   const finished = file.finished;
   file.handle ??= await open(file.path, "r").catch((e) => e?.code === "ENOENT" ? null : Promise.reject(e));
-  if (!file.handle) return { bytes: null, finished };
-  const upTo = (await file.handle.stat()).size - held;
-  if (file.at >= upTo) return { bytes: null, finished };
-  // Not zeroed first: every byte of it is read into before it is sent.
-  const step = Buffer.allocUnsafe(Math.min(STEP, upTo - file.at));
-  const { bytesRead } = await file.handle.read(step, 0, step.length, file.at);
+  if (!file.handle) return { read: 0, finished };
+  let room = into.length;
+  if (held > 0) room = Math.min(room, (await file.handle.stat()).size - held - file.at);
+  if (room <= 0) return { read: 0, finished };
+  const { bytesRead } = await file.handle.read(into, 0, room, file.at);
   file.at += bytesRead;
-  return { bytes: new Uint8Array(step.buffer, step.byteOffset, bytesRead), finished };
+  return { read: bytesRead, finished };
+}
+
+/**
+ * Where the next bytes go: into the reader's own buffer when it brought one
+ * (a BYOB read, as the node's HTTP writer makes: one buffer for the whole
+ * body) after room for `lead`, else into a buffer of their own.
+ */
+function roomFor(controller: ReadableByteStreamController, lead: Uint8Array): Uint8Array {
+  const view = controller.byobRequest?.view;
+  if (view && view.byteLength > lead.length) {
+    return new Uint8Array(view.buffer, view.byteOffset + lead.length, view.byteLength - lead.length);
+  }
+  // Not zeroed first: only the bytes read into it are sent.
+  return Buffer.allocUnsafe(STEP);
+}
+
+/** Gives the reader `lead` and the `read` bytes read into `room` (from {@linkcode roomFor}). */
+function deliver(controller: ReadableByteStreamController, lead: Uint8Array, room: Uint8Array, read: number): void {
+  const request = controller.byobRequest;
+  if (request?.view && request.view.buffer === room.buffer) {
+    new Uint8Array(room.buffer, room.byteOffset - lead.length, lead.length).set(lead);
+    request.respond(lead.length + read);
+    return;
+  }
+  if (lead.length > 0) controller.enqueue(lead);
+  controller.enqueue(new Uint8Array(room.buffer, room.byteOffset, read));
 }
 
 /** Closes and removes a query's file, if there is one. */
@@ -193,8 +221,10 @@ export function copyLines(
     await remove(ahead);
     current = ahead = null;
   };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
+  return new ReadableStream({
+    type: "bytes",
+    autoAllocateChunkSize: STEP,
+    async pull(controller: ReadableByteStreamController) {
       try {
         const s = session ??= await engine.session();
         for (;;) {
@@ -202,18 +232,20 @@ export function copyLines(
           if (current === undefined) current = start(s);
           if (current === null) {
             await s.close();
-            controller.enqueue(encoder.encode((sent === 0 ? framing.head : "") + framing.tail));
+            const last = encoder.encode((sent === 0 ? framing.head : "") + framing.tail);
+            if (last.length > 0) controller.enqueue(last);
             controller.close();
+            controller.byobRequest?.respond(0);
             return;
           }
           if (current.finished && ahead === undefined) ahead = start(s);
-          const first = current.at === 0;
-          const { bytes, finished } = await readable(current, held);
-          if (bytes) {
-            const before = first ? framingBefore(framing, sent === 0) : "";
-            if (before !== "") controller.enqueue(encoder.encode(before));
-            controller.enqueue(bytes);
-            sent += bytes.length;
+          const lead = current.at === 0 ? encoder.encode(framingBefore(framing, sent === 0)) : NOTHING;
+          const room = roomFor(controller, lead);
+          const { read, finished } = await readInto(current, held, room);
+          if (read > 0) {
+            if (cancelled) return void await end();
+            deliver(controller, lead, room, read);
+            sent += read;
             return;
           }
           if (finished) {
@@ -237,7 +269,9 @@ export function copyLines(
 
 /**
  * `stream` with its first chunk read already, so that what fails at its
- * start (a value not of its column's type) rejects here, not mid-answer.
+ * start (a value not of its column's type) rejects here, not mid-answer; the
+ * rest is relayed as its reader asks (`relay`: into the reader's own buffer
+ * when it brings one).
  *
  * @example
  * ```ts
@@ -248,14 +282,7 @@ export function copyLines(
  */
 export async function started(stream: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
   const reader = stream.getReader();
-  let first: ReadableStreamReadResult<Uint8Array> | null = await reader.read();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const got = first ?? await reader.read();
-      first = null;
-      if (got.done) controller.close();
-      else controller.enqueue(got.value);
-    },
-    cancel: (reason) => reader.cancel(reason),
-  }, { highWaterMark: 0 });
+  const first = await reader.read();
+  reader.releaseLock();
+  return relay(stream, { first });
 }

@@ -90,3 +90,82 @@ Deno.test("a plain stream of declared length is written chunk by chunk as before
   await writeResponse(out.write, response, OPTIONS);
   assertEquals(bodyOf(concat(out.copies)), concat(chunks));
 });
+
+/** The body of a chunked answer, unframed; and how many chunks it came in. */
+function unchunked(body: Uint8Array): { bytes: Uint8Array; chunks: number } {
+  const parts: Uint8Array[] = [];
+  let at = 0;
+  for (;;) {
+    const line = new TextDecoder("latin1").decode(body.subarray(at, at + 16));
+    const size = parseInt(line.slice(0, line.indexOf("\r\n")), 16);
+    at += line.indexOf("\r\n") + 2;
+    if (size === 0) return { bytes: concat(parts), chunks: parts.length };
+    parts.push(body.subarray(at, at + size));
+    assertEquals([body[at + size], body[at + size + 1]], [13, 10]);
+    at += size + 2;
+  }
+}
+
+Deno.test("a streamed byte body goes out in chunks read into one buffer, each framed and written where it lies", async () => {
+  const source = pattern(5 * 256 * 1024 + 4321);
+  let at = 0;
+  let served = 0;
+  const body = new ReadableStream({
+    type: "bytes",
+    pull(controller: ReadableByteStreamController) {
+      const view = controller.byobRequest?.view;
+      assert(view, "the writer reads with its own buffer");
+      const n = Math.min(view.byteLength, source.length - at);
+      if (n === 0) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      new Uint8Array(view.buffer, view.byteOffset, n).set(source.subarray(at, at + n));
+      at += n;
+      served++;
+      controller.byobRequest!.respond(n);
+    },
+  });
+  const out = recordingWrite();
+  assertEquals(await writeResponse(out.write, new Response(body), OPTIONS), true);
+  const { bytes, chunks } = unchunked(bodyOf(concat(out.copies)));
+  assertEquals(bytes, source);
+  assertEquals(chunks, served);
+  // The head with the first chunk, one write for each chunk after it, the last chunk: no size line or CRLF apart.
+  assertEquals(out.given.length, served + 1);
+  assert(out.given.slice(1, -1).every((chunk) => chunk.buffer.byteLength === 0), "the buffer went round");
+});
+
+Deno.test("small chunks of a streamed byte body gathered before the answer starts keep their bytes", async () => {
+  const source = pattern(9 * 10_000);
+  let at = 0;
+  const body = new ReadableStream({
+    type: "bytes",
+    pull(controller: ReadableByteStreamController) {
+      const view = controller.byobRequest!.view!;
+      const n = Math.min(10_000, source.length - at);
+      if (n === 0) {
+        controller.close();
+        controller.byobRequest!.respond(0);
+        return;
+      }
+      new Uint8Array(view.buffer, view.byteOffset, n).set(source.subarray(at, at + n));
+      at += n;
+      controller.byobRequest!.respond(n);
+    },
+  });
+  const out = recordingWrite();
+  await writeResponse(out.write, new Response(body), OPTIONS);
+  assertEquals(unchunked(bodyOf(concat(out.copies))).bytes, source);
+  const short = new ReadableStream({
+    type: "bytes",
+    start(controller: ReadableByteStreamController) {
+      for (let i = 0; i < 4; i++) controller.enqueue(source.slice(i * 10_000, (i + 1) * 10_000));
+      controller.close();
+    },
+  });
+  const whole = recordingWrite();
+  await writeResponse(whole.write, new Response(short), OPTIONS);
+  assertEquals(bodyOf(concat(whole.copies)), source.subarray(0, 40_000), "sent with its length");
+});

@@ -8,7 +8,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { tempDir } from "../support/store_fixture.ts";
 import { openReadEngine } from "../../src/parquet/mod.ts";
-import { copyLines, type LineQuery } from "../../src/parquet/_line_streams.ts";
+import { copyLines, type LineQuery, started } from "../../src/parquet/_line_streams.ts";
 
 const FRAMING = { head: "", join: "\n", terminated: true, first: "", tail: "" };
 
@@ -83,6 +83,46 @@ Deno.test("line streams: a query that cannot be made fails the stream, and cance
     await reader.read();
     await reader.cancel();
     assertEquals([...Deno.readDirSync(engine.scratch)], [], "no file left by a cancelled stream");
+  } finally {
+    await engine.close();
+    await dir.cleanup();
+  }
+});
+
+Deno.test("line streams: a reader that brings its own buffer has the lines read into it, framed as with any reader", async () => {
+  const dir = await tempDir();
+  const engine = await openReadEngine(dir.path);
+  try {
+    const array = { head: "[", join: ",\n", terminated: false, first: "\n", tail: "\n]" };
+    for (const framing of [FRAMING, array]) {
+      const queries = [30_000, 0, 25_000].map((n, q) => ({
+        select: `SELECT '{"q":${q},"i":' || i || '}' AS line FROM range(${n}) r(i)`,
+        params: [],
+      }));
+      let asked = 0;
+      const lines = () => copyLines(engine, () => queries[asked++] ?? null, framing);
+      const reader = (await started(lines())).getReader({ mode: "byob" });
+      let room = new ArrayBuffer(64 * 1024);
+      const chunks: Uint8Array<ArrayBuffer>[] = [];
+      for (;;) {
+        const got = await reader.read(new Uint8Array(room));
+        if (got.done) break;
+        assert(got.value.byteOffset === 0 && got.value.buffer.byteLength === 64 * 1024, "read into the reader's room");
+        chunks.push(got.value.slice() as Uint8Array<ArrayBuffer>);
+        room = got.value.buffer as ArrayBuffer;
+      }
+      const text = new TextDecoder().decode(await new Blob(chunks).arrayBuffer());
+      asked = 0;
+      assertEquals(text, await new Response(lines()).text(), "the same bytes as a plain reader's");
+      const records = framing === FRAMING ? text.trimEnd().split("\n").map((l) => JSON.parse(l)) : JSON.parse(text);
+      assertEquals(records.length, 55_000);
+      assertEquals([records[0], records[29_999], records[30_000], records[54_999]], [
+        { q: 0, i: 0 },
+        { q: 0, i: 29_999 },
+        { q: 2, i: 0 },
+        { q: 2, i: 24_999 },
+      ]);
+    }
   } finally {
     await engine.close();
     await dir.cleanup();

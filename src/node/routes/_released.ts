@@ -5,10 +5,13 @@
  *
  * @module
  */
+import { relay } from "../../http/mod.ts";
 
 /**
- * `stream` passed through, calling `release` once it ends, fails or is
- * cancelled (`release` may be called more than once: a version's release is).
+ * `stream` passed through (`relay`: a byte stream's reads still go into the
+ * server writer's own buffer), calling `release` once it ends, fails or has
+ * stopped after a cancel (`release` may be called more than once: a
+ * version's release is).
  *
  * @example
  * ```ts
@@ -20,29 +23,5 @@
  * ```
  */
 export function released(stream: ReadableStream<Uint8Array>, release: () => void): ReadableStream<Uint8Array> {
-  const reader = stream.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      } catch (e) {
-        release();
-        controller.error(e);
-      }
-    },
-    async cancel(reason) {
-      // Let go only once the source has stopped (a query under way finishes its chunk first).
-      try {
-        await reader.cancel(reason);
-      } finally {
-        release();
-      }
-    },
-  }, { highWaterMark: 0 });
+  return relay(stream, { settled: release });
 }
