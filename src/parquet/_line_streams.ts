@@ -46,7 +46,7 @@ export interface LineQuery {
 const STEP = 1024 * 1024;
 
 const encoder = new TextEncoder();
-const NOTHING = new Uint8Array(0);
+const NOTHING: Uint8Array<ArrayBuffer> = new Uint8Array(0);
 
 /** `join` as the CSV writer's `NEW_LINE` option spells it. */
 function newLine(join: string): string {
@@ -107,17 +107,23 @@ async function readInto(file: Growing, held: number, into: Uint8Array): Promise<
  * (a BYOB read, as the node's HTTP writer makes: one buffer for the whole
  * body) after room for `lead`, else into a buffer of their own.
  */
-function roomFor(controller: ReadableByteStreamController, lead: Uint8Array): Uint8Array {
+function roomFor(controller: ReadableByteStreamController, lead: Uint8Array): Uint8Array<ArrayBuffer> {
   const view = controller.byobRequest?.view;
   if (view && view.byteLength > lead.length) {
-    return new Uint8Array(view.buffer, view.byteOffset + lead.length, view.byteLength - lead.length);
+    return new Uint8Array(view.buffer as ArrayBuffer, view.byteOffset + lead.length, view.byteLength - lead.length);
   }
   // Not zeroed first: only the bytes read into it are sent.
-  return Buffer.allocUnsafe(STEP);
+  const step = Buffer.allocUnsafe(STEP);
+  return new Uint8Array(step.buffer as ArrayBuffer, step.byteOffset, step.length);
 }
 
 /** Gives the reader `lead` and the `read` bytes read into `room` (from {@linkcode roomFor}). */
-function deliver(controller: ReadableByteStreamController, lead: Uint8Array, room: Uint8Array, read: number): void {
+function deliver(
+  controller: ReadableByteStreamController,
+  lead: Uint8Array<ArrayBuffer>,
+  room: Uint8Array<ArrayBuffer>,
+  read: number,
+): void {
   const request = controller.byobRequest;
   if (request?.view && request.view.buffer === room.buffer) {
     new Uint8Array(room.buffer, room.byteOffset - lead.length, lead.length).set(lead);
@@ -126,6 +132,31 @@ function deliver(controller: ReadableByteStreamController, lead: Uint8Array, roo
   }
   if (lead.length > 0) controller.enqueue(lead);
   controller.enqueue(new Uint8Array(room.buffer, room.byteOffset, read));
+}
+
+/**
+ * Sends the next bytes of `file` written and not yet sent, after `lead` (its
+ * framing, before its first bytes), unless the stream was `cancelled`
+ * meanwhile: how many were read, 0 when there are none now.
+ */
+async function sendNext(
+  controller: ReadableByteStreamController,
+  file: Growing,
+  held: number,
+  lead: Uint8Array<ArrayBuffer>,
+  cancelled: () => boolean,
+): Promise<{ read: number; finished: boolean }> {
+  const room = roomFor(controller, lead);
+  const got = await readInto(file, held, room);
+  if (got.read > 0 && !cancelled()) deliver(controller, lead, room, got.read);
+  return got;
+}
+
+/** Ends the stream with `last` (its tail, and its head when no line was sent). */
+function closeWith(controller: ReadableByteStreamController, last: Uint8Array<ArrayBuffer>): void {
+  if (last.length > 0) controller.enqueue(last);
+  controller.close();
+  controller.byobRequest?.respond(0);
 }
 
 /** Closes and removes a query's file, if there is one. */
@@ -232,19 +263,13 @@ export function copyLines(
           if (current === undefined) current = start(s);
           if (current === null) {
             await s.close();
-            const last = encoder.encode((sent === 0 ? framing.head : "") + framing.tail);
-            if (last.length > 0) controller.enqueue(last);
-            controller.close();
-            controller.byobRequest?.respond(0);
-            return;
+            return closeWith(controller, encoder.encode((sent === 0 ? framing.head : "") + framing.tail));
           }
           if (current.finished && ahead === undefined) ahead = start(s);
           const lead = current.at === 0 ? encoder.encode(framingBefore(framing, sent === 0)) : NOTHING;
-          const room = roomFor(controller, lead);
-          const { read, finished } = await readInto(current, held, room);
+          const { read, finished } = await sendNext(controller, current, held, lead, () => cancelled);
           if (read > 0) {
             if (cancelled) return void await end();
-            deliver(controller, lead, room, read);
             sent += read;
             return;
           }
