@@ -296,6 +296,17 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       assert.equal(text.trimEnd().split("\n").length, 250);
     });
 
+    await t.step("a version's CSV and JSON lines download whole under Node (byte streams, relayed to the writer)", async () => {
+      const csv = await fetch(`${base}/projects/cities/data?format=csv&version=1`);
+      assert.equal(csv.status, 200);
+      const rows = (await csv.text()).trimEnd().split("\n");
+      assert.equal(rows.length, 251);
+      assert.ok(rows[0].startsWith("id,"), rows[0]);
+      const jsonl = await fetch(`${base}/projects/cities/data?format=jsonl&version=1&offset=240`);
+      const lines = (await jsonl.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+      assert.deepEqual(lines.map((r: { id: number }) => r.id), [240, 241, 242, 243, 244, 245, 246, 247, 248, 249]);
+    });
+
     await t.step("under Node the Host guard checks the port and an absolute-form target's authority", async () => {
       const own = await rawRequest(
         port,
