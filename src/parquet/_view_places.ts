@@ -1,11 +1,11 @@
 /**
  * Where a page of a view's records are (each its part's index among the
- * view's parts and its row there), found by reading only the columns the view
- * filters and sorts on, and the records at those places. A page of a view in the version's order is looked for
- * in the first few parts, then in four times as many after them, and so on:
- * a query over 200 parts paid 2-3 ms to set up its scan of every part (most
- * of it before reading a row) where the first eight parts usually hold a
- * first page.
+ * view's parts and its row there), found by reading only the columns the
+ * view filters and sorts on, and the records at those places. A page of a
+ * view in the version's order is looked for in the first few parts, then in
+ * four times as many after them, and so on: a query over 200 parts paid 2-3
+ * ms to set up its scan of every part (most of it before reading a row)
+ * where the first eight parts usually hold a first page.
  *
  * @module
  */

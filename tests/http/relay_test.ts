@@ -8,30 +8,10 @@
  */
 import { assert, assertEquals } from "../support/assert.ts";
 import { relay } from "../../src/http/relay.ts";
+import { byteSource } from "../support/byte_source.ts";
 
 function pattern(size: number): Uint8Array {
   return Uint8Array.from({ length: size }, (_, i) => (i * 13 + (i >> 9)) & 0xff);
-}
-
-/** A byte source of `bytes` that fills the reader's buffer, counting the buffers it was given by their size. */
-function byteSource(bytes: Uint8Array, sizes: number[]): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    type: "bytes",
-    pull(controller: ReadableByteStreamController) {
-      const view = controller.byobRequest!.view!;
-      sizes.push(view.byteLength);
-      const n = Math.min(view.byteLength, bytes.length - at);
-      if (n === 0) {
-        controller.close();
-        controller.byobRequest!.respond(0);
-        return;
-      }
-      new Uint8Array(view.buffer, view.byteOffset, n).set(bytes.subarray(at, at + n));
-      at += n;
-      controller.byobRequest!.respond(n);
-    },
-  });
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>, room?: number): Promise<Uint8Array> {
@@ -56,9 +36,9 @@ async function readAll(stream: ReadableStream<Uint8Array>, room?: number): Promi
 
 Deno.test("relay: a byte source is read into the reader's own buffer, and arrives whole", async () => {
   const bytes = pattern(300_000);
-  const sizes: number[] = [];
+  const { stream, sizes } = byteSource(bytes);
   let settled = 0;
-  const body = relay(byteSource(bytes, sizes), { settled: () => settled++ });
+  const body = relay(stream, { settled: () => settled++ });
   assertEquals(await readAll(body, 40_000), bytes);
   assert(sizes.length >= 8 && sizes.every((n) => n === 40_000), `the source was given ${sizes.join(", ")}`);
   assertEquals(settled, 1);
@@ -91,8 +71,7 @@ Deno.test("relay: chunks a source goes on using are copied on, not taken from it
 });
 
 Deno.test("relay: a first read made already comes first; an end made already ends it", async () => {
-  const sizes: number[] = [];
-  const rest = byteSource(pattern(1_000), sizes);
+  const rest = byteSource(pattern(1_000)).stream;
   const first = { done: false as const, value: new TextEncoder().encode("head:") };
   const got = new TextDecoder().decode(await readAll(relay(rest, { first })));
   assertEquals(got.slice(0, 5), "head:");

@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { writeResponse } from "../../src/http/_response.ts";
+import { byteSource } from "../support/byte_source.ts";
 
 const OPTIONS = { head: false, keepAlive: true, minor: 1 as const, idleSeconds: 5 };
 
@@ -36,29 +37,12 @@ function pattern(size: number): Uint8Array {
 
 Deno.test("a byte stream of declared length is read into one buffer again and again, and arrives whole", async () => {
   const source = pattern(3 * 256 * 1024 + 1234);
-  let at = 0;
-  let served = 0;
-  const body = new ReadableStream({
-    type: "bytes",
-    pull(controller: ReadableByteStreamController) {
-      const view = controller.byobRequest?.view;
-      assert(view, "the writer reads with its own buffer");
-      const n = Math.min(view.byteLength, source.length - at, 100_000);
-      if (n === 0) {
-        controller.close();
-        controller.byobRequest?.respond(0);
-        return;
-      }
-      new Uint8Array(view.buffer, view.byteOffset, n).set(source.subarray(at, at + n));
-      at += n;
-      served++;
-      controller.byobRequest!.respond(n);
-    },
-  });
+  const { stream: body, served: reads } = byteSource(source, 100_000);
   const out = recordingWrite();
   const response = new Response(body, { headers: { "content-length": String(source.length) } });
   assertEquals(await writeResponse(out.write, response, OPTIONS), true);
   assertEquals(bodyOf(concat(out.copies)), source);
+  const served = reads();
   assert(served >= 8, `${served} reads`);
   // Each chunk's memory was handed on to the next read once written (its buffer is detached by the
   // transfer): one buffer went round, rather than a new one per chunk left for the collector.
@@ -108,27 +92,10 @@ function unchunked(body: Uint8Array): { bytes: Uint8Array; chunks: number } {
 
 Deno.test("a streamed byte body goes out in chunks read into one buffer, each framed and written where it lies", async () => {
   const source = pattern(5 * 256 * 1024 + 4321);
-  let at = 0;
-  let served = 0;
-  const body = new ReadableStream({
-    type: "bytes",
-    pull(controller: ReadableByteStreamController) {
-      const view = controller.byobRequest?.view;
-      assert(view, "the writer reads with its own buffer");
-      const n = Math.min(view.byteLength, source.length - at);
-      if (n === 0) {
-        controller.close();
-        controller.byobRequest?.respond(0);
-        return;
-      }
-      new Uint8Array(view.buffer, view.byteOffset, n).set(source.subarray(at, at + n));
-      at += n;
-      served++;
-      controller.byobRequest!.respond(n);
-    },
-  });
+  const { stream: body, served: reads } = byteSource(source);
   const out = recordingWrite();
   assertEquals(await writeResponse(out.write, new Response(body), OPTIONS), true);
+  const served = reads();
   const { bytes, chunks } = unchunked(bodyOf(concat(out.copies)));
   assertEquals(bytes, source);
   assertEquals(chunks, served);
@@ -139,22 +106,7 @@ Deno.test("a streamed byte body goes out in chunks read into one buffer, each fr
 
 Deno.test("small chunks of a streamed byte body gathered before the answer starts keep their bytes", async () => {
   const source = pattern(9 * 10_000);
-  let at = 0;
-  const body = new ReadableStream({
-    type: "bytes",
-    pull(controller: ReadableByteStreamController) {
-      const view = controller.byobRequest!.view!;
-      const n = Math.min(10_000, source.length - at);
-      if (n === 0) {
-        controller.close();
-        controller.byobRequest!.respond(0);
-        return;
-      }
-      new Uint8Array(view.buffer, view.byteOffset, n).set(source.subarray(at, at + n));
-      at += n;
-      controller.byobRequest!.respond(n);
-    },
-  });
+  const { stream: body } = byteSource(source, 10_000);
   const out = recordingWrite();
   await writeResponse(out.write, new Response(body), OPTIONS);
   assertEquals(unchunked(bodyOf(concat(out.copies))).bytes, source);
