@@ -193,8 +193,8 @@ export async function writeResponse(write: Write, response: Response, options: W
         ended = true;
         break;
       }
-      // Read on after it: kept as a copy, since the next read may reuse its bytes.
-      gathered.push(size + value.length <= GATHER_BYTES ? value.slice() : value);
+      // Read on after it: kept as a copy when it lies in the reader's buffer, which the next read reuses.
+      gathered.push(size + value.length <= GATHER_BYTES && reader.inRoom(value) ? value.slice() : value);
       size += value.length;
     }
     if (ended) {
@@ -212,7 +212,7 @@ export async function writeResponse(write: Write, response: Response, options: W
     await write(join(responseHead(status, headers, "chunked", options), chunk(concat(gathered, size))));
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
       if (r.value.length === 0) continue;
-      if (reader.framable(r.value)) await write(framedInPlace(r.value));
+      if (reader.inRoom(r.value)) await write(framedInPlace(r.value));
       else if (r.value.length > GATHER_BYTES) await writeChunk(write, r.value);
       else await write(chunk(r.value));
     }
@@ -259,7 +259,7 @@ interface ChunkReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   cancel(): Promise<void>;
   /** Whether `value` (the last read) lies in the reader's own buffer, with room around it for a chunk's framing. */
-  framable(value: Uint8Array): boolean;
+  inRoom(value: Uint8Array): boolean;
 }
 
 /** The room a byte stream (a file's, a download's) is read into, again and again. */
@@ -286,7 +286,7 @@ function reusingReader(body: ReadableStream<Uint8Array>, chunked: boolean): Chun
     byob = body.getReader({ mode: "byob" });
   } catch {
     const reader = body.getReader();
-    return { read: () => reader.read(), cancel: () => reader.cancel(), framable: () => false };
+    return { read: () => reader.read(), cancel: () => reader.cancel(), inRoom: () => false };
   }
   let room: ArrayBuffer = new ArrayBuffer(REUSED_BYTES);
   const [before, after] = chunked ? [SIZE_ROOM, END_ROOM] : [0, 0];
@@ -297,7 +297,7 @@ function reusingReader(body: ReadableStream<Uint8Array>, chunked: boolean): Chun
       return got.done ? { done: true, value: undefined } : { done: false, value: got.value };
     },
     cancel: () => byob.cancel(),
-    framable: (value) => chunked && value.buffer === room && value.byteOffset === SIZE_ROOM,
+    inRoom: (value) => chunked && value.buffer === room && value.byteOffset === SIZE_ROOM,
   };
 }
 
