@@ -42,18 +42,21 @@ export function sqlWritable(columns: readonly LineColumn[]): boolean {
 }
 
 /**
- * The JSON text of a non-null value of column `c` (quoted) of type `type`,
- * as the JavaScript writers give it: decimals with their scale, NaN and
- * infinities as null, 32-bit floats by their shortest text, doubles as
- * `JSON.stringify` writes them (DuckDB's shortest digits are the same; whole
- * ones lose its `.0`, and exponents of 1e21 and up take a `+`).
+ * The JSON text of a value of column `c` (quoted) of type `type`, as the
+ * JavaScript writers give it, and NULL for a null: decimals with their
+ * scale, integers and booleans as DuckDB casts them to text (`to_json`'s
+ * text, for less), NaN and infinities as null, 32-bit floats by their
+ * shortest text, doubles as `JSON.stringify` writes them (DuckDB's shortest
+ * digits are the same; whole ones lose its `.0`, and exponents of 1e21 and
+ * up take a `+`), the common double, not whole, settled by the first test.
  */
 function jsonValueSql(c: string, type: string): string {
   if (type.startsWith("DECIMAL")) return `CAST(${c} AS VARCHAR)`;
-  if (type !== "FLOAT" && type !== "DOUBLE") return `CAST(to_json(${c}) AS VARCHAR)`;
+  if (type === "VARCHAR") return `CAST(to_json(${c}) AS VARCHAR)`;
+  if (type !== "FLOAT" && type !== "DOUBLE") return `CAST(${c} AS VARCHAR)`;
   const d = type === "FLOAT" ? `CAST(CAST(${c} AS VARCHAR) AS DOUBLE)` : c;
   const text = `CAST(to_json(${d}) AS VARCHAR)`;
-  return `CASE WHEN NOT isfinite(${d}) THEN 'null' ` +
+  return `CASE WHEN ${d} <> floor(${d}) THEN ${text} WHEN NOT isfinite(${d}) THEN 'null' ` +
     `WHEN ${d} = floor(${d}) AND abs(${d}) < 1e15 THEN CAST(CAST(${d} AS BIGINT) AS VARCHAR) ` +
     `WHEN abs(${d}) >= 1e21 THEN replace(${text}, 'e', 'e+') ` +
     `WHEN ${d} = floor(${d}) THEN regexp_replace(${text}, '\\.0$', '') ` +
@@ -61,27 +64,43 @@ function jsonValueSql(c: string, type: string): string {
 }
 
 /**
- * A string's JSON text built without DuckDB's `to_json`, for the rare lines
- * where that differs from `JSON.stringify` (which writes control characters
- * with lower-case hex digits, `\u001f`, where DuckDB writes `\u001F`).
+ * The control characters whose JSON escape DuckDB's `to_json` writes with
+ * upper-case hex digits (`\u001F`) where `JSON.stringify` writes lower-case
+ * ones (`\u001f`); every other character they write alike.
  */
-function exactStringSql(c: string): string {
-  let text = `replace(replace(${c}, '\\', '\\\\'), '"', '\\"')`;
-  for (let code = 0; code < 32; code++) {
-    text = `replace(${text}, chr(${code}), ${sqlString(JSON.stringify(String.fromCharCode(code)).slice(1, -1))})`;
+const UPPER_ESCAPES = Array.from({ length: 32 }, (_, code) => JSON.stringify(String.fromCharCode(code)).slice(1, -1))
+  .filter((escape) => /^\\u00[0-9a-f]*[a-f]/.test(escape));
+
+/**
+ * JSON text `t` (DuckDB's, or keys `JSON.stringify` wrote) with the escapes
+ * of {@linkcode UPPER_ESCAPES} as `JSON.stringify` writes them. An escaped
+ * backslash (`\\`) is set aside first (as `chr(1)`, which JSON text holds
+ * only escaped), so that a string holding the text `\u001F` stays as it is.
+ *
+ * @example
+ * ```ts
+ * import { lowerEscapesSql } from "./_line_sql.ts";
+ * lowerEscapesSql("t"); // "replace(replace(... replace(t, '\\', chr(1)) ...), chr(1), '\\')"
+ * ```
+ */
+export function lowerEscapesSql(t: string): string {
+  let text = `replace(${t}, '\\\\', chr(1))`;
+  for (const escape of UPPER_ESCAPES) {
+    text = `replace(${text}, ${sqlString(escape.toUpperCase().replace("\\U", "\\u"))}, ${sqlString(escape)})`;
   }
-  return `'"' || ${text} || '"'`;
+  return `replace(${text}, chr(1), '\\\\')`;
 }
 
 /**
  * The SQL of one member of a record's JSON (`"name":value`), NULL when the
  * column is null (so `concat_ws` leaves it out); `_extra`'s members inlined.
- * `exact` writes strings without `to_json` (see {@linkcode jsonLineSql}).
+ * `exact` writes strings' escapes as `JSON.stringify` does (see
+ * {@linkcode lowerEscapesSql}).
  *
  * @example
  * ```ts
  * import { memberSql } from "./_line_sql.ts";
- * memberSql("id", "BIGINT"); // a CASE giving '"id":' || the value's JSON
+ * memberSql("id", "BIGINT"); // '"id":' || the value's JSON (NULL when it is null)
  * ```
  */
 export function memberSql(name: string, type: string, exact = false): string {
@@ -90,8 +109,8 @@ export function memberSql(name: string, type: string, exact = false): string {
     const inner = `trim(substr(trim(${c}), 2, length(trim(${c})) - 2))`;
     return `CASE WHEN starts_with(trim(${c}), '{') AND ends_with(trim(${c}), '}') AND ${inner} <> '' THEN ${inner} END`;
   }
-  const value = exact && type === "VARCHAR" ? exactStringSql(c) : jsonValueSql(c, type);
-  return `CASE WHEN ${c} IS NOT NULL THEN ${sqlString(JSON.stringify(name) + ":")} || ${value} END`;
+  const value = exact && type === "VARCHAR" ? lowerEscapesSql(jsonValueSql(c, type)) : jsonValueSql(c, type);
+  return `${sqlString(JSON.stringify(name) + ":")} || ${value}`;
 }
 
 /** A record's line as SQL: over its columns, and how a line that may be wrong is made again. */
@@ -108,22 +127,25 @@ const FIRST = "__svc_first";
 /**
  * The SQL of a record's JSON text over `columns` (null columns left out,
  * `_extra` folded in), or null when a column's type is not written here. A
- * line holding an escape (`\u00..`, a control character in a string) is
- * made again without `to_json`: one cheap test a line, and the rare line
- * that holds one pays for the exact escapes.
+ * line holding an escape (`\u00..`, a control character in a string) has
+ * its escapes written as `JSON.stringify` does: one cheap test a line, and
+ * the rare line that holds one pays for the exact escapes. Without an
+ * `_extra` column the line is mended whole; with one, its strings are (its
+ * members are the stored text, as the JavaScript writers give them).
  *
  * @example
  * ```ts
  * import { jsonLineSql } from "./_line_sql.ts";
- * jsonLineSql([{ name: "id", type: "BIGINT" }])?.line; // "'{' || concat_ws(',', ...) || '}'"
+ * jsonLineSql([{ name: "id", type: "BIGINT" }])?.line; // "concat('{', concat_ws(',', ...), '}')"
  * ```
  */
 export function jsonLineSql(columns: readonly LineColumn[]): LineSql | null {
   if (!sqlWritable(columns)) return null;
   const line = (exact: boolean) =>
-    `'{' || concat_ws(',', ${columns.map((c) => memberSql(c.name, c.type, exact)).join(", ")}) || '}'`;
+    `concat('{', concat_ws(',', ${columns.map((c) => memberSql(c.name, c.type, exact)).join(", ")}), '}')`;
   if (!columns.some((c) => c.type === "VARCHAR" && c.name !== EXTRA_COLUMN)) return { line: line(false), fix: null };
-  return { line: line(false), fix: { when: `contains(${FIRST}, '\\u00')`, exact: line(true) } };
+  const exact = columns.some((c) => c.name === EXTRA_COLUMN) ? line(true) : lowerEscapesSql(FIRST);
+  return { line: line(false), fix: { when: `contains(${FIRST}, '\\u00')`, exact } };
 }
 
 /**
