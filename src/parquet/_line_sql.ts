@@ -169,15 +169,23 @@ export function linesSelect(sql: LineSql, alias: string, keep: readonly string[]
  * The SQL of one CSV field of column `name` (see `_csv.ts`): empty for a
  * null (and NaN or an infinity), text as it is, quoted when it holds a comma,
  * a double quote, CR or LF, starts or ends with a space or tab, or is empty;
- * anything else as its JSON text.
+ * anything else as its JSON text. Text is tested by `contains` and the like,
+ * which DuckDB runs over a column's dictionary once per dictionary; for a
+ * `sparse` view (few records of each chunk) by one regular expression a
+ * value instead (see `_view_lines.ts`, `sparseView`).
  */
-function csvFieldSql(name: string, type: string): string {
+function csvFieldSql(name: string, type: string, sparse: boolean): string {
   const c = sqlIdent(name);
   if (type === "VARCHAR") {
+    const quoted = `'"' || replace(${c}, '"', '""') || '"'`;
+    if (sparse) {
+      return `CASE WHEN ${c} IS NULL THEN '' WHEN regexp_matches(${c}, '^$|[,"\\r\\n]|^[ \\t]|[ \\t]$') THEN ${quoted} ` +
+        `ELSE ${c} END`;
+    }
     const needsQuotes = [`','`, `'"'`, "chr(10)", "chr(13)"].map((s) => `contains(${c}, ${s})`)
       .concat([`' '`, "chr(9)"].flatMap((s) => [`starts_with(${c}, ${s})`, `ends_with(${c}, ${s})`]));
     return `CASE WHEN ${c} IS NULL THEN '' WHEN ${c} = '' THEN '""' WHEN ${needsQuotes.join(" OR ")} ` +
-      `THEN '"' || replace(${c}, '"', '""') || '"' ELSE ${c} END`;
+      `THEN ${quoted} ELSE ${c} END`;
   }
   if (type === "FLOAT" || type === "DOUBLE") {
     const d = type === "FLOAT" ? `CAST(CAST(${c} AS VARCHAR) AS DOUBLE)` : c;
@@ -188,7 +196,8 @@ function csvFieldSql(name: string, type: string): string {
 
 /**
  * The SQL of a record's CSV line over `columns`, without its line end, or
- * null when a column's type is not written here.
+ * null when a column's type is not written here; `sparse` for a view that
+ * passes few of the records read (the same line, tested another way).
  *
  * @example
  * ```ts
@@ -196,8 +205,8 @@ function csvFieldSql(name: string, type: string): string {
  * csvLineSql([{ name: "id", type: "BIGINT" }, { name: "s", type: "VARCHAR" }])?.line; // "concat_ws(',', ...)"
  * ```
  */
-export function csvLineSql(columns: readonly LineColumn[]): LineSql | null {
+export function csvLineSql(columns: readonly LineColumn[], sparse = false): LineSql | null {
   if (!sqlWritable(columns)) return null;
-  if (columns.length === 1) return { line: csvFieldSql(columns[0].name, columns[0].type), fix: null };
-  return { line: `concat_ws(',', ${columns.map((c) => csvFieldSql(c.name, c.type)).join(", ")})`, fix: null };
+  if (columns.length === 1) return { line: csvFieldSql(columns[0].name, columns[0].type, sparse), fix: null };
+  return { line: `concat_ws(',', ${columns.map((c) => csvFieldSql(c.name, c.type, sparse)).join(", ")})`, fix: null };
 }

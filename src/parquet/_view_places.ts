@@ -50,12 +50,11 @@ export async function viewPlaces(
   limit: number,
 ): Promise<Place[]> {
   const wanted = offset + limit;
-  if (spec.sort !== null || wanted > LOOK_DEPTH || paths.length <= FIRST_LOOK) {
-    const sql = viewSql(paths, columns, spec, true);
-    const order = spec.sort ? `ORDER BY ${sql.order} ` : "";
+  const sql = viewSql(paths, columns, spec, true);
+  if (sql.orderBy !== "" || wanted > LOOK_DEPTH || paths.length <= FIRST_LOOK) {
     return await placesIn(
       c,
-      `SELECT ${PART}, ${ROW} ${sql.from} ${order}LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT ${PART}, ${ROW} ${sql.from}${sql.orderBy} LIMIT ${limit} OFFSET ${offset}`,
       sql.params,
       0,
     );

@@ -72,6 +72,14 @@ export interface ViewSql {
   params: DuckDBValue[];
   /** The ORDER BY list: the sort, then part and row. */
   order: string;
+  /**
+   * What follows `from` to have the view's records in its order: nothing
+   * where DuckDB's scan gives them so (no sort, no `in` filter), else
+   * ` ORDER BY order`. DuckDB turns a long IN list into a join, whose rows
+   * come in any order (seen: a view's first record last, a first page
+   * missing it).
+   */
+  orderBy: string;
 }
 
 /** Whether a DuckDB type is one a filter may compare (not a list, struct, map or blob). */
@@ -168,7 +176,13 @@ export function viewSql(
   const from = paths.length === 0
     ? `FROM (SELECT NULL AS ${PART}, NULL AS ${ROW}) WHERE false`
     : `FROM (${source(paths, columns, uniform)}) ${where.sql}`;
-  return { from, params: paths.length === 0 ? [] : where.params, order };
+  const scanOrder = !spec.sort && !spec.filters.some((f) => f.op === "in");
+  return {
+    from,
+    params: paths.length === 0 ? [] : where.params,
+    order,
+    orderBy: scanOrder ? "" : ` ORDER BY ${order}`,
+  };
 }
 
 /** A DuckDB error about a filter's value as a {@linkcode ViewError}; anything else unchanged. */

@@ -85,9 +85,7 @@ export async function viewPage(
   cached?: CachedRecords,
 ): Promise<ViewPage> {
   const sql = viewSql(paths, shape.columns, spec, shape.uniform);
-  // Without a sort a scan keeps the parts' order (DuckDB preserves insertion order), so no ORDER BY is needed.
-  const order = spec.sort ? `ORDER BY ${sql.order} ` : "";
-  const rows = `${sql.from} ${order}LIMIT ${limit} OFFSET ${offset}`;
+  const rows = `${sql.from}${sql.orderBy} LIMIT ${limit} OFFSET ${offset}`;
   const [records, total] = await Promise.all([
     engine.use(async (c) => {
       // Places are DuckDB's file_index and file_row_number: not when a part has a column of those names.

@@ -67,10 +67,9 @@ function viewSelect(paths: readonly string[], shape: ViewShape, spec: ViewSpec, 
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`not a row count: ${n}`);
   }
   const sql = viewSql(paths, shape.columns, spec, shape.uniform);
-  const order = spec.sort ? ` ORDER BY ${sql.order}` : "";
   const limit = slice.limit === null ? "" : ` LIMIT ${slice.limit}`;
   const offset = slice.offset === 0 ? "" : ` OFFSET ${slice.offset}`;
-  return { text: `SELECT * EXCLUDE (${PART}, ${ROW}) ${sql.from}${order}${limit}${offset}`, params: sql.params };
+  return { text: `SELECT * EXCLUDE (${PART}, ${ROW}) ${sql.from}${sql.orderBy}${limit}${offset}`, params: sql.params };
 }
 
 /** The text of a format before, between and after records, and how a chunk's records are written. */

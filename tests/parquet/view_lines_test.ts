@@ -22,7 +22,7 @@ import {
   type ViewSpec,
   viewText,
 } from "../../src/parquet/mod.ts";
-import { rowRanges } from "../../src/parquet/_view_lines.ts";
+import { rowRanges, sparseView } from "../../src/parquet/_view_lines.ts";
 
 const DOUBLES = [
   "0.1",
@@ -99,11 +99,20 @@ function valuesSql(rows: number, from = 0, extra = true): string {
   return `SELECT ${columns} FROM (VALUES ${lines.join(",\n")}) t(id, d, f, dec, flag, s, huge, u, _extra)`;
 }
 
+/** A filter passing one of the first part's 40 rows and each text once further on. */
+const SPARSE: ViewSpec["filters"][number] = {
+  column: "id",
+  op: "in",
+  values: ["0", ...Array.from({ length: TEXTS.length }, (_, i) => String(41 + i))],
+};
 const SPECS: ViewSpec[] = [
   { filters: [], search: null, sort: null },
   { filters: [{ column: "id", op: "gte", values: ["5"] }], search: null, sort: null },
   { filters: [], search: "A", sort: null },
   { filters: [{ column: "flag", op: "notnull", values: [] }], search: null, sort: { column: "d", descending: true } },
+  // Sparse (see sparseView): one of the first part's rows, then a row of each text from the third part on.
+  { filters: [SPARSE], search: null, sort: null },
+  { filters: [SPARSE], search: null, sort: { column: "s", descending: false } },
 ];
 const SLICES: Slice[] = [{ offset: 0, limit: null }, { offset: 3, limit: 40 }, { offset: 150, limit: 1 }];
 const FORMATS: TextFormat[] = ["csv", "jsonl", "json"];
@@ -169,6 +178,25 @@ for (const extra of [true, false]) {
     }, extra);
   });
 }
+
+Deno.test("a view passing under an eighth of its first part's sampled rows is sparse; one passing more, or a whole one, is not", async () => {
+  await withParts(async (engine, paths, groups) => {
+    const source = { engine, paths, groups, shape: await viewShape(engine, paths) };
+    const only = (filter: ViewSpec["filters"][number]): ViewSpec => ({ filters: [filter], search: null, sort: null });
+    const below = (n: number) => only({ column: "id", op: "lt", values: [String(n)] });
+    assertEquals(await sparseView(source, only(SPARSE)), true);
+    assertEquals(await sparseView(source, below(4)), true, "4 of the first part's 40 rows");
+    assertEquals(await sparseView(source, below(5)), false, "5 of 40 is an eighth, not under");
+    assertEquals(await sparseView(source, only({ column: "id", op: "gte", values: ["5"] })), false);
+    assertEquals(await sparseView(source, SPECS[0]), false, "a view of every record");
+    assertEquals(await sparseView({ ...source, groups: null }, only(SPARSE)), false, "rows not known");
+    for (const options of [{ groups }, {}]) {
+      const lines = await download(engine, paths, only(SPARSE), "jsonl", { offset: 0, limit: null }, options);
+      const ids = lines.trimEnd().split("\n").map((l) => JSON.parse(l).id);
+      assertEquals(ids, SPARSE.values.map(Number), "an IN list's records in the version's order");
+    }
+  });
+});
 
 Deno.test("DuckDB-built downloads: every record of a large part once, in order, across blocks and ranges", async () => {
   const dir = await tempDir();

@@ -73,6 +73,19 @@ Deno.test("view: no filter keeps the version's order; filters, search and sort p
   });
 });
 
+Deno.test("view: a long IN list keeps the version's order (DuckDB would make it a join, whose rows come in any order)", async () => {
+  await withCities(async (run) => {
+    const ids = [0, ...Array.from({ length: 40 }, (_, i) => 300 + i * 7)];
+    const shuffled = [...ids].reverse().map(String);
+    const spec: ViewSpec = { filters: [{ column: "id", op: "in", values: shuffled }], search: null, sort: null };
+    const every = await run(spec);
+    assertEquals(every.total, ids.length);
+    assertEquals(every.ids, ids);
+    assertEquals((await run(spec, 0, 5)).ids, ids.slice(0, 5), "the first page: the first five in the version's order");
+    assertEquals((await run(spec, 20, 5)).ids, ids.slice(20, 25));
+  });
+});
+
 Deno.test("view: paging a view sorted with ties shows every record once", async () => {
   await withCities(async (run) => {
     const seen: number[] = [];
