@@ -196,15 +196,16 @@ export async function viewLines(
 ): Promise<ReadableStream<Uint8Array> | null> {
   const { engine, paths, shape } = source;
   const whole = spec.filters.length === 0 && spec.search === null;
-  if (!(format === "csv" ? csvLineSql(shape.columns) : jsonLineSql(shape.columns))) return null;
+  const first = format === "csv" ? csvLineSql(shape.columns) : jsonLineSql(shape.columns);
+  if (first === null) return null;
   const framing = framingOf(format, shape.columns.map((c) => c.name));
   const groups = source.groups;
   const inRanges = groups !== null && !spec.sort && shape.uniform && oneScan(shape.columns) &&
     (whole || (slice.offset === 0 && slice.limit === null));
   try {
-    const line = format === "csv"
-      ? csvLineSql(shape.columns, await sparseView(source, spec))!
-      : jsonLineSql(shape.columns)!;
+    // A slice is a page's worth or so: its lines cost less than the sample would.
+    const sparse = format === "csv" && slice.limit === null && await sparseView(source, spec);
+    const line = sparse ? csvLineSql(shape.columns, true)! : first;
     if (!inRanges) {
       const sql = viewSql(paths, shape.columns, spec, shape.uniform);
       const limit = slice.limit === null ? "" : ` LIMIT ${slice.limit}`;
