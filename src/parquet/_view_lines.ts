@@ -196,7 +196,10 @@ export async function viewLines(
 ): Promise<ReadableStream<Uint8Array> | null> {
   const { engine, paths, shape } = source;
   const whole = spec.filters.length === 0 && spec.search === null;
-  const first = format === "csv" ? csvLineSql(shape.columns) : jsonLineSql(shape.columns);
+  const nonNull = new Set(shape.nonNull);
+  const first = format === "csv"
+    ? csvLineSql(shape.columns)
+    : jsonLineSql(shape.columns.map((c) => ({ ...c, nonNull: nonNull.has(c.name) })));
   if (first === null) return null;
   const framing = framingOf(format, shape.columns.map((c) => c.name));
   const groups = source.groups;

@@ -29,7 +29,7 @@ export interface SortKey {
  * @example
  * ```ts
  * import { orderable } from "./sort_order.ts";
- * orderable({ columns: [{ name: "n", type: "BIGINT" }], uniform: true }, { column: "n", descending: false }, 10); // true
+ * orderable({ columns: [{ name: "n", type: "BIGINT" }], uniform: true, nonNull: [] }, { column: "n", descending: false }, 10); // true
  * ```
  */
 export function orderable(shape: ViewShape, sort: SortKey, records: number): boolean {

@@ -10,6 +10,7 @@
  * @module
  */
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
+import { neverNullSql } from "./_line_sql.ts";
 import { PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
 import { placesKnown, recordsAtPlaces, viewPlaces } from "./_view_places.ts";
 import { valueText } from "./json_text.ts";
@@ -32,6 +33,8 @@ export interface ViewShape {
   columns: ViewColumn[];
   /** Every part has exactly these columns in this order (a scan needs no `union_by_name`). */
   uniform: boolean;
+  /** The columns no record holds a null in, as the parts' footers count (DuckDB builds their lines the faster). */
+  nonNull: readonly string[];
 }
 
 /** The columns of the parts (those a view may name; Delta Sharing's schema), by name in first-seen order, from DuckDB. */
@@ -41,7 +44,7 @@ export async function viewColumns(engine: ReadEngine, paths: readonly string[]):
 
 /** The {@linkcode ViewShape} of the parts at `paths`, read from their footers. */
 export async function viewShape(engine: ReadEngine, paths: readonly string[]): Promise<ViewShape> {
-  if (paths.length === 0) return { columns: [], uniform: true };
+  if (paths.length === 0) return { columns: [], uniform: true, nonNull: [] };
   const list = `[${paths.map(sqlString).join(",")}]`;
   return await engine.use(async (c) => {
     const rows = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${list}, union_by_name=true)`))
@@ -51,7 +54,12 @@ export async function viewShape(engine: ReadEngine, paths: readonly string[]): P
       `SELECT file_name, string_agg(name || ':' || type || ':' || coalesce(logical_type::VARCHAR, ''), '|') ` +
         `FROM parquet_schema(${list}) GROUP BY file_name`,
     );
-    return { columns, uniform: new Set(schemas.getRows().map((r) => String(r[1]))).size <= 1 };
+    const never = new Set((await c.runAndReadAll(neverNullSql(list, paths.length))).getRows().map((r) => String(r[0])));
+    return {
+      columns,
+      uniform: new Set(schemas.getRows().map((r) => String(r[1]))).size <= 1,
+      nonNull: columns.filter((col) => never.has(col.name)).map((col) => col.name),
+    };
   });
 }
 

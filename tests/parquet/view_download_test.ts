@@ -272,7 +272,7 @@ Deno.test("view downloads: Parquet holds the view's records and the parts' types
     const controller = new AbortController();
     controller.abort();
     await assertRejects(() =>
-      viewParquet([root], large, { columns: [], uniform: true }, WHOLE, ALL, { signal: controller.signal })
+      viewParquet([root], large, { columns: [], uniform: true, nonNull: [] }, WHOLE, ALL, { signal: controller.signal })
     );
     const after = await downloadFolders();
     assertEquals([...after].filter((n) => !before.has(n)), [], "no temporary folder is left");

@@ -84,8 +84,15 @@ const EXTRAS = [
   '\'{"esc":"\\u001F"}\'',
 ];
 
-/** Rows mixing every list above, cycling each; without the `_extra` column unless `extra`. */
-function valuesSql(rows: number, from = 0, extra = true): string {
+/** The columns of a version's parts, as the SELECT list over the values (see {@linkcode valuesSql}). */
+const LAYOUTS = {
+  "with an _extra column": "*",
+  "without one (the line mended whole)": "* EXCLUDE (_extra)",
+  "with a first column that holds nulls (the members joined by concat_ws)": "d, * EXCLUDE (d)",
+} as const;
+
+/** Rows mixing every list above, cycling each, as the SELECT list `columns` gives them. */
+function valuesSql(rows: number, from = 0, columns = "*"): string {
   const pick = (list: string[], i: number) => list[i % list.length];
   const lines = Array.from({ length: rows }, (_, k) => {
     const i = from + k;
@@ -95,7 +102,6 @@ function valuesSql(rows: number, from = 0, extra = true): string {
       }, CAST(170141183460469231731687303715884105727::HUGEINT // (${i} + 1) * (CASE WHEN ${i} % 2 = 0 THEN 1 ELSE -1 END) AS HUGEINT), ` +
       `${i}::UBIGINT, ${pick(EXTRAS, i)})`;
   });
-  const columns = extra ? "*" : "* EXCLUDE (_extra)";
   return `SELECT ${columns} FROM (VALUES ${lines.join(",\n")}) t(id, d, f, dec, flag, s, huge, u, _extra)`;
 }
 
@@ -119,16 +125,16 @@ const FORMATS: TextFormat[] = ["csv", "jsonl", "json"];
 
 async function withParts(
   fn: (engine: ReadEngine, paths: string[], groups: number[][]) => Promise<void>,
-  extra = true,
+  columns = "*",
 ) {
   const dir = await tempDir();
   const w = new StoreWriter(dir.path);
   try {
     await w.version("values", 1, {
       parts: [
-        { sql: valuesSql(40, 0, extra), rowGroupSize: 7 },
-        { sql: valuesSql(1, 40, extra) },
-        { sql: valuesSql(119, 41, extra), rowGroupSize: 50 },
+        { sql: valuesSql(40, 0, columns), rowGroupSize: 7 },
+        { sql: valuesSql(1, 40, columns) },
+        { sql: valuesSql(119, 41, columns), rowGroupSize: 50 },
       ],
     });
     w.close();
@@ -158,8 +164,7 @@ async function download(
   return await new Response(await viewText(engine, paths, shape, spec, format, slice, options)).text();
 }
 
-for (const extra of [true, false]) {
-  const what = extra ? "with an _extra column" : "without one (the line mended whole)";
+for (const [what, columns] of Object.entries(LAYOUTS)) {
   Deno.test(`DuckDB-built download lines are byte for byte the JavaScript writers', in ranges and in one query, ${what}`, async () => {
     await withParts(async (engine, paths, groups) => {
       for (const spec of SPECS) {
@@ -175,7 +180,7 @@ for (const extra of [true, false]) {
           }
         }
       }
-    }, extra);
+    }, columns);
   });
 }
 
@@ -196,6 +201,45 @@ Deno.test("a view passing under an eighth of its first part's sampled rows is sp
       assertEquals(ids, SPARSE.values.map(Number), "an IN list's records in the version's order");
     }
   });
+});
+
+Deno.test("a view's columns that hold no null: in every part, no row group's footer counting one", async () => {
+  const dir = await tempDir();
+  const w = new StoreWriter(dir.path);
+  try {
+    const rows = (from: number, b: string) =>
+      `SELECT (${from} + i)::BIGINT AS a, ${b} AS b, 'x' AS c, i::INTEGER AS d FROM range(30) r(i)`;
+    await w.version("nulls", 1, {
+      parts: [
+        { sql: rows(0, "i::INTEGER"), rowGroupSize: 10 },
+        // A null in the last row group of the second part only.
+        { sql: rows(30, "CASE WHEN i = 29 THEN NULL ELSE i END"), rowGroupSize: 10 },
+        // No column c here: its records read it as null.
+        { sql: `SELECT (60 + i)::BIGINT AS a, i::INTEGER AS b, i::INTEGER AS d FROM range(5) r(i)` },
+      ],
+    });
+    w.close();
+    const engine = await openReadEngine(dir.path);
+    try {
+      const version = (await openStore(dir.path).version("nulls", 1))!;
+      const paths = version.parts.map((p) => p.path);
+      assertEquals((await viewShape(engine, paths)).nonNull, ["a", "d"]);
+      assertEquals((await viewShape(engine, paths.slice(0, 1))).nonNull, ["a", "b", "c", "d"]);
+      assertEquals((await viewShape(engine, paths.slice(0, 2))).nonNull, ["a", "c", "d"]);
+      const lines = await download(engine, paths, SPECS[0], "jsonl", { offset: 0, limit: null }, {});
+      const expected = await download(engine, paths, SPECS[0], "jsonl", { offset: 0, limit: null }, {
+        writer: "javascript",
+      });
+      assertEquals(lines, expected);
+      assertEquals(lines.split("\n")[59], '{"a":59,"c":"x","d":29}', "a null left out");
+      assertEquals(lines.split("\n")[60], '{"a":60,"b":0,"d":0}');
+    } finally {
+      await engine.close();
+    }
+  } finally {
+    w.close();
+    await dir.cleanup();
+  }
 });
 
 Deno.test("DuckDB-built downloads: every record of a large part once, in order, across blocks and ranges", async () => {
