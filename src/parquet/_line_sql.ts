@@ -73,9 +73,14 @@ function jsonValueSql(c: string, type: string): string {
   if (type.startsWith("DECIMAL")) return `CAST(${c} AS VARCHAR)`;
   if (type === "VARCHAR") return `CAST(to_json(${c}) AS VARCHAR)`;
   if (type !== "FLOAT" && type !== "DOUBLE") return `CAST(${c} AS VARCHAR)`;
+  return doubleTextSql(c, type, "'null'");
+}
+
+/** A double's (or 32-bit float's) text as `JSON.stringify` writes it, `nonFinite` for NaN and infinities, NULL for a null. */
+function doubleTextSql(c: string, type: string, nonFinite: string): string {
   const d = type === "FLOAT" ? `CAST(CAST(${c} AS VARCHAR) AS DOUBLE)` : c;
   const text = `CAST(to_json(${d}) AS VARCHAR)`;
-  return `CASE WHEN ${d} <> floor(${d}) THEN ${text} WHEN NOT isfinite(${d}) THEN 'null' ` +
+  return `CASE WHEN ${d} <> floor(${d}) THEN ${text} WHEN NOT isfinite(${d}) THEN ${nonFinite} ` +
     `WHEN ${d} = floor(${d}) AND abs(${d}) < 1e15 THEN CAST(CAST(${d} AS BIGINT) AS VARCHAR) ` +
     `WHEN abs(${d}) >= 1e21 THEN replace(${text}, 'e', 'e+') ` +
     `WHEN ${d} = floor(${d}) THEN regexp_replace(${text}, '\\.0$', '') ` +
@@ -215,24 +220,19 @@ export function linesSelect(sql: LineSql, alias: string, keep: readonly string[]
  * `sparse` view (few records of each chunk) by one regular expression a
  * value instead (see `_view_lines.ts`, `sparseView`).
  */
-function csvFieldSql(name: string, type: string, sparse: boolean): string {
-  const c = sqlIdent(name);
-  if (type === "VARCHAR") {
+function csvFieldSql(column: LineColumn, sparse: boolean): string {
+  const c = sqlIdent(column.name);
+  const orEmpty = (text: string) => column.nonNull ? text : `coalesce(${text}, '')`;
+  if (column.type === "VARCHAR") {
     const quoted = `'"' || replace(${c}, '"', '""') || '"'`;
-    if (sparse) {
-      return `CASE WHEN ${c} IS NULL THEN '' WHEN regexp_matches(${c}, '^$|[,"\\r\\n]|^[ \\t]|[ \\t]$') THEN ${quoted} ` +
-        `ELSE ${c} END`;
-    }
-    const needsQuotes = [`','`, `'"'`, "chr(10)", "chr(13)"].map((s) => `contains(${c}, ${s})`)
-      .concat([`' '`, "chr(9)"].flatMap((s) => [`starts_with(${c}, ${s})`, `ends_with(${c}, ${s})`]));
-    return `CASE WHEN ${c} IS NULL THEN '' WHEN ${c} = '' THEN '""' WHEN ${needsQuotes.join(" OR ")} ` +
-      `THEN ${quoted} ELSE ${c} END`;
+    const test = sparse
+      ? `regexp_matches(${c}, '^$|[,"\\r\\n]|^[ \\t]|[ \\t]$')`
+      : [`${c} = ''`, ...[`','`, `'"'`, "chr(10)", "chr(13)"].map((s) => `contains(${c}, ${s})`)]
+        .concat([`' '`, "chr(9)"].flatMap((s) => [`starts_with(${c}, ${s})`, `ends_with(${c}, ${s})`])).join(" OR ");
+    return `CASE ${column.nonNull ? "" : `WHEN ${c} IS NULL THEN '' `}WHEN ${test} THEN ${quoted} ELSE ${c} END`;
   }
-  if (type === "FLOAT" || type === "DOUBLE") {
-    const d = type === "FLOAT" ? `CAST(CAST(${c} AS VARCHAR) AS DOUBLE)` : c;
-    return `CASE WHEN ${c} IS NULL OR NOT isfinite(${d}) THEN '' ELSE ${jsonValueSql(c, type)} END`;
-  }
-  return `coalesce(${jsonValueSql(c, type)}, '')`;
+  if (column.type === "FLOAT" || column.type === "DOUBLE") return orEmpty(doubleTextSql(c, column.type, "''"));
+  return orEmpty(jsonValueSql(c, column.type));
 }
 
 /**
@@ -243,11 +243,12 @@ function csvFieldSql(name: string, type: string, sparse: boolean): string {
  * @example
  * ```ts
  * import { csvLineSql } from "./_line_sql.ts";
- * csvLineSql([{ name: "id", type: "BIGINT" }, { name: "s", type: "VARCHAR" }])?.line; // "concat_ws(',', ...)"
+ * csvLineSql([{ name: "id", type: "BIGINT" }, { name: "s", type: "VARCHAR" }])?.line; // "concat(..., ',', ...)"
  * ```
  */
 export function csvLineSql(columns: readonly LineColumn[], sparse = false): LineSql | null {
   if (!sqlWritable(columns)) return null;
-  if (columns.length === 1) return { line: csvFieldSql(columns[0].name, columns[0].type, sparse), fix: null };
-  return { line: `concat_ws(',', ${columns.map((c) => csvFieldSql(c.name, c.type, sparse)).join(", ")})`, fix: null };
+  if (columns.length === 1) return { line: csvFieldSql(columns[0], sparse), fix: null };
+  // No field is null: concat with the commas as pieces of its own costs less than concat_ws.
+  return { line: `concat(${columns.map((c) => csvFieldSql(c, sparse)).join(", ',', ")})`, fix: null };
 }

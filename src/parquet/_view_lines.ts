@@ -197,9 +197,8 @@ export async function viewLines(
   const { engine, paths, shape } = source;
   const whole = spec.filters.length === 0 && spec.search === null;
   const nonNull = new Set(shape.nonNull);
-  const first = format === "csv"
-    ? csvLineSql(shape.columns)
-    : jsonLineSql(shape.columns.map((c) => ({ ...c, nonNull: nonNull.has(c.name) })));
+  const columns = shape.columns.map((c) => ({ ...c, nonNull: nonNull.has(c.name) }));
+  const first = format === "csv" ? csvLineSql(columns) : jsonLineSql(columns);
   if (first === null) return null;
   const framing = framingOf(format, shape.columns.map((c) => c.name));
   const groups = source.groups;
@@ -208,7 +207,7 @@ export async function viewLines(
   try {
     // A slice is a page's worth or so: its lines cost less than the sample would.
     const sparse = format === "csv" && slice.limit === null && await sparseView(source, spec);
-    const line = sparse ? csvLineSql(shape.columns, true)! : first;
+    const line = sparse ? csvLineSql(columns, true)! : first;
     if (!inRanges) {
       const sql = viewSql(paths, shape.columns, spec, shape.uniform);
       const limit = slice.limit === null ? "" : ` LIMIT ${slice.limit}`;

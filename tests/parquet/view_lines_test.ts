@@ -89,6 +89,8 @@ const LAYOUTS = {
   "with an _extra column": "*",
   "without one (the line mended whole)": "* EXCLUDE (_extra)",
   "with a first column that holds nulls (the members joined by concat_ws)": "d, * EXCLUDE (d)",
+  "with text and doubles that hold no null (their fields and members need no null's test)":
+    "id, coalesce(d, 1e21) AS d, f, dec, flag, coalesce(s, '') AS s, huge, u",
 } as const;
 
 /** Rows mixing every list above, cycling each, as the SELECT list `columns` gives them. */
