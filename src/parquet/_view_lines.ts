@@ -21,6 +21,10 @@ import type { ViewShape } from "./view.ts";
 const SAMPLE_ROWS = 10_240;
 /** A view that passes fewer than this share of its sampled rows is sparse (see {@linkcode sparseView}). */
 const SPARSE_SHARE = 1 / 8;
+/** Samples' answers kept (the oldest let go first): about 1 ms of DuckDB each, a view downloaded again pays none. */
+const KEPT_SAMPLES = 512;
+/** The answers of samples taken, by the sample's SQL and parameters. */
+const SAMPLES = new Map<string, boolean>();
 
 /** The text formats, and which records of a view (see `view_download.ts`). */
 type TextFormat = "csv" | "json" | "jsonl";
@@ -172,8 +176,15 @@ export async function sparseView(source: LineSource, spec: ViewSpec): Promise<bo
   const sql = viewSql(source.paths.slice(0, 1), source.shape.columns, spec, source.shape.uniform, [
     `${ROW} < ${sampled}`,
   ]);
+  // A part never changes (its name is its digest): the same sample of it gives the same answer.
+  const key = `${sql.from}\u0000${JSON.stringify(sql.params)}`;
+  const known = SAMPLES.get(key);
+  if (known !== undefined) return known;
   const passed = await source.engine.use((c) => c.runAndReadAll(`SELECT count(*)::BIGINT ${sql.from}`, sql.params));
-  return Number(passed.getRows()[0][0]) < sampled * SPARSE_SHARE;
+  const sparse = Number(passed.getRows()[0][0]) < sampled * SPARSE_SHARE;
+  if (SAMPLES.size >= KEPT_SAMPLES) SAMPLES.delete(SAMPLES.keys().next().value!);
+  SAMPLES.set(key, sparse);
+  return sparse;
 }
 
 /**

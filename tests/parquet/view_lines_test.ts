@@ -202,6 +202,11 @@ Deno.test("a view passing under an eighth of its first part's sampled rows is sp
       const ids = lines.trimEnd().split("\n").map((l) => JSON.parse(l).id);
       assertEquals(ids, SPARSE.values.map(Number), "an IN list's records in the version's order");
     }
+    // A sample's answer is kept (a part never changes): with the first part broken, the same sample is not read again.
+    await Deno.writeTextFile(paths[0], "not parquet");
+    assertEquals(await sparseView(source, only(SPARSE)), true);
+    assertEquals(await sparseView(source, below(4)), true);
+    await assertRejects(() => sparseView(source, below(3))); // a sample not taken before reads the part
   });
 });
 
