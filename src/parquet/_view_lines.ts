@@ -87,7 +87,8 @@ export function rowRanges(groups: readonly (readonly number[])[], slice: Slice, 
     if (batch) out.push({ first: batch.first, last: at, from: null, to: null });
     batch = null;
   };
-  for (let i = 0; i < groups.length && left > 0; i++) {
+  let i = 0;
+  for (; i < groups.length && left > 0; i++) {
     const n = groups[i][groups[i].length - 1];
     if (skip >= n) {
       skip -= n;
@@ -106,7 +107,8 @@ export function rowRanges(groups: readonly (readonly number[])[], slice: Slice, 
     flush(i);
     out.push(...partRanges(i, groups[i], from, to, rows));
   }
-  flush(groups.length);
+  // Up to the part after the last one read: a slice that ends where a part ends stops there.
+  flush(i);
   return out;
 }
 

@@ -272,6 +272,10 @@ Deno.test("DuckDB-built downloads: every record of a large part once, in order, 
       assertEquals(lines.length, 1 + 60_003 + 1);
       assertEquals(lines[1], "0,r0");
       for (let i = 1; i <= 60_003; i++) assert(lines[i] === `${i - 1},r${i - 1}`, `line ${i}: ${lines[i]}`);
+      for (const limit of [40_000, 40_003]) {
+        const cut = await download(engine, paths, SPECS[0], "csv", { offset: 0, limit }, { groups, rangeRows: 50_000 });
+        assertEquals(cut.split("\r\n").length, 1 + limit + 1, `a slice of ${limit}, ending where a part ends`);
+      }
       const slice = await download(engine, paths, SPECS[0], "jsonl", { offset: 39_999, limit: 5 }, { groups });
       assertEquals(slice.trimEnd().split("\n").map((l) => JSON.parse(l).id), [39_999, 40_000, 40_001, 40_002, 40_003]);
       const odd: ViewSpec = { filters: [{ column: "id", op: "gt", values: ["59990"] }], search: null, sort: null };
@@ -326,6 +330,14 @@ Deno.test("row ranges: whole small parts together, a big part or a slice's ends 
   );
   assertEquals(rowRanges([[0, 30, 60, 90]], ALL, 70).map((r) => r.to), [60, 90], "two row groups fit, not three");
   assertEquals(rowRanges([[0, 10], [0, 10]], { offset: 20, limit: null }, 50), []);
+  assertEquals(
+    rowRanges([[0, 10], [0, 10], [0, 10]], { offset: 0, limit: 20 }, 50),
+    [{ first: 0, last: 2, from: null, to: null }],
+    "a slice that ends where a part ends reads no part after it",
+  );
+  assertEquals(rowRanges([[0, 10], [0, 10], [0, 10]], { offset: 10, limit: 10 }, 50), [
+    { first: 1, last: 2, from: null, to: null },
+  ]);
   const million = [...Array.from({ length: 9 }, (_, g) => g * 122_880), 1_000_000];
   assertEquals(
     rowRanges([million], ALL, 4 * 122_880).map((r) => r.to),
