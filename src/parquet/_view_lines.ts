@@ -66,7 +66,8 @@ export interface RowRange {
 /**
  * The ranges that cover `slice` of parts whose row groups start at `groups`
  * (each part's starts, then its rows): parts taken whole are read together
- * up to `rows` rows (and {@linkcode RANGE_PARTS} parts) a range; a bigger
+ * up to `rows` rows (and {@linkcode RANGE_PARTS} parts) a range, a last few
+ * (a quarter of `rows` or less) with the range before them; a bigger
  * part, or the part a slice starts or ends in, in ranges of its own rows,
  * `rows` at most, ending where a row group ends when one does within them
  * (a range that cut a row group would have it read twice).
@@ -83,8 +84,16 @@ export function rowRanges(groups: readonly (readonly number[])[], slice: Slice, 
   let skip = slice.offset;
   let left = slice.limit ?? Infinity;
   let batch: { first: number; rows: number } | null = null;
+  let lastBatch = -1;
   const flush = (at: number) => {
-    if (batch) out.push({ first: batch.first, last: at, from: null, to: null });
+    if (!batch) return;
+    const before = out[out.length - 1];
+    // A remainder of a quarter of `rows` or less joins the batch just before it (a query of its own costs more).
+    const joins = lastBatch >= 0 && lastBatch === out.length - 1 && before.last === batch.first &&
+      batch.rows <= rows / 4 && at - before.first <= RANGE_PARTS;
+    if (joins) before.last = at;
+    else out.push({ first: batch.first, last: at, from: null, to: null });
+    lastBatch = out.length - 1;
     batch = null;
   };
   let i = 0;

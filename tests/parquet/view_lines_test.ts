@@ -351,4 +351,18 @@ Deno.test("row ranges: whole small parts together, a big part or a slice's ends 
   );
   assertEquals(rowRanges([[0, 100]], ALL, 45).map((r) => r.to), [45, 100], "a remainder of a quarter joins");
   assertEquals(rowRanges(Array(300).fill([0, 1]), ALL, 1000).length, 2, "256 parts a range at most");
+  assertEquals(rowRanges(Array(9).fill([0, 10]), ALL, 40), [
+    { first: 0, last: 4, from: null, to: null },
+    { first: 4, last: 9, from: null, to: null },
+  ], "a last part of a quarter of the rows joins the parts before it");
+  assertEquals(
+    rowRanges(Array(10).fill([0, 10]), ALL, 40).length,
+    3,
+    "two parts, half the rows, are a range of their own",
+  );
+  assertEquals(
+    rowRanges(Array(200).fill([0, 5_000]), ALL, 4 * 122_880).map((r) => [r.first, r.last]),
+    [[0, 98], [98, 200]],
+    "200 parts of 5,000: two queries, not a third for the last four parts",
+  );
 });
