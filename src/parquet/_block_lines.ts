@@ -12,7 +12,7 @@
  */
 import { DuckDBBlobValue, type DuckDBConnection, DuckDBListValue } from "@duckdb/node-api";
 import { sqlString } from "./_duckdb.ts";
-import { jsonLineSql, type LineSql, linesSelect, neverNullSql } from "./_line_sql.ts";
+import { jsonLineSql, type LineSql, linesSelect, neverNullColumns } from "./_line_sql.ts";
 import { type CachedGroup, cachedGroupOfText } from "./cached_group.ts";
 
 /**
@@ -29,9 +29,7 @@ export async function partLineSql(c: DuckDBConnection, path: string): Promise<Li
   const columns = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`)).getRows()
     .map(([name, type]) => ({ name: String(name), type: String(type) }));
   if (columns.some((col) => col.name === "file_row_number")) return null;
-  const never = new Set(
-    (await c.runAndReadAll(neverNullSql(`[${sqlString(path)}]`, 1))).getRows().map((r) => String(r[0])),
-  );
+  const never = await neverNullColumns(c, [path]);
   return jsonLineSql(columns.map((col) => ({ ...col, nonNull: never.has(col.name) })));
 }
 

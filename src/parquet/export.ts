@@ -136,7 +136,7 @@ async function viewRanges(
   groups: readonly (readonly number[])[],
 ): Promise<ReadableStream<Uint8Array> | null> {
   const paths = version.parts.map((p) => p.path);
-  const shape = await viewShape(engine, paths);
+  const shape = await viewShape(engine, paths, { nullCounts: true });
   if (!shape.uniform) return null;
   return await viewLines({ engine, paths, shape, groups }, { filters: [], search: null, sort: null }, "jsonl", {
     offset: 0,

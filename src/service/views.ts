@@ -48,7 +48,7 @@ export async function shapeOf(state: Pick<NodeState, "engine">, version: StoredV
   const key = version.parts.map((p) => p.sha256).join(",");
   let shape = known.get(key);
   if (!shape) {
-    shape = await viewShape(state.engine, version.parts.map((p) => p.path));
+    shape = await viewShape(state.engine, version.parts.map((p) => p.path), { nullCounts: true });
     if (known.size >= 256) known.clear();
     known.set(key, shape);
   }
