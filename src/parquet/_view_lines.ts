@@ -84,16 +84,12 @@ export function rowRanges(groups: readonly (readonly number[])[], slice: Slice, 
   let skip = slice.offset;
   let left = slice.limit ?? Infinity;
   let batch: { first: number; rows: number } | null = null;
-  let lastBatch = -1;
   const flush = (at: number) => {
     if (!batch) return;
-    const before = out[out.length - 1];
+    const before = out.at(-1);
     // A remainder of a quarter of `rows` or less joins the batch just before it (a query of its own costs more).
-    const joins = lastBatch >= 0 && lastBatch === out.length - 1 && before.last === batch.first &&
-      batch.rows <= rows / 4 && at - before.first <= RANGE_PARTS;
-    if (joins) before.last = at;
+    if (before?.from === null && batch.rows <= rows / 4 && at - before.first <= RANGE_PARTS) before.last = at;
     else out.push({ first: batch.first, last: at, from: null, to: null });
-    lastBatch = out.length - 1;
     batch = null;
   };
   let i = 0;

@@ -11,7 +11,16 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { recordEncoder } from "./rows.ts";
-import { oneScan, PART, ROW, valueError, type ViewColumn, type ViewSpec, viewSql } from "./_view_sql.ts";
+import {
+  oneScan,
+  PART,
+  ROW,
+  scanKeepsOrder,
+  valueError,
+  type ViewColumn,
+  type ViewSpec,
+  viewSql,
+} from "./_view_sql.ts";
 
 /** A record's place: its part's index among the view's parts and its row in that part. */
 export interface Place {
@@ -50,8 +59,8 @@ export async function viewPlaces(
   limit: number,
 ): Promise<Place[]> {
   const wanted = offset + limit;
-  const sql = viewSql(paths, columns, spec, true);
-  if (sql.orderBy !== "" || wanted > LOOK_DEPTH || paths.length <= FIRST_LOOK) {
+  if (!scanKeepsOrder(spec) || wanted > LOOK_DEPTH || paths.length <= FIRST_LOOK) {
+    const sql = viewSql(paths, columns, spec, true);
     return await placesIn(
       c,
       `SELECT ${PART}, ${ROW} ${sql.from}${sql.orderBy} LIMIT ${limit} OFFSET ${offset}`,

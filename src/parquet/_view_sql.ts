@@ -176,13 +176,26 @@ export function viewSql(
   const from = paths.length === 0
     ? `FROM (SELECT NULL AS ${PART}, NULL AS ${ROW}) WHERE false`
     : `FROM (${source(paths, columns, uniform)}) ${where.sql}`;
-  const scanOrder = !spec.sort && !spec.filters.some((f) => f.op === "in");
   return {
     from,
     params: paths.length === 0 ? [] : where.params,
     order,
-    orderBy: scanOrder ? "" : ` ORDER BY ${order}`,
+    orderBy: scanKeepsOrder(spec) ? "" : ` ORDER BY ${order}`,
   };
+}
+
+/**
+ * Whether DuckDB's scan of a view's parts gives its records in the view's
+ * order (no sort, no `in` filter: see {@linkcode ViewSql.orderBy}).
+ *
+ * @example
+ * ```ts
+ * import { scanKeepsOrder } from "./_view_sql.ts";
+ * scanKeepsOrder({ filters: [{ column: "id", op: "in", values: ["1", "2"] }], search: null, sort: null }); // false
+ * ```
+ */
+export function scanKeepsOrder(spec: ViewSpec): boolean {
+  return !spec.sort && !spec.filters.some((f) => f.op === "in");
 }
 
 /** A DuckDB error about a filter's value as a {@linkcode ViewError}; anything else unchanged. */

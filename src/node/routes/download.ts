@@ -14,12 +14,12 @@
  *
  * @module
  */
+import { relay } from "../../http/mod.ts";
 import { NodeError } from "../../errors/mod.ts";
 import type { DownloadFormat } from "../../parquet/mod.ts";
 import { holdVersion, queryDownload, type QueryRequest, viewDownload } from "../../service/mod.ts";
 import type { NodeContext } from "../context.ts";
 import { intParam } from "./_params.ts";
-import { released } from "./_released.ts";
 import { viewOf } from "./_view_params.ts";
 
 /** Each format's content type and file extension. */
@@ -125,7 +125,7 @@ export async function getDownload(
       held.release();
       return new Response(null, { headers });
     }
-    return new Response(released(download.body, held.release), { headers });
+    return new Response(relay(download.body, { settled: held.release }), { headers });
   } catch (e) {
     held.release();
     throw e;

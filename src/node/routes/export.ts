@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { relay } from "../../http/mod.ts";
 import { gzipJsonLines } from "../../parquet/mod.ts";
 import { exportTag, type StoredVersion } from "../../store/mod.ts";
 import { holdVersion, NO_VERSION_YET, requireProject } from "../../service/mod.ts";
@@ -16,7 +17,6 @@ import type { NodeContext } from "../context.ts";
 import { NodeError } from "../../errors/mod.ts";
 import { intParam } from "./_params.ts";
 import { rangedFile } from "./_range.ts";
-import { released } from "./_released.ts";
 
 /** `GET /projects/{slug}/export?version=N` (version required). */
 export async function getExport(ctx: NodeContext, req: Request, slug: string, url: URL): Promise<Response> {
@@ -69,7 +69,7 @@ async function exportOf(
       gzipJsonLines(ctx.engine, version, { blocks: ctx.memory.exportBlocks, groups }),
       version,
     );
-    return new Response(released(body, () => (done(), release())), { headers });
+    return new Response(relay(body, { settled: () => (done(), release()) }), { headers });
   } catch (e) {
     done();
     throw e;
