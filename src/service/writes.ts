@@ -15,6 +15,7 @@ import {
   type ExactJson,
   isSlug,
   JSON_MAX_DEPTH,
+  namedAlikeButForCase,
   nestsDeeperThan,
   type SchemaDef,
   stableStringify,
@@ -120,7 +121,17 @@ async function writableSchema(state: NodeState, slug: string): Promise<SchemaDef
       `project ${slug} is a copy of an origin project: copies take no writes on a node`,
     );
   }
-  return meta.schemaDef as SchemaDef;
+  const schema = meta.schemaDef as SchemaDef;
+  const alike = namedAlikeButForCase(schema.fields.map((f) => f.name));
+  if (alike !== null) {
+    // Made before such schemas were refused: its records cannot be stored.
+    throw new NodeError(
+      "conflict",
+      `project ${slug}'s schema names "${alike[0]}" and "${alike[1]}", which differ only in case: SQL takes them for ` +
+        `one column, so it takes no records; make a project whose field names differ otherwise`,
+    );
+  }
+  return schema;
 }
 
 /** Who sends a contribution and under which Idempotency-Key. */

@@ -6,7 +6,7 @@
 export { parseDocumentJson, stringifyExactJson } from "./exact_json.ts";
 export { type Bounded, WIRE_LIMITS } from "./limits.ts";
 export { type ExactJson, JSON_MAX_DEPTH, JsonTooDeep, nestsDeeperThan, parseExactJson } from "./json_parse.ts";
-export { checkNewProject, type NewProject, newProjectProblems } from "./new_project.ts";
+export { checkNewProject, namedAlikeButForCase, type NewProject, newProjectProblems } from "./new_project.ts";
 export { isSha256, isSlug, notASlug, SHA256_PATTERN, SLUG_PATTERN, SLUG_RULE } from "./slug.ts";
 export { stableStringify } from "./stable_json.ts";
 export type {

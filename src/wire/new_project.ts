@@ -32,6 +32,27 @@ const FIELD_NAME = /^[a-zA-Z][a-zA-Z0-9_]{0,60}$/;
 const TAG = /^[a-z0-9-]{2,30}$/;
 const TYPES = ["string", "number", "integer", "boolean"];
 
+/**
+ * The first two of `names` that differ only in case, or null: DuckDB, and so
+ * the node's SQL and its Parquet reader, take them for one column.
+ *
+ * @example
+ * ```ts
+ * import { namedAlikeButForCase } from "./new_project.ts";
+ * namedAlikeButForCase(["id", "name", "Name"]); // ["name", "Name"]
+ * namedAlikeButForCase(["id", "name"]); // null
+ * ```
+ */
+export function namedAlikeButForCase(names: readonly string[]): [string, string] | null {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const first = seen.get(name.toLowerCase());
+    if (first !== undefined && first !== name) return [first, name];
+    seen.set(name.toLowerCase(), name);
+  }
+  return null;
+}
+
 /** Problems found so far, each the origin's message. */
 type Problems = string[];
 
@@ -44,7 +65,7 @@ function text(body: Record<string, unknown>, key: string, min: number, max: numb
   return v;
 }
 
-function schemaField(f: unknown, i: number, names: Set<string>, problems: Problems): SchemaField | null {
+function schemaField(f: unknown, i: number, names: Map<string, string>, problems: Problems): SchemaField | null {
   if (!f || typeof f !== "object" || Array.isArray(f)) {
     problems.push(`body/schemaDef/fields/${i} must be an object`);
     return null;
@@ -55,8 +76,15 @@ function schemaField(f: unknown, i: number, names: Set<string>, problems: Proble
   if (extra.length > 0) problems.push(`body/schemaDef/fields/${i} must NOT have additional property '${extra[0]}'`);
   if (typeof name !== "string" || !FIELD_NAME.test(name)) {
     problems.push(`body/schemaDef/fields/${i}/name must match ${FIELD_NAME.source}`);
-  } else if (names.has(name)) problems.push(`body/schemaDef/fields: "${name}" is named twice`);
-  else names.add(name);
+  } else {
+    const first = names.get(name.toLowerCase());
+    if (first === name) problems.push(`body/schemaDef/fields: "${name}" is named twice`);
+    else if (first !== undefined) {
+      problems.push(
+        `body/schemaDef/fields: "${first}" and "${name}" differ only in case (SQL column names ignore case)`,
+      );
+    } else names.set(name.toLowerCase(), name);
+  }
   if (typeof type !== "string" || !TYPES.includes(type)) {
     problems.push(`body/schemaDef/fields/${i}/type must be one of ${TYPES.join(", ")}`);
   }
@@ -82,7 +110,7 @@ function schemaDef(value: unknown, problems: Problems): SchemaDef {
   if (!Array.isArray(fields) || fields.length < 1 || fields.length > 40) {
     problems.push("body/schemaDef/fields must have 1-40 fields");
   } else {
-    const names = new Set<string>();
+    const names = new Map<string, string>();
     fields.forEach((f, i) => {
       const field = schemaField(f, i, names, problems);
       if (field) out.push(field);

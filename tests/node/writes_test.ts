@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, type Json } from "../support/assert.ts";
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { withNode } from "../support/node.ts";
 import { post } from "../support/local_project.ts";
@@ -77,6 +77,10 @@ Deno.test("POST /projects refuses bad fields with 400", async () => {
         { ...NOTES, schemaDef: { fields: [{ name: "a", type: "string" }, { name: "a", type: "integer" }] } },
         /named twice/,
       ],
+      [
+        { ...NOTES, schemaDef: { fields: [{ name: "name", type: "string" }, { name: "Name", type: "integer" }] } },
+        /^body\/schemaDef\/fields: "name" and "Name" differ only in case \(SQL column names ignore case\)$/,
+      ],
       [[], /^body must be a JSON object/],
     ];
     for (const [body, message] of bad) {
@@ -91,6 +95,22 @@ Deno.test("POST /projects refuses bad fields with 400", async () => {
       tags: ["ai"],
     });
     assertEquals(ok.status, 201, "any license string is taken as given");
+  });
+});
+
+Deno.test("contribute: a project made before fields alike but for case were refused answers 409, and is left as it was", async () => {
+  await withNode({}, async ({ url, store }) => {
+    assertEquals((await post(url, "/projects", NOTES)).status, 201);
+    const path = join(store, "notes", "project.json");
+    const meta = JSON.parse(await readFile(path, "utf8"));
+    meta.schemaDef.fields.push({ name: "Text", type: "string", required: false });
+    await writeFile(path, JSON.stringify(meta));
+    const r = await contribute(url, [{ id: 1, text: "a", Text: "b" }]);
+    assertEquals(r.status, 409);
+    assertMatch(r.body.error, /^project notes's schema names "text" and "Text", which differ only in case/);
+    assertEquals(await readdir(join(store, "notes")), ["project.json"], "nothing written");
+    const health: Json = await (await fetch(`${url}/healthz`)).json();
+    assertEquals(health.ok, true);
   });
 });
 

@@ -1,4 +1,4 @@
-import { checkNewProject, newProjectProblems } from "../../src/wire/mod.ts";
+import { checkNewProject, namedAlikeButForCase, newProjectProblems } from "../../src/wire/mod.ts";
 import { assertEquals, assertThrows } from "../support/assert.ts";
 
 const GOOD = {
@@ -15,7 +15,12 @@ Deno.test("newProjectProblems lists every problem, in the origin's words; checkN
     readme: "short",
     tags: ["Bad Tag"],
     visibility: "secret",
-    schemaDef: { fields: [{ name: "1id", type: "int" }, { name: "text" }, { name: "text", type: "string" }] },
+    schemaDef: {
+      fields: [{ name: "1id", type: "int" }, { name: "text" }, { name: "text", type: "string" }, {
+        name: "TEXT",
+        type: "string",
+      }],
+    },
   };
   const problems = newProjectProblems(bad);
   assertEquals(problems, [
@@ -28,9 +33,16 @@ Deno.test("newProjectProblems lists every problem, in the origin's words; checkN
     "body/schemaDef/fields/0/type must be one of string, number, integer, boolean",
     "body/schemaDef/fields/1/type must be one of string, number, integer, boolean",
     'body/schemaDef/fields: "text" is named twice',
+    'body/schemaDef/fields: "text" and "TEXT" differ only in case (SQL column names ignore case)',
   ]);
   assertThrows(() => checkNewProject(bad), /^body\/slug must match pattern/);
   assertEquals(newProjectProblems(GOOD), []);
   assertEquals(checkNewProject(GOOD).visibility, "private");
   assertEquals(newProjectProblems([]), ["body must be a JSON object"]);
+});
+
+Deno.test("namedAlikeButForCase finds the first two names differing only in case", () => {
+  assertEquals(namedAlikeButForCase(["id", "name", "x", "NAME", "Id"]), ["name", "NAME"]);
+  assertEquals(namedAlikeButForCase(["id", "name", "id"]), null, "the same name twice is another problem");
+  assertEquals(namedAlikeButForCase([]), null);
 });
