@@ -71,6 +71,9 @@ export async function versionsInRange(
   }
   if (from > newest) throw bad(`startingVersion ${from} is past the table's newest, ${newest}`);
   if (from > to) throw bad(`the range starts at version ${from}, after its end, ${to}`);
+  if (from < 1) {
+    throw bad(`version ${from} does not exist: a table's versions start at 1 (held: ${held.oldest} to ${newest})`);
+  }
   if (from < (held.oldest ?? 0)) {
     throw bad(`version ${from} is no longer held (pruned): the oldest version held is ${held.oldest}`);
   }

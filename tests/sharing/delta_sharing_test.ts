@@ -402,6 +402,13 @@ Deno.test("changes: a pruned start is 400 naming the oldest version held; the ch
     const r = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=1");
     assertEquals(r.status, 400);
     assertMatch((await r.json()).message, /oldest version held is 4/);
+    const zero = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=0");
+    assertEquals(zero.status, 400);
+    assertEquals(
+      (await zero.json()).message,
+      "version 0 does not exist: a table's versions start at 1 (held: 4 to 6)",
+      "not said to be pruned: there never was a version 0",
+    );
     const kept = await client.raw("GET", "/shares/svc/schemas/default/tables/notes/changes?startingVersion=4");
     const adds = (await kept.text()).trim().split("\n").slice(2).map((l) => JSON.parse(l).add);
     assertEquals(adds.map((a) => a.version), [4, 5, 6]);
