@@ -29,7 +29,9 @@ export interface DenoGlobal {
   listen(options: { hostname: string; port: number; transport?: "tcp" }): DenoListener;
   openSync(path: string, options?: { read?: boolean }): { close(): void };
   statSync(path: string): { ino: number | null; mtime: Date | null; size: number };
-  lstatSync(path: string): { size: number; isFile: boolean; isSymlink: boolean };
+  lstatSync(
+    path: string,
+  ): { size: number; isFile: boolean; isSymlink: boolean; ino: number | null; mtime: Date | null };
   addSignalListener(signal: "SIGINT" | "SIGTERM", fn: () => void): void;
   exit(code: number): never;
   execPath(): string;

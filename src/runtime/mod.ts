@@ -11,7 +11,7 @@ import { denoGlobal, listenDeno } from "./deno.ts";
 import { listenNode } from "./node.ts";
 
 export { onParentGone } from "./parent.ts";
-export { fileStampOf, type LinkInfo, linkInfoOf, type Stamp, stampOf } from "./stat.ts";
+export { fileStampOf, type LinkInfo, linkInfoOf, linkStampOf, type Stamp, stampOf } from "./stat.ts";
 export { unrefTimer } from "./timers.ts";
 export { cgroupMemoryLimit, cgroupOomKills } from "./cgroup.ts";
 export { collectGarbage } from "./gc.ts";

@@ -105,3 +105,32 @@ export function linkInfoOf(path: string): LinkInfo | null {
     throw e;
   }
 }
+
+/**
+ * The stamp of what is at `path` itself (not following a link), a symbolic
+ * link's key marked as such, or null when nothing is there or it cannot be
+ * read: one synchronous `lstat`, what a store compares on every request to
+ * learn that a project's folder is as it was.
+ *
+ * @example
+ * ```ts
+ * import { linkStampOf } from "./stat.ts";
+ * linkStampOf("/no/such/folder"); // null
+ * ```
+ */
+export function linkStampOf(path: string): Stamp | null {
+  try {
+    const deno = denoGlobal();
+    if (deno) {
+      const info = deno.lstatSync(path);
+      const mtimeMs = info.mtime?.getTime() ?? 0;
+      return { key: `${info.ino}:${mtimeMs}${info.isSymlink ? ":link" : ""}`, mtimeMs, size: info.size };
+    }
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    if (!info) return null;
+    const link = info.isSymbolicLink() ? ":link" : "";
+    return { key: `${info.ino}:${info.mtimeMs}${link}`, mtimeMs: info.mtimeMs, size: info.size };
+  } catch {
+    return null;
+  }
+}

@@ -15,6 +15,7 @@ import { appendJournal, journalFile, lastCommitted, rebuildJournal } from "./jou
 import { type Version, versionDocument } from "./version.ts";
 import { stringifyExactJson } from "../wire/mod.ts";
 import { fileStampOf } from "../runtime/mod.ts";
+import { wroteToStore } from "./_writes_seen.ts";
 
 async function writeSynced(path: string, text: string): Promise<void> {
   const handle = await open(path, "wx");
@@ -49,6 +50,7 @@ export async function commitVersion(root: string, version: Version): Promise<voi
     await writeSynced(join(staging, "manifest.json"), stringifyExactJson(versionDocument(version), 2) + "\n");
     await syncDir(staging);
     await rename(staging, join(dir, `v${version.version}`));
+    wroteToStore();
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
     throw e;

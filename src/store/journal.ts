@@ -15,6 +15,7 @@ import { mkdir, open, readdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { syncDir } from "./atomic.ts";
 import { projectDir, versionOfDirName } from "./layout.ts";
+import { wroteToStore } from "./_writes_seen.ts";
 
 /** The journal's path for `slug`. */
 export function journalFile(root: string, slug: string): string {
@@ -87,6 +88,7 @@ export async function appendJournal(root: string, slug: string, lines: readonly 
     await handle.write(head + lines.map((l) => `${l}\n`).join(""), size);
     if (sync) await handle.sync();
   } finally {
+    wroteToStore();
     await handle.close();
   }
 }
@@ -153,6 +155,7 @@ export async function rebuildJournal(root: string, slug: string): Promise<number
   await handle.sync();
   await handle.close();
   await rename(temp, journalFile(root, slug));
+  wroteToStore();
   await syncDir(index);
   return versions;
 }

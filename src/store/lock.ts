@@ -15,6 +15,7 @@ import { open, readFile, stat, unlink, utimes } from "node:fs/promises";
 import process from "node:process";
 import { join } from "node:path";
 import { projectDir } from "./layout.ts";
+import { wroteToStore } from "./_writes_seen.ts";
 
 // Per process, keyed by the project's folder: writers in one process queue here; across processes the lock file
 // (below) decides.
@@ -129,6 +130,7 @@ export function withProjectLock<T>(
     try {
       return await fn();
     } finally {
+      wroteToStore();
       await release();
     }
   });

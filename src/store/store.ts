@@ -16,6 +16,7 @@ import { partFile, projectDir, projectFile, versionOfDirName } from "./layout.ts
 import type { ProjectMeta } from "./project_file.ts";
 import { readProjectMeta } from "./project_file.ts";
 import { projectLinked } from "./no_follow.ts";
+import { type RecentLooks, recentLooks } from "./_recent_looks.ts";
 import { leaseParts } from "./retention.ts";
 import type { Family } from "../metrics/mod.ts";
 
@@ -104,6 +105,8 @@ interface StoreState {
   folders: Map<string, { key: string; settled: boolean; holds: boolean }>;
   /** The store folder's slug-named subfolders. */
   listing: { key: string; settled: boolean; names: string[] } | null;
+  /** What was last looked at for each project (its summary, its newest whole version), while it stands. */
+  looks: RecentLooks;
 }
 
 /**
@@ -124,6 +127,7 @@ export function openStore(root: string): Store {
   const s: StoreState = {
     root,
     checks: versionChecks(root),
+    looks: recentLooks(root),
     summaries: new Map(),
     summarizing: new Map(),
     folders: new Map(),
@@ -197,6 +201,21 @@ async function checked(s: StoreState, slug: string, version: number): Promise<Ch
 
 /** The store API over its state. */
 function storeOver(s: StoreState): Store {
+  /** The newest whole version of `slug`: newest first, a few at a time (the newest is whole unless something went wrong on disk). */
+  const newestWhole = async (slug: string): Promise<StoredVersion | null> => {
+    const project = await store.project(slug);
+    if (!project) return null;
+    for (let seen = 0; seen < project.versions.count;) {
+      const batch = project.versions.newestFirst(seen + 16).slice(seen);
+      for (const n of batch) {
+        const r = await checked(s, slug, n);
+        if (r && !("reason" in r)) return r;
+      }
+      seen += batch.length;
+      if (batch.length === 0) break;
+    }
+    return null;
+  };
   const store: Store = {
     root: s.root,
     location: s.root,
@@ -220,30 +239,20 @@ function storeOver(s: StoreState): Store {
       }
       return out;
     },
-    async project(slug) {
-      if (!isSlug(slug) || projectLinked(s.root, slug) || !stampOf(projectDir(s.root, slug))) return null;
-      return (await summaryOf(s, slug)).result;
+    project(slug) {
+      if (!isSlug(slug)) return Promise.resolve(null);
+      return s.looks.of("project", slug, async () => {
+        if (projectLinked(s.root, slug) || !stampOf(projectDir(s.root, slug))) return null;
+        return (await summaryOf(s, slug)).result;
+      });
     },
     async version(slug, version) {
       if (!isSlug(slug) || !Number.isSafeInteger(version) || version < 1) return null;
       const r = await checked(s, slug, version);
       return r && !("reason" in r) ? r : null;
     },
-    async latest(slug) {
-      if (!isSlug(slug)) return null;
-      const project = await store.project(slug);
-      if (!project) return null;
-      // Newest first, a few at a time: the newest is whole unless something went wrong on disk.
-      for (let seen = 0; seen < project.versions.count;) {
-        const batch = project.versions.newestFirst(seen + 16).slice(seen);
-        for (const n of batch) {
-          const r = await checked(s, slug, n);
-          if (r && !("reason" in r)) return r;
-        }
-        seen += batch.length;
-        if (batch.length === 0) break;
-      }
-      return null;
+    latest(slug) {
+      return isSlug(slug) ? s.looks.of("latest", slug, () => newestWhole(slug)) : Promise.resolve(null);
     },
     partPath(slug, sha256) {
       return partFile(s.root, slug, sha256);

@@ -1,0 +1,82 @@
+import { assertEquals } from "../support/assert.ts";
+import { mkdir, rename, symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { tempDir } from "../support/store_fixture.ts";
+import { LOOK_STANDS_MS, recentLooks } from "../../src/store/_recent_looks.ts";
+import { wroteToStore } from "../../src/store/_writes_seen.ts";
+
+/** A look that counts how often it ran and answers that count. */
+function counted() {
+  let runs = 0;
+  return { look: () => Promise.resolve(++runs), runs: () => runs };
+}
+
+Deno.test("a look stands until the project's folder changes, this process writes, or its time is up", async () => {
+  const dir = await tempDir();
+  try {
+    let now = 0;
+    const looks = recentLooks(dir.path, () => now);
+    const project = join(dir.path, "notes");
+    await mkdir(project);
+    const { look, runs } = counted();
+    assertEquals(await looks.of("project", "notes", look), 1);
+    assertEquals(await looks.of("project", "notes", look), 1, "kept");
+    assertEquals(runs(), 1);
+
+    // A version committed: a folder renamed into the project's.
+    await mkdir(join(dir.path, ".v1.tmp"));
+    await new Promise((r) => setTimeout(r, 5)); // the folder's time moves by whole milliseconds
+    await rename(join(dir.path, ".v1.tmp"), join(project, "v1"));
+    assertEquals(await looks.of("project", "notes", look), 2, "the folder changed");
+    assertEquals(await looks.of("project", "notes", look), 2);
+
+    wroteToStore();
+    assertEquals(await looks.of("project", "notes", look), 3, "this process wrote to a store");
+
+    now += LOOK_STANDS_MS - 1;
+    assertEquals(await looks.of("project", "notes", look), 3, "still standing");
+    now += 1;
+    assertEquals(await looks.of("project", "notes", look), 4, "its time is up");
+
+    assertEquals(await looks.of("latest", "notes", look), 5, "each kind of look is its own");
+    assertEquals(await looks.of("project", "other", look), 6, "and each project's");
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("a project's folder swapped for a link to it, or taken away, is looked at again", async () => {
+  const dir = await tempDir();
+  try {
+    const looks = recentLooks(dir.path, () => 0);
+    const real = join(dir.path, "real");
+    await mkdir(real);
+    await rename(real, join(dir.path, "notes"));
+    const { look } = counted();
+    assertEquals(await looks.of("project", "notes", look), 1);
+    await rename(join(dir.path, "notes"), real);
+    assertEquals(await looks.of("project", "notes", look), 2, "gone");
+    await symlink(real, join(dir.path, "notes"));
+    assertEquals(await looks.of("project", "notes", look), 3, "a link, though to the same folder");
+    assertEquals(await looks.of("project", "notes", look), 3);
+  } finally {
+    await dir.cleanup();
+  }
+});
+
+Deno.test("looks at slugs that name no project are kept too, but not without bound", async () => {
+  const dir = await tempDir();
+  try {
+    const looks = recentLooks(dir.path, () => 0);
+    const { look, runs } = counted();
+    await looks.of("project", "nobody-0", look);
+    await looks.of("project", "nobody-0", look);
+    assertEquals(runs(), 1, "a slug that names nothing is kept");
+    for (let i = 1; i <= 1024; i++) await looks.of("project", `nobody-${i}`, look);
+    assertEquals(runs(), 1025);
+    await looks.of("project", "nobody-0", look);
+    assertEquals(runs(), 1026, "the oldest went to make room");
+  } finally {
+    await dir.cleanup();
+  }
+});
