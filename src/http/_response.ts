@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { bytesOf } from "./bytes_response.ts";
 
 /** Where a response goes: a writer that applies the connection's stall timer. */
 export type Write = (bytes: Uint8Array) => Promise<void>;
@@ -175,6 +176,11 @@ export async function writeResponse(write: Write, response: Response, options: W
     await body?.cancel().catch(() => {});
     const framing = bodiless ? (options.head && declared !== null ? { length: declared } : "none") : { length: 0 };
     await write(responseHead(status, headers, framing, options));
+    return options.keepAlive;
+  }
+  const bytes = bytesOf(response);
+  if (bytes !== null && (declared === null || declared === bytes.length)) {
+    await write(join(responseHead(status, headers, { length: bytes.length }, options), bytes));
     return options.keepAlive;
   }
   // Every chunk is written before the next read: a byte stream's (a file's, a download's) reuse one buffer.

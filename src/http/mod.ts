@@ -11,6 +11,7 @@ export { requestFault } from "./_errors.ts";
 export { checkBodyHeaders, FORM_TYPE, MAX_BODY_BYTES, readJsonBody } from "./request_body.ts";
 export { publicOrigin } from "./public_origin.ts";
 export { relay, type RelayOptions } from "./relay.ts";
+export { bytesOf, bytesResponse } from "./bytes_response.ts";
 export {
   type Conn,
   DEFAULT_LIMITS,

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { bytesResponse } from "../http/mod.ts";
 import { stringifyExactJson } from "../wire/mod.ts";
 
 /** Headers every JSON answer carries. */
@@ -22,7 +23,7 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
  * ```
  */
 export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { ...JSON_HEADERS, ...headers } });
+  return bytesResponse(text, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /**
@@ -39,7 +40,7 @@ export function jsonBytes(
   status = 200,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(bytes, { status, headers: { ...JSON_HEADERS, ...headers } });
+  return bytesResponse(bytes, { status, headers: { ...JSON_HEADERS, ...headers } });
 }
 
 /**
