@@ -169,18 +169,19 @@ export class BodyLengthMismatch extends Error {}
  */
 export async function writeResponse(write: Write, response: Response, options: WriteOptions): Promise<boolean> {
   const { status, headers } = response;
-  const body = response.body;
   const bodiless = options.head || status === 204 || status === 304 || status < 200;
   const declared = declaredLength(headers);
+  // Before `response.body`, which would make the stream this spares.
+  const bytes = bodiless ? null : bytesOf(response);
+  if (bytes !== null && (declared === null || declared === bytes.length)) {
+    await write(join(responseHead(status, headers, { length: bytes.length }, options), bytes));
+    return options.keepAlive;
+  }
+  const body = response.body;
   if (bodiless || body === null) {
     await body?.cancel().catch(() => {});
     const framing = bodiless ? (options.head && declared !== null ? { length: declared } : "none") : { length: 0 };
     await write(responseHead(status, headers, framing, options));
-    return options.keepAlive;
-  }
-  const bytes = bytesOf(response);
-  if (bytes !== null && (declared === null || declared === bytes.length)) {
-    await write(join(responseHead(status, headers, { length: bytes.length }, options), bytes));
     return options.keepAlive;
   }
   // Every chunk is written before the next read: a byte stream's (a file's, a download's) reuse one buffer.
