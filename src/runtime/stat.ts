@@ -78,6 +78,31 @@ export interface LinkInfo {
   isSymlink: boolean;
 }
 
+/** What one `lstat` says of a path: {@linkcode LinkInfo}, and its inode and modification time. */
+interface LinkStat extends LinkInfo {
+  ino: number | null;
+  mtimeMs: number;
+}
+
+/** One synchronous `lstat` of `path`, null when nothing is there (Node's way); any failure Deno raises is thrown. */
+function lstatNow(path: string): LinkStat | null {
+  const deno = denoGlobal();
+  if (deno) {
+    const info = deno.lstatSync(path);
+    const mtimeMs = info.mtime?.getTime() ?? 0;
+    return { size: info.size, isFile: info.isFile, isSymlink: info.isSymlink, ino: info.ino, mtimeMs };
+  }
+  const info = lstatSync(path, { throwIfNoEntry: false });
+  if (!info) return null;
+  return {
+    size: info.size,
+    isFile: info.isFile(),
+    isSymlink: info.isSymbolicLink(),
+    ino: info.ino,
+    mtimeMs: info.mtimeMs,
+  };
+}
+
 /**
  * What is at `path` itself (not following a link), read synchronously, or
  * null when nothing is there; any other failure is thrown. The store checks
@@ -92,13 +117,8 @@ export interface LinkInfo {
  */
 export function linkInfoOf(path: string): LinkInfo | null {
   try {
-    const deno = denoGlobal();
-    if (deno) {
-      const info = deno.lstatSync(path);
-      return { size: info.size, isFile: info.isFile, isSymlink: info.isSymlink };
-    }
-    const info = lstatSync(path, { throwIfNoEntry: false });
-    return info ? { size: info.size, isFile: info.isFile(), isSymlink: info.isSymbolicLink() } : null;
+    const info = lstatNow(path);
+    return info && { size: info.size, isFile: info.isFile, isSymlink: info.isSymlink };
   } catch (e) {
     const code = (e as { code?: string } | null)?.code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -119,18 +139,12 @@ export function linkInfoOf(path: string): LinkInfo | null {
  * ```
  */
 export function linkStampOf(path: string): Stamp | null {
+  let info;
   try {
-    const deno = denoGlobal();
-    if (deno) {
-      const info = deno.lstatSync(path);
-      const mtimeMs = info.mtime?.getTime() ?? 0;
-      return { key: `${info.ino}:${mtimeMs}${info.isSymlink ? ":link" : ""}`, mtimeMs, size: info.size };
-    }
-    const info = lstatSync(path, { throwIfNoEntry: false });
-    if (!info) return null;
-    const link = info.isSymbolicLink() ? ":link" : "";
-    return { key: `${info.ino}:${info.mtimeMs}${link}`, mtimeMs: info.mtimeMs, size: info.size };
+    info = lstatNow(path);
   } catch {
     return null;
   }
+  if (!info) return null;
+  return { key: `${info.ino}:${info.mtimeMs}${info.isSymlink ? ":link" : ""}`, mtimeMs: info.mtimeMs, size: info.size };
 }

@@ -11,12 +11,21 @@ function counted() {
   return { look: () => Promise.resolve(++runs), runs: () => runs };
 }
 
-Deno.test("a look stands until the project's folder changes, this process writes, or its time is up", async () => {
+/** Runs `fn` over a new temporary folder, removed after. */
+async function inTempDir(fn: (path: string) => Promise<void>): Promise<void> {
   const dir = await tempDir();
   try {
+    await fn(dir.path);
+  } finally {
+    await dir.cleanup();
+  }
+}
+
+Deno.test("a look stands until the project's folder changes, this process writes, or its time is up", async () => {
+  await inTempDir(async (root) => {
     let now = 0;
-    const looks = recentLooks(dir.path, () => now);
-    const project = join(dir.path, "notes");
+    const looks = recentLooks(root, () => now);
+    const project = join(root, "notes");
     await mkdir(project);
     const { look, runs } = counted();
     assertEquals(await looks.of("project", "notes", look), 1);
@@ -24,9 +33,9 @@ Deno.test("a look stands until the project's folder changes, this process writes
     assertEquals(runs(), 1);
 
     // A version committed: a folder renamed into the project's.
-    await mkdir(join(dir.path, ".v1.tmp"));
+    await mkdir(join(root, ".v1.tmp"));
     await new Promise((r) => setTimeout(r, 5)); // the folder's time moves by whole milliseconds
-    await rename(join(dir.path, ".v1.tmp"), join(project, "v1"));
+    await rename(join(root, ".v1.tmp"), join(project, "v1"));
     assertEquals(await looks.of("project", "notes", look), 2, "the folder changed");
     assertEquals(await looks.of("project", "notes", look), 2);
 
@@ -40,34 +49,28 @@ Deno.test("a look stands until the project's folder changes, this process writes
 
     assertEquals(await looks.of("latest", "notes", look), 5, "each kind of look is its own");
     assertEquals(await looks.of("project", "other", look), 6, "and each project's");
-  } finally {
-    await dir.cleanup();
-  }
+  });
 });
 
 Deno.test("a project's folder swapped for a link to it, or taken away, is looked at again", async () => {
-  const dir = await tempDir();
-  try {
-    const looks = recentLooks(dir.path, () => 0);
-    const real = join(dir.path, "real");
+  await inTempDir(async (root) => {
+    const looks = recentLooks(root, () => 0);
+    const real = join(root, "real");
     await mkdir(real);
-    await rename(real, join(dir.path, "notes"));
+    await rename(real, join(root, "notes"));
     const { look } = counted();
     assertEquals(await looks.of("project", "notes", look), 1);
-    await rename(join(dir.path, "notes"), real);
+    await rename(join(root, "notes"), real);
     assertEquals(await looks.of("project", "notes", look), 2, "gone");
-    await symlink(real, join(dir.path, "notes"));
+    await symlink(real, join(root, "notes"));
     assertEquals(await looks.of("project", "notes", look), 3, "a link, though to the same folder");
     assertEquals(await looks.of("project", "notes", look), 3);
-  } finally {
-    await dir.cleanup();
-  }
+  });
 });
 
 Deno.test("looks at slugs that name no project are kept too, but not without bound", async () => {
-  const dir = await tempDir();
-  try {
-    const looks = recentLooks(dir.path, () => 0);
+  await inTempDir(async (root) => {
+    const looks = recentLooks(root, () => 0);
     const { look, runs } = counted();
     await looks.of("project", "nobody-0", look);
     await looks.of("project", "nobody-0", look);
@@ -76,7 +79,5 @@ Deno.test("looks at slugs that name no project are kept too, but not without bou
     assertEquals(runs(), 1025);
     await looks.of("project", "nobody-0", look);
     assertEquals(runs(), 1026, "the oldest went to make room");
-  } finally {
-    await dir.cleanup();
-  }
+  });
 });
