@@ -11,7 +11,7 @@
  *
  * @module
  */
-import * as zlib from "node:zlib";
+import { runCodec } from "./_run_codec.ts";
 
 /** One block's records, as the page cache keeps them. */
 export interface CachedGroup {
@@ -41,15 +41,6 @@ export interface CachedGroupOptions {
 
 /** Records a compressed block compresses together: a page of 100 decompresses two runs, or one, or three. */
 export const COMPRESSED_RUN = 128;
-/**
- * Brotli's quality 2 and a 64 KiB window. Measured on 10,240 records of 109
- * bytes: 8.6x smaller, 8 ms to compress the block, 0.07 ms to decompress a
- * page's runs. Quality 1 in runs of 256 records was 7.8x, 5 ms and 0.13 ms,
- * and the decompressing is paid on every page served from the cache.
- */
-const BROTLI = {
-  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 },
-};
 /** What every block holds besides its bytes and offsets. */
 const OVERHEAD = 64;
 
@@ -185,35 +176,8 @@ function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): Cach
   return group;
 }
 
-/** A codec for runs: compress one, decompress one. */
-interface RunCodec {
-  compress(bytes: Uint8Array): Uint8Array;
-  decompress(bytes: Uint8Array): Uint8Array;
-}
-
-/** node:zlib's zstd, typed here: the `@types/node` that `deno task check` uses predates it. */
-const ZSTD = zlib as unknown as {
-  zstdCompressSync?: (bytes: Uint8Array, options: { params: Record<number, number> }) => Uint8Array;
-  zstdDecompressSync?: (bytes: Uint8Array) => Uint8Array;
-  constants: { ZSTD_c_compressionLevel?: number };
-};
-const ZSTD_LEVEL = ZSTD.constants.ZSTD_c_compressionLevel ?? 100;
-
-/**
- * zstd at level 1 where the runtime has it (Deno, Node from 22.15): on the
- * bench's records as small as Brotli's quality 2 (8.3x), a block compressed
- * in 4 ms instead of 8-30, a run decompressed in 20-25 µs instead of 30-40
- * (each call costs 11-16 µs before the bytes; docs/benchmarks.md, "budget").
- */
-const RUNS: RunCodec = typeof ZSTD.zstdCompressSync === "function" && typeof ZSTD.zstdDecompressSync === "function"
-  ? {
-    compress: (bytes) => ZSTD.zstdCompressSync!(bytes, { params: { [ZSTD_LEVEL]: 1 } }),
-    decompress: (bytes) => ZSTD.zstdDecompressSync!(bytes),
-  }
-  : {
-    compress: (bytes) => zlib.brotliCompressSync(bytes, BROTLI),
-    decompress: (bytes) => zlib.brotliDecompressSync(bytes),
-  };
+/** How this runtime compresses runs: zstd, or Brotli where it has none. */
+const RUNS = runCodec();
 
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
@@ -227,12 +191,18 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const joined = new Uint8Array(runStarts[compressedRuns.length]);
   compressedRuns.forEach((run, r) => joined.set(run, runStarts[r]));
   const { words: [starts, at], bytes } = packed([offsets, runStarts], joined);
-  const run = (r: number) => RUNS.decompress(bytes.subarray(at[r], at[r + 1]));
-  /** Runs `first` to `last` decompressed and joined by commas: the text from record `first * COMPRESSED_RUN`. */
+  /** The records of run `r`, `from` to `to` (not included). */
+  const runRecords = (r: number) => [r * COMPRESSED_RUN, Math.min(count, (r + 1) * COMPRESSED_RUN)];
+  /** Runs `first` to `last` decompressed, each into its place, joined by commas: the text from record `first * COMPRESSED_RUN`. */
   const decompressed = (first: number, last: number): Uint8Array => {
-    const pieces = [];
-    for (let r = first; r <= last; r++) pieces.push(run(r));
-    return joinBytes(pieces);
+    const base = starts[first * COMPRESSED_RUN];
+    const out = new Uint8Array(starts[runRecords(last)[1]] - 1 - base);
+    for (let r = first; r <= last; r++) {
+      const [from, to] = runRecords(r);
+      RUNS.decompressInto(bytes.subarray(at[r], at[r + 1]), out, starts[from] - base, starts[to] - 1 - starts[from]);
+      if (r < last) out[starts[to] - 1 - base] = 44; // ","
+    }
+    return out;
   };
   const around = (a: number, b: number) => {
     const first = Math.floor(a / COMPRESSED_RUN);
