@@ -7,7 +7,7 @@
  * runtime has no zstd), so a page decompresses only the runs it falls in. On
  * the bench data JSON records came out at an eighth of their size (deflate at
  * level 1: a quarter), compressing a 10,240-record block took about 4 ms and
- * decompressing a page's runs about 0.06 ms (docs/benchmarks.md, "budget").
+ * decompressing a page's runs about 0.03 ms (docs/benchmarks.md, "budget").
  *
  * @module
  */
@@ -35,7 +35,7 @@ export interface CachedGroup {
 
 /** How a block is kept. */
 export interface CachedGroupOptions {
-  /** Compress the records in runs (an eighth to a quarter of the memory, about 0.06 ms more a page). */
+  /** Compress the records in runs (an eighth to a quarter of the memory, about 0.03 ms more a page). */
   compressed?: boolean;
 }
 

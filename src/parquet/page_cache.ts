@@ -65,7 +65,7 @@ export interface PageCache {
 export interface PageCacheOptions {
   /**
    * Make room by compressing the least recently used blocks before dropping
-   * any: four to eight times the records in the same bytes, about 0.06 ms
+   * any: four to eight times the records in the same bytes, about 0.03 ms
    * more a page served from a compressed block. Blocks go in plain, and stay
    * so while they fit.
    */
