@@ -9,6 +9,7 @@
  */
 import type { DuckDBValue } from "@duckdb/node-api";
 import { sqlIdent, sqlString } from "./_duckdb.ts";
+import { refusedFilterValue } from "./_filter_values.ts";
 
 /** How a filter compares a column with its values. */
 export type FilterOp =
@@ -126,7 +127,12 @@ function whereOf(
   also: readonly string[],
 ): { sql: string; params: DuckDBValue[] } {
   const params: DuckDBValue[] = [];
-  const param = (value: string, type: string) => {
+  const param = (value: string, type: string, column?: string) => {
+    const refused = type === "VARCHAR" ? null : refusedFilterValue(value, type);
+    if (refused !== null) {
+      const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+      throw new ViewError(`a filter's value is not of its column's type: ${shown} ${refused} (${column} is ${type})`);
+    }
     params.push(value);
     return type === "VARCHAR" ? `$${params.length}` : `CAST($${params.length} AS ${type})`;
   };
@@ -138,8 +144,8 @@ function whereOf(
     if (!isScalar(column.type)) throw new ViewError(`column ${column.name} (${column.type}) can only be null or not`);
     if (f.op === "contains") return `contains(CAST(${name} AS VARCHAR), ${param(f.values[0], "VARCHAR")})`;
     if (f.op === "startswith") return `starts_with(CAST(${name} AS VARCHAR), ${param(f.values[0], "VARCHAR")})`;
-    if (f.op === "in") return `${name} IN (${f.values.map((v) => param(v, column.type)).join(", ")})`;
-    return `${name} ${COMPARE[f.op]} ${param(f.values[0], column.type)}`;
+    if (f.op === "in") return `${name} IN (${f.values.map((v) => param(v, column.type, column.name)).join(", ")})`;
+    return `${name} ${COMPARE[f.op]} ${param(f.values[0], column.type, column.name)}`;
   });
   if (spec.search !== null) {
     const strings = columns.filter((c) => c.type === "VARCHAR" && c.name !== "_extra");

@@ -214,3 +214,27 @@ Deno.test("view: parts with a column named like DuckDB's row number, or with oth
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, i) => from + i);
 }
+
+Deno.test("view: a value not of its column's type is refused before any record is read, whatever else filters", async () => {
+  type Filter = ViewSpec["filters"][number];
+  const f = (column: string, op: Filter["op"], ...values: string[]): Filter => ({ column, op, values });
+  const where = (...filters: Filter[]): ViewSpec => ({ filters, search: null, sort: null });
+  await withCities(async (run) => {
+    assertEquals((await run(where(f("id", "in", "3", " 4 ", "+5")))).ids, [3, 4, 5]);
+    assertEquals((await run(where(f("score", "gt", "1.5"), f("id", "lt", "5")))).ids, [4]);
+    const refusals: [Filter[], RegExp][] = [
+      // DuckDB would have rounded it: id > 2, leaving out 2.
+      [[f("id", "gt", "1.5")], /"1.5" is not a whole number \(id is BIGINT\)/],
+      [[f("id", "eq", "abc")], /"abc" is not a number \(id is BIGINT\)/],
+      // Nothing passes the first filter: the second is still refused, not skipped.
+      [[f("name", "eq", "no such city"), f("score", "gte", "abc")], /"abc" is not a number \(score is DOUBLE\)/],
+      [[f("id", "in", "1", "0x10")], /"0x10" is not a number/],
+      [[f("id", "gt", "9".repeat(50))], /is out of BIGINT's range/],
+    ];
+    for (const [filters, message] of refusals) {
+      const refused = await run(where(...filters)).then(() => null, (e) => e);
+      assert(refused instanceof ViewError, `${JSON.stringify(filters)}: ${refused}`);
+      assert(message.test(refused.message), refused.message);
+    }
+  });
+});
