@@ -19,6 +19,7 @@ import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { relay } from "../http/mod.ts";
 import { type ReadEngine, type Session, sqlString } from "./_duckdb.ts";
+import { runOne } from "./_statement.ts";
 
 /** The text around and between the lines of a stream. */
 export interface LineFraming {
@@ -175,7 +176,7 @@ function writing(
   done: (file: Growing, rows: number) => void,
 ): Growing {
   const file: Growing = { path, done: Promise.resolve(), finished: false, handle: null, at: 0 };
-  file.done = s.run((c) => c.run(copySql(query.select, path, framing), query.params)).then((result) => {
+  file.done = s.run((c) => runOne(c, copySql(query.select, path, framing), query.params)).then((result) => {
     file.finished = true;
     done(file, Number(result.rowsChanged));
   });

@@ -16,6 +16,7 @@ import { csvLineSql, jsonLineSql, linesSelect } from "./_line_sql.ts";
 import { copyLines, type LineFraming, type LineQuery, started } from "./_line_streams.ts";
 import { oneScan, ROW, valueError, type ViewSpec, viewSql } from "./_view_sql.ts";
 import type { ViewShape } from "./view.ts";
+import { readAll } from "./_statement.ts";
 
 /** Rows of a view's first part whose share passing its filters tells whether the view is sparse. */
 const SAMPLE_ROWS = 10_240;
@@ -187,7 +188,7 @@ export async function sparseView(source: LineSource, spec: ViewSpec): Promise<bo
   const key = `${sql.from}\u0000${JSON.stringify(sql.params)}`;
   const known = SAMPLES.get(key);
   if (known !== undefined) return known;
-  const passed = await source.engine.use((c) => c.runAndReadAll(`SELECT count(*)::BIGINT ${sql.from}`, sql.params));
+  const passed = await source.engine.use((c) => readAll(c, `SELECT count(*)::BIGINT ${sql.from}`, sql.params));
   const sparse = Number(passed.getRows()[0][0]) < sampled * SPARSE_SHARE;
   if (SAMPLES.size >= KEPT_SAMPLES) SAMPLES.delete(SAMPLES.keys().next().value!);
   SAMPLES.set(key, sparse);

@@ -21,6 +21,7 @@ import {
   type ViewSpec,
   viewSql,
 } from "./_view_sql.ts";
+import { readAll } from "./_statement.ts";
 
 /** A record's place: its part's index among the view's parts and its row in that part. */
 export interface Place {
@@ -84,7 +85,7 @@ async function placesIn(
   params: ReturnType<typeof viewSql>["params"],
   first: number,
 ): Promise<Place[]> {
-  const rows = await c.runAndReadAll(query, params).catch((e) => Promise.reject(valueError(e)));
+  const rows = await readAll(c, query, params).catch((e) => Promise.reject(valueError(e)));
   return rows.getRows().map((r) => ({ part: first + Number(r[0]), row: Number(r[1]) }));
 }
 

@@ -11,6 +11,7 @@
 import type { ReadEngine } from "./_duckdb.ts";
 import { oneScan, PART, ROW, viewColumn, viewSql } from "./_view_sql.ts";
 import type { ViewShape } from "./view.ts";
+import { streamOf } from "./_statement.ts";
 
 /** A sort a kept order is for: the column and the direction. */
 export interface SortKey {
@@ -68,7 +69,7 @@ export async function sortOrder(
   const session = await engine.session();
   try {
     const result = await session.run((c) =>
-      c.stream(`SELECT CAST(${position} AS UINTEGER) AS p ${sql.from} ORDER BY ${sql.order}`, sql.params)
+      streamOf(c, `SELECT CAST(${position} AS UINTEGER) AS p ${sql.from} ORDER BY ${sql.order}`, sql.params)
     );
     let at = 0;
     for (;;) {

@@ -31,6 +31,7 @@ import { columnWriter, float32Text } from "./json_text.ts";
 import { EXTRA_COLUMN } from "./rows.ts";
 import { isScalar } from "./_view_sql.ts";
 import { viewShape } from "./view.ts";
+import { readAll } from "./_statement.ts";
 
 /** How a column is summarised. */
 export type ColumnKind = "number" | "string" | "boolean" | "temporal" | "other";
@@ -153,7 +154,7 @@ function aggregateSql(plans: Plan[], from: string, otherDistinct: boolean): stri
 }
 
 async function oneRow(c: DuckDBConnection, sql: string, params: string[] = []): Promise<Row> {
-  const reader = await c.runAndReadAll(sql, params);
+  const reader = await readAll(c, sql, params);
   return { values: reader.getRows()[0], types: reader.columnTypes() };
 }
 

@@ -18,6 +18,7 @@ import { recordEncoder } from "./rows.ts";
 
 export { type ColumnFilter, type FilterOp, type ViewColumn, ViewError, type ViewSpec } from "./_view_sql.ts";
 import type { ViewColumn, ViewSpec } from "./_view_sql.ts";
+import { readAll, runOne } from "./_statement.ts";
 
 /** A page of a view: the records as JSON texts, and the records the whole view holds. */
 export interface ViewPage {
@@ -114,7 +115,7 @@ export async function viewPage(
         const places = await viewPlaces(c, paths, shape.columns, spec, offset, limit);
         return await cached(places) ?? await recordsAtPlaces(c, paths, shape.columns, places);
       }
-      const result = await c.run(`SELECT * EXCLUDE (${PART}, ${ROW}) ${rows}`, sql.params)
+      const result = await runOne(c, `SELECT * EXCLUDE (${PART}, ${ROW}) ${rows}`, sql.params)
         .catch((e) => Promise.reject(valueError(e)));
       const encode = recordEncoder(result);
       const records: string[] = [];
@@ -122,7 +123,7 @@ export async function viewPage(
       return records;
     }),
     known ?? engine.use(async (c) => {
-      const counted = await c.runAndReadAll(`SELECT count(*)::BIGINT AS n ${sql.from}`, sql.params)
+      const counted = await readAll(c, `SELECT count(*)::BIGINT AS n ${sql.from}`, sql.params)
         .catch((e) => Promise.reject(valueError(e)));
       return Number(counted.getRows()[0][0]);
     }),
@@ -165,7 +166,7 @@ export async function viewFacetsAndTotal(
   const sql = viewSql(paths, shape.columns, spec, shape.uniform);
   const names = [...new Set(facets)].map((name) => viewColumn(shape.columns, name, "facet by").name);
   if (names.length === 0) {
-    const counted = await engine.use((c) => c.runAndReadAll(`SELECT count(*)::BIGINT ${sql.from}`, sql.params))
+    const counted = await engine.use((c) => readAll(c, `SELECT count(*)::BIGINT ${sql.from}`, sql.params))
       .catch((e) => Promise.reject(valueError(e)));
     return { facets: [], total: Number(counted.getRows()[0][0]) };
   }
@@ -178,7 +179,7 @@ export async function viewFacetsAndTotal(
     `GROUP BY GROUPING SETS (${sets}) ` +
     `QUALIFY row_number() OVER (PARTITION BY g ORDER BY n DESC, ${order}) <= ${size + 1} ORDER BY g, n DESC, ${order}`;
   const rows = await engine.use(async (c) =>
-    (await c.runAndReadAll(query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
+    (await readAll(c, query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
   );
   const full = (1 << names.length) - 1;
   const total = Number(rows.find((r) => Number(r[0]) === full)?.[names.length + 1] ?? 0);

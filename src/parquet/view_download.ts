@@ -27,6 +27,7 @@ import { viewLines } from "./_view_lines.ts";
 import type { ViewShape } from "./view.ts";
 import { columnWriter } from "./json_text.ts";
 import { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
+import { runOne, streamOf } from "./_statement.ts";
 
 export { DOWNLOAD_FOLDER_PREFIX, type ParquetFile, type ParquetFileOptions } from "./_parquet_file.ts";
 export { type ParquetWriters, parquetWriters, WRITER_FOLDER_PREFIX } from "./_parquet_writers.ts";
@@ -175,7 +176,7 @@ export async function viewText(
   }
   const session = await engine.session();
   try {
-    const result = await session.run((c) => c.stream(select.text, select.params));
+    const result = await session.run((c) => streamOf(c, select.text, select.params));
     const first = await session.run(() => result.fetchChunk());
     return textStream(session, framing(result, format), { result, first });
   } catch (e) {
@@ -265,7 +266,7 @@ export async function viewParquet(
   return await parquetFile(
     reads,
     async (c, target) => {
-      await c.run(`COPY (${select.text}) TO ${sqlString(target)} (FORMAT parquet)`, select.params)
+      await runOne(c, `COPY (${select.text}) TO ${sqlString(target)} (FORMAT parquet)`, select.params)
         .catch((e) => Promise.reject(valueError(e)));
     },
     options,
@@ -336,7 +337,7 @@ export async function resultParquet(result: ResultRows, options: ParquetFileOpti
     async (c, target) => {
       const rowsSql = `SELECT s.* FROM (SELECT unnest(from_json_strict($1, $2)) AS s)`;
       const select = blobs.length === 0 ? rowsSql : `SELECT * REPLACE (${unhex}) FROM (${rowsSql})`;
-      await c.run(`COPY (${select}) TO ${sqlString(target)} (FORMAT parquet)`, [rows, structure]);
+      await runOne(c, `COPY (${select}) TO ${sqlString(target)} (FORMAT parquet)`, [rows, structure]);
     },
     options,
   );
