@@ -92,7 +92,7 @@ Deno.test("a worker that ignores the interrupt is killed after the grace and rep
     assertEquals(r.status, 408);
     assert(Date.now() - started < 4000);
     const next = await sql(url, "SELECT 6");
-    assertEquals(next.body.rows, [[6]]);
+    assertEquals(next.body.rows, [[6]], `${next.status} ${JSON.stringify(next.body)}`);
     assert(!serving.node.sqlPids().includes(pid), "the stopped worker was replaced");
   });
 });

@@ -103,12 +103,14 @@ export interface ServeProcess {
 /**
  * Starts `svc serve args...` and resolves once it has printed its URL;
  * `nofile` lowers its open-file limit (`ulimit -n`); `svc` is the command
- * that runs svc (default: this checkout's `cli.ts` under Deno, or `root`'s).
+ * that runs svc (default: this checkout's `cli.ts` under Deno, or `root`'s);
+ * `cwd` is its working folder (a test process's own is shared by every test
+ * module running beside it).
  */
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
-  options: { nofile?: number; root?: string; svc?: string[] } = {},
+  options: { nofile?: number; root?: string; svc?: string[]; cwd?: string } = {},
 ): Promise<ServeProcess> {
   const cli = options.root ? `${options.root.replace(/\/$/, "")}/cli.ts` : `${ROOT}cli.ts`;
   // Another checkout runs under its own configuration and lock: this checkout's lock, read against another
@@ -122,6 +124,7 @@ export async function startServe(
   const child = new Deno.Command(command, {
     args: rest,
     env,
+    cwd: options.cwd,
     stdout: "null",
     stderr: "piped",
     stdin: "null",
