@@ -209,14 +209,15 @@ function compressedRuns(
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
   const { starts, at, bytes } = compressedRuns(text, offsets);
-  /** The records of run `r`, `from` to `to` (not included). */
-  const runRecords = (r: number) => [r * COMPRESSED_RUN, Math.min(count, (r + 1) * COMPRESSED_RUN)];
+  /** The record after the last of run `r`. */
+  const runEnd = (r: number) => Math.min(count, (r + 1) * COMPRESSED_RUN);
   /** Runs `first` to `last` decompressed, each into its place, joined by commas: the text from record `first * COMPRESSED_RUN`. */
   const decompressed = (first: number, last: number): Uint8Array => {
     const base = starts[first * COMPRESSED_RUN];
-    const out = new Uint8Array(starts[runRecords(last)[1]] - 1 - base);
+    const out = new Uint8Array(starts[runEnd(last)] - 1 - base);
     for (let r = first; r <= last; r++) {
-      const [from, to] = runRecords(r);
+      const from = r * COMPRESSED_RUN;
+      const to = runEnd(r);
       RUNS.decompressInto(bytes.subarray(at[r], at[r + 1]), out, starts[from] - base, starts[to] - 1 - starts[from]);
       if (r < last) out[starts[to] - 1 - base] = 44; // ","
     }

@@ -22,6 +22,7 @@ import { copyLines, type LineFraming } from "./_line_streams.ts";
 import { viewLines } from "./_view_lines.ts";
 import { viewShape } from "./view.ts";
 import { type RecordEncoder, recordEncoder } from "./rows.ts";
+import { streamOf } from "./_statement.ts";
 
 /**
  * The query that makes one JSON line per record of `parts` (as `line`), or
@@ -161,7 +162,7 @@ export function jsonLines(
   async function open(c: DuckDBConnection): Promise<void> {
     const parts = `read_parquet([${version.parts.map((p) => sqlString(p.path)).join(", ")}], union_by_name = true)`;
     const lines = await lineQuery(c, parts);
-    result = await c.stream(lines ?? `SELECT * FROM ${parts}`);
+    result = await streamOf(c, lines ?? `SELECT * FROM ${parts}`);
     if (!lines) encode = recordEncoder(result);
   }
 

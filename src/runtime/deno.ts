@@ -24,14 +24,21 @@ interface DenoListener {
   close(): void;
 }
 
+/** What Deno's `statSync` and `lstatSync` say of a path, as far as the runtime seam reads it. */
+export interface DenoFileInfo {
+  size: number;
+  isFile: boolean;
+  isSymlink: boolean;
+  ino: number | null;
+  mtime: Date | null;
+}
+
 /** The part of the `Deno` global the runtime seam uses (typed here so tsc builds without Deno's types). */
 export interface DenoGlobal {
   listen(options: { hostname: string; port: number; transport?: "tcp" }): DenoListener;
   openSync(path: string, options?: { read?: boolean }): { close(): void };
-  statSync(path: string): { ino: number | null; mtime: Date | null; size: number };
-  lstatSync(
-    path: string,
-  ): { size: number; isFile: boolean; isSymlink: boolean; ino: number | null; mtime: Date | null };
+  statSync(path: string): DenoFileInfo;
+  lstatSync(path: string): DenoFileInfo;
   addSignalListener(signal: "SIGINT" | "SIGTERM", fn: () => void): void;
   exit(code: number): never;
   execPath(): string;

@@ -19,17 +19,6 @@ export interface Stamp {
   size: number;
 }
 
-function statNow(path: string): Stamp | null {
-  const deno = denoGlobal();
-  if (deno) {
-    const info = deno.statSync(path);
-    const mtimeMs = info.mtime?.getTime() ?? 0;
-    return { key: `${info.ino}:${mtimeMs}`, mtimeMs, size: info.size };
-  }
-  const info = statSync(path, { throwIfNoEntry: false });
-  return info ? { key: `${info.ino}:${info.mtimeMs}`, mtimeMs: info.mtimeMs, size: info.size } : null;
-}
-
 /**
  * The stamp of `path` (following links), or null when nothing is there or it
  * cannot be read.
@@ -42,7 +31,7 @@ function statNow(path: string): Stamp | null {
  */
 export function stampOf(path: string): Stamp | null {
   try {
-    return statNow(path);
+    return stampOfStat(statNow(path, true));
   } catch {
     return null;
   }
@@ -60,7 +49,7 @@ export function stampOf(path: string): Stamp | null {
  */
 export function fileStampOf(path: string): Stamp | null {
   try {
-    return statNow(path);
+    return stampOfStat(statNow(path, true));
   } catch (e) {
     const code = (e as { code?: string } | null)?.code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
@@ -78,21 +67,24 @@ export interface LinkInfo {
   isSymlink: boolean;
 }
 
-/** What one `lstat` says of a path: {@linkcode LinkInfo}, and its inode and modification time. */
-interface LinkStat extends LinkInfo {
+/** What one `stat` or `lstat` says of a path: {@linkcode LinkInfo}, and its inode and modification time. */
+interface PathStat extends LinkInfo {
   ino: number | null;
   mtimeMs: number;
 }
 
-/** One synchronous `lstat` of `path`, null when nothing is there (Node's way); any failure Deno raises is thrown. */
-function lstatNow(path: string): LinkStat | null {
+/**
+ * One synchronous `stat` of `path` (`lstat` unless `follow`), null when
+ * nothing is there (Node's way); any failure Deno raises is thrown.
+ */
+function statNow(path: string, follow: boolean): PathStat | null {
   const deno = denoGlobal();
   if (deno) {
-    const info = deno.lstatSync(path);
+    const info = follow ? deno.statSync(path) : deno.lstatSync(path);
     const mtimeMs = info.mtime?.getTime() ?? 0;
     return { size: info.size, isFile: info.isFile, isSymlink: info.isSymlink, ino: info.ino, mtimeMs };
   }
-  const info = lstatSync(path, { throwIfNoEntry: false });
+  const info = follow ? statSync(path, { throwIfNoEntry: false }) : lstatSync(path, { throwIfNoEntry: false });
   if (!info) return null;
   return {
     size: info.size,
@@ -101,6 +93,12 @@ function lstatNow(path: string): LinkStat | null {
     ino: info.ino,
     mtimeMs: info.mtimeMs,
   };
+}
+
+/** The stamp of what one `stat` said (a link's own stamp is marked so). */
+function stampOfStat(info: PathStat | null): Stamp | null {
+  if (!info) return null;
+  return { key: `${info.ino}:${info.mtimeMs}${info.isSymlink ? ":link" : ""}`, mtimeMs: info.mtimeMs, size: info.size };
 }
 
 /**
@@ -117,7 +115,7 @@ function lstatNow(path: string): LinkStat | null {
  */
 export function linkInfoOf(path: string): LinkInfo | null {
   try {
-    const info = lstatNow(path);
+    const info = statNow(path, false);
     return info && { size: info.size, isFile: info.isFile, isSymlink: info.isSymlink };
   } catch (e) {
     const code = (e as { code?: string } | null)?.code;
@@ -139,12 +137,9 @@ export function linkInfoOf(path: string): LinkInfo | null {
  * ```
  */
 export function linkStampOf(path: string): Stamp | null {
-  let info;
   try {
-    info = lstatNow(path);
+    return stampOfStat(statNow(path, false));
   } catch {
     return null;
   }
-  if (!info) return null;
-  return { key: `${info.ino}:${info.mtimeMs}${info.isSymlink ? ":link" : ""}`, mtimeMs: info.mtimeMs, size: info.size };
 }
