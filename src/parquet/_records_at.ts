@@ -7,7 +7,7 @@
  */
 import type { StoredVersion } from "../store/mod.ts";
 import { sqlString } from "./_duckdb.ts";
-import { decoded } from "./_block_decodes.ts";
+import { admitted, decoded } from "./_block_decodes.ts";
 import { groupStarts, partRecords } from "./_part_bounds.ts";
 import { lastAtOrBelow, type PagePart, type ReaderState, reading } from "./_reader_state.ts";
 import type { CachedGroup } from "./cached_group.ts";
@@ -84,7 +84,20 @@ export async function recordsAt(
   return out;
 }
 
-/** The records at `positions` of `version` when the cache holds them all, else null (see `PageReader.cachedRecordsAt`). */
+/**
+ * Most blocks a view's page may lack for them to be decoded into the cache
+ * behind it: a page of records all over the version reads them where they
+ * lie, and starts no decode of every row group.
+ */
+export const VIEW_PAGE_DECODES = 4;
+
+/**
+ * The records at `positions` of `version` when the cache holds them all,
+ * else null (see `PageReader.cachedRecordsAt`); the blocks missed, when
+ * few, are decoded into the cache meanwhile as a page's are (once admitted:
+ * the cache has room, or they were missed before), so that a view asked
+ * again finds them.
+ */
 export async function cachedRecordsAt(
   state: ReaderState,
   version: StoredVersion,
@@ -94,12 +107,22 @@ export async function cachedRecordsAt(
   if (!cache) return null;
   const out = new Array<string>(positions.length);
   const found: [CachedGroup, number, Wanted[]][] = [];
+  const missing: [PagePart, number][] = [];
   for (const [i, wanted] of await byPart(state, version, positions)) {
     const part = version.parts[i];
     for (const [start, ws] of byBlock(await groupStarts(state, part), wanted)) {
-      if (!cache.has(part.sha256, start)) return null;
-      found.push([cache.get(part.sha256, start)!, start, ws]);
+      const group = cache.get(part.sha256, start);
+      if (group) found.push([group, start, ws]);
+      else missing.push([part, start]);
     }
+  }
+  if (missing.length > 0) {
+    if (missing.length <= VIEW_PAGE_DECODES) {
+      for (const [part, start] of missing) {
+        if (admitted(state, `${part.sha256}:${start}`)) decoded(state, part, start).catch(() => {});
+      }
+    }
+    return null;
   }
   for (const [group, start, ws] of found) cut(group, start, ws, out);
   cache.count(true);

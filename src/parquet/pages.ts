@@ -43,8 +43,10 @@ export interface PageReader {
   recordsAt(version: StoredVersion, positions: ArrayLike<number>): Promise<string[]>;
   /**
    * The records at `positions` of `version`, as {@linkcode PageReader.recordsAt}
-   * gives them, when every block holding one is in the cache; else null, and
-   * nothing decoded (the caller has a cheaper way for a few records).
+   * gives them, when every block holding one is in the cache; else null
+   * (the caller has a cheaper way for a few records than waiting for a
+   * decode), the blocks missed decoded into the cache behind it when they
+   * are few and admitted, as a page's are.
    */
   cachedRecordsAt(version: StoredVersion, positions: ArrayLike<number>): Promise<string[] | null>;
   /** Records in each part of `version`, read from the Parquet metadata. */

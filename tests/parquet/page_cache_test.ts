@@ -328,8 +328,9 @@ Deno.test("a view's page is cut from the cache when it holds every record of it,
         assertEquals(page, want, `${slug} ${JSON.stringify(spec)} cold`);
         cold.push(answers);
       }
-      assertEquals(cache.stats().groups, 0, "nothing decoded for a view's page");
-      assert(cold.every((a) => a.every((got) => got === null || got.length === 0)), JSON.stringify(cold));
+      assertEquals(cold[0], [null], "the first page missed: read from the parts");
+      await reader.settle();
+      assert(cache.stats().groups > 0, "the blocks a view's page missed are decoded behind it");
       for (const slug of ["many", "typed", "extra", "rownum"]) {
         await reader.page((await store.version(slug, 1))!, 0, 1000);
       }
