@@ -38,6 +38,7 @@ import {
   nodeMetrics,
   PARQUET_AT_ONCE,
   PARQUET_WAIT_MS,
+  readCopies,
   sandboxWalls,
   turns,
 } from "../service/mod.ts";
@@ -275,6 +276,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
       readOnly,
     }),
     engine,
+    readCopies: readCopies(engine, store),
     writer,
     pages,
     sql,

@@ -12,6 +12,7 @@ export { type PageCache, pageCache, type PageCacheOptions, type PageCacheStats }
 export { cachedRecords, type PageReader, pageReader, type PageReaderOptions, partSliceSql } from "./pages.ts";
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export { orderable, type SortKey, sortOrder } from "./sort_order.ts";
+export { ReadCopyError, writeReadCopy } from "./read_copy.ts";
 export {
   DOWNLOAD_FOLDER_PREFIX,
   type DownloadFormat,

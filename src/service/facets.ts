@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { type Facet, viewFacetsAndTotal, type ViewShape, type ViewSpec } from "../parquet/mod.ts";
+import {
+  type Facet,
+  type FacetsAndTotal,
+  ViewError,
+  viewFacetsAndTotal,
+  type ViewShape,
+  type ViewSpec,
+} from "../parquet/mod.ts";
 import type { StoredVersion } from "../store/mod.ts";
 import type { NodeState } from "./state.ts";
 
@@ -103,7 +110,7 @@ export interface ViewFacets {
  * ```
  */
 export async function facetsOf(
-  state: Pick<NodeState, "engine">,
+  state: Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies">>,
   version: StoredVersion,
   shape: ViewShape,
   spec: ViewSpec,
@@ -118,8 +125,7 @@ export async function facetsOf(
   let total = everyRecord ? null : lookUp<number>(view) ?? null;
   const missing = wanted.filter((c) => !found.get(c));
   if (missing.length > 0 || (!everyRecord && total === null)) {
-    const paths = version.parts.map((p) => p.path);
-    const counted = await viewFacetsAndTotal(state.engine, paths, shape, spec, missing, size);
+    const counted = await counts(state, version, shape, spec, missing, size);
     for (const facet of counted.facets) {
       found.set(facet.column, facet);
       keep(keyOf(facet.column), facet);
@@ -127,4 +133,25 @@ export async function facetsOf(
     if (!everyRecord) keep(view, total = counted.total);
   }
   return { facets: wanted.map((c) => found.get(c)!), total };
+}
+
+/** The counts of `facets` and the total of the view `spec`: from the version's read copy when it has one. */
+async function counts(
+  state: Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies">>,
+  version: StoredVersion,
+  shape: ViewShape,
+  spec: ViewSpec,
+  facets: readonly string[],
+  size: number,
+): Promise<FacetsAndTotal> {
+  const source = state.readCopies?.countFrom(version, shape);
+  if (source?.copy) {
+    try {
+      return await viewFacetsAndTotal(state.engine, source.paths, shape, spec, facets, size);
+    } catch (e) {
+      if (e instanceof ViewError) throw e;
+      await state.readCopies!.drop(version);
+    }
+  }
+  return await viewFacetsAndTotal(state.engine, version.parts.map((p) => p.path), shape, spec, facets, size);
 }

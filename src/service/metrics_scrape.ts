@@ -138,6 +138,7 @@ async function storeFamilies(state: NodeState): Promise<Family[]> {
 function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
   const sql = state.sql.stats();
   const cache = state.pages.cacheStats();
+  const copies = state.readCopies.kept();
   const cacheValue = (value: number | undefined) => cache === null ? [] : [[{}, value ?? 0] as [Labels, number]];
   return [
     gauge("svc_http_requests_in_flight", "Requests being answered now.", [[{}, metrics.inFlight]]),
@@ -153,6 +154,11 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
     gauge("svc_page_cache_max_bytes", "Bytes the page cache may hold.", cacheValue(cache?.maxBytes)),
     readCounter("svc_page_cache_hits_total", "Data pages served from the cache.", cacheValue(cache?.hits)),
     readCounter("svc_page_cache_misses_total", "Data pages read from the parts.", cacheValue(cache?.misses)),
+    gauge("svc_read_copies", "Versions of many small parts kept in one file each to count from.", [[
+      {},
+      copies.copies,
+    ]]),
+    gauge("svc_read_copies_bytes", "Bytes of the read copies, in the node's temporary folder.", [[{}, copies.bytes]]),
     gauge("svc_memory_budget_bytes", "The memory budget of the node and its SQL workers (--memory).", [[
       {},
       state.memory.budget,

@@ -50,6 +50,7 @@ export { PART_URL_LIFETIME_S, partSignature, partSignatureValid, signPartQuery }
 export { projectDetail, projectEntry, projectList, type ProjectsState } from "./projects.ts";
 export { checkStatement, type QueryRequest, type QueryState, queryVersion } from "./query.ts";
 export { type FollowView, type LogSink, type NodeLog, nodeLog, type NodeState } from "./state.ts";
+export { type CountSource, type ReadCopies, readCopies } from "./read_copies.ts";
 export {
   type HeldVersion,
   holdVersion,

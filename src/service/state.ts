@@ -13,6 +13,7 @@ import type { WriteCache } from "../writes/mod.ts";
 import type { NodeMetrics } from "./metrics.ts";
 import type { Turns } from "./turns.ts";
 import type { MemoryGate } from "./memory_gate.ts";
+import type { ReadCopies } from "./read_copies.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {
@@ -70,6 +71,8 @@ export interface NodeState {
   exports: ExportCache;
   /** The node's own DuckDB for pages, exports and statistics. */
   engine: ReadEngine;
+  /** Versions of many small parts in one file each, to count from (see `read_copies.ts`). */
+  readCopies: ReadCopies;
   /** The DuckDB that writes contributions' parts, keeping no caches (see `WriteTarget.writer`). */
   writer: ReadEngine;
   /** Pages of records by row range. */

@@ -10,7 +10,7 @@
 import { NodeError } from "../errors/mod.ts";
 import { WIRE_LIMITS } from "../wire/mod.ts";
 import { cachedRecords, orderable, viewPage, type ViewShape, viewShape, type ViewSpec } from "../parquet/mod.ts";
-import { facetsOf, keepTotal, keptTotal } from "./facets.ts";
+import { facetsOf } from "./facets.ts";
 import { sortedRecords, type SortedState } from "./sorted.ts";
 import { ViewError } from "../parquet/mod.ts";
 import type { StoredVersion } from "../store/mod.ts";
@@ -86,11 +86,11 @@ export async function readView(
     const everyRecord = view.filters.length === 0 && view.search === null;
     const counted = facets.length === 0 ? null : facetsOf(state, version, shape, view, facets, FACET_SIZE);
     counted?.catch(() => {}); // its failure is the page's
-    // A view of every record holds the parts' rows; a filtered one is counted with its facets, or beside its page,
-    // once: what a view counts is kept.
+    // A view of every record holds the parts' rows; a filtered one is counted with its facets, or beside its page
+    // (from the version's read copy when it has one), once: what a view counts is kept.
     const total = everyRecord
       ? (await state.pages.partRecords(version)).reduce((a, b) => a + b, 0)
-      : counted?.then((f) => f.total!) ?? keptTotal(version, view);
+      : (counted ?? facetsOf(state, version, shape, view, [], FACET_SIZE)).then((f) => f.total!);
     if (total instanceof Promise) total.catch(() => {}); // its failure is the page's too
     const [page, facetList] = await asBadRequest(Promise.all([
       everyRecord && (view.sort === null || orderable(shape, view.sort, total as number))
@@ -103,7 +103,6 @@ export async function readView(
         : viewPage(state.engine, paths, shape, view, offset, limit, total, cachedRecords(state.pages, version)),
       counted?.then((f) => f.facets) ?? null,
     ]));
-    if (!everyRecord && total === undefined) keepTotal(version, view, page.total);
     const next = page.records.length > 0 && offset + page.records.length < page.total
       ? offset + page.records.length
       : null;

@@ -48,6 +48,8 @@ const FAMILIES = [
   "svc_page_cache_max_bytes",
   "svc_page_cache_hits_total",
   "svc_page_cache_misses_total",
+  "svc_read_copies",
+  "svc_read_copies_bytes",
   "svc_memory_budget_bytes",
   "svc_memory_held_bytes",
   "svc_memory_refused_total",

@@ -9,6 +9,7 @@
 import { assertEquals, assertMatch, type Json } from "../support/assert.ts";
 import { withNode } from "../support/node.ts";
 import { post } from "../support/local_project.ts";
+import { citySql, StoreWriter } from "../support/store_fixture.ts";
 
 async function view(url: string, query: string): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${url}/projects/cities/data?${query}`);
@@ -201,5 +202,34 @@ Deno.test("data views: unicode, empty strings, nulls and integers beyond 2^53 ar
       ["", "ZÜRICH-Nord", "Zürich", "東京", null],
       "ties by value (code points)",
     );
+  });
+});
+
+Deno.test("data views: a version of many small parts is counted from a read copy once counted twice, as it was before", async () => {
+  await withNode({ readOnly: true }, async ({ url, store }) => {
+    const w = new StoreWriter(store);
+    try {
+      await w.version("small", 1, { parts: Array.from({ length: 20 }, (_, k) => ({ sql: citySql(k * 30, 30) })) });
+    } finally {
+      w.close();
+    }
+    const ask = async (query: string) => await (await fetch(`${url}/projects/small/data?${query}`)).json();
+    const copies = async () => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      return Number(/^svc_read_copies (\d+)$/m.exec(text)?.[1]);
+    };
+    const counted = (body: Json) => [body.total, (body.facets as Json[])[0].values.slice(0, 2)];
+    const expected = (n: number) => [n, [{ value: null, count: Math.ceil(n / 3) }, { value: "n1", count: 1 }]];
+    assertEquals(counted(await ask("facet=note&id__lt=100&limit=3")), expected(100));
+    assertEquals(await copies(), 0);
+    assertEquals(counted(await ask("facet=note&id__lt=200&limit=3")), expected(200));
+    for (let waited = 0; await copies() !== 1; waited += 50) {
+      if (waited > 20_000) throw new Error("no read copy made");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const fromCopy = await ask("facet=note&id__lt=301&limit=3");
+    assertEquals(counted(fromCopy), expected(301));
+    assertEquals([ids(fromCopy), fromCopy.next], [[0, 1, 2], 3], "the page still from the parts");
+    assertEquals((await ask("id__gte=550&limit=2")).total, 50, "a total alone from the copy");
   });
 });

@@ -68,3 +68,16 @@ export async function withTypedNode(fn: (url: string) => Promise<void>, pageCach
     }
   });
 }
+
+/** Part `k` of 40 records of many types, nulls among them. */
+export function typedPartSql(k: number): string {
+  const id = `(${k * 40} + i)`;
+  return `SELECT ${id}::BIGINT AS id, 'c-' || (${id} % 7) AS country, ` +
+    `CASE WHEN i % 5 = 0 THEN NULL ELSE 'n' || (i % 3) END AS note, ` +
+    `(${id} * 0.25)::DECIMAL(10,2) AS price, (${id} / 3)::FLOAT AS ratio, ` +
+    `DATE '2026-01-01' + (i % 9)::INTEGER AS day, TIMESTAMP '2026-01-01' + INTERVAL (i % 4) HOUR AS at, ` +
+    `TIMESTAMPTZ '2026-01-01 00:00:00+00' + INTERVAL (i % 2) MINUTE AS at_tz, (i % 2 = 0) AS flag, ` +
+    `('00000000-0000-0000-0000-00000000000' || (i % 10))::UUID AS uid, [i % 3, i % 4]::INTEGER[] AS tags, ` +
+    `{'a': i % 2, 'b': 'x' || i}::STRUCT(a INTEGER, b VARCHAR) AS obj, ('\\x0' || (i % 8))::BLOB AS raw, ` +
+    `(i % 200)::UTINYINT AS small, (${id} * 1000000007)::HUGEINT AS huge FROM range(40) r(i)`;
+}
