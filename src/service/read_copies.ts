@@ -60,7 +60,16 @@ export interface ReadCopies {
   kept(): { copies: number; bytes: number };
 }
 
-/** Whether `version` is worth a copy: many small parts, not too much in all. */
+/**
+ * Whether `version` (of shape `shape`) is worth a copy: many small parts of
+ * one shape, not too much in all.
+ *
+ * @example
+ * ```ts ignore
+ * import { worthCopying } from "./read_copies.ts";
+ * worthCopying(version, shape); // true for 200 parts of 100 KB each
+ * ```
+ */
 export function worthCopying(version: StoredVersion, shape: ViewShape): boolean {
   const bytes = version.parts.reduce((n, p) => n + p.bytes, 0);
   return shape.uniform && version.parts.length >= MIN_PARTS && bytes <= MAX_COPY_BYTES &&
