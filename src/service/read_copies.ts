@@ -122,13 +122,15 @@ export function readCopies(
     if (!copy) return;
     made.delete(key);
     keptBytes -= copy.bytes;
-    await rm(copy.path, { force: true });
+    // The engine's folder goes when the node stops: a file it could not remove now is not the request's failure.
+    await rm(copy.path, { force: true }).catch(() => {});
   };
 
   const make = async (key: string, version: StoredVersion, shape: ViewShape) => {
     const path = join(engine.scratch, `copy-${key}.parquet`);
-    const release = await store.lease(version.parts);
+    let release = () => {};
     try {
+      release = await store.lease(version.parts);
       const bytes = await writeReadCopy(engine, version.parts.map((p) => p.path), shape.columns, path);
       if (bytes > maxKept) {
         await rm(path, { force: true });
@@ -165,10 +167,9 @@ export function readCopies(
       }
       // Asked once: -1 until made, so that it is not asked again meanwhile.
       touch(counts, key, -1, REMEMBERED);
-      making = making.then(async () => {
-        await make(key, version, shape);
+      making = making.then(() => make(key, version, shape)).then(() => {
         if (made.has(key)) counts.delete(key);
-      });
+      }).catch(() => {});
       return parts;
     },
     async drop(version) {

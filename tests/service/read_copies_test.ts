@@ -186,6 +186,26 @@ Deno.test("copies keep to their bytes: the least recently used goes, its file wi
   });
 });
 
+Deno.test("a copy whose parts cannot be leased is not made, and the next version's is", async () => {
+  await withStore(async ({ v1, v2 }, engine) => {
+    const shape = await viewShape(engine, v2.parts.map((p) => p.path));
+    let refuse = true;
+    const copies = readCopies(engine, {
+      lease: () =>
+        refuse ? Promise.reject(new Error("429: every part in the cache is leased")) : Promise.resolve(() => {}),
+    });
+    copies.countFrom(v1, shape);
+    copies.countFrom(v1, shape);
+    await copies.settled();
+    assertEquals(copies.kept().copies, 0);
+    refuse = false;
+    copies.countFrom(v2, shape);
+    copies.countFrom(v2, shape);
+    await copies.settled();
+    assertEquals([copies.countFrom(v2, shape).copy, copies.countFrom(v1, shape).copy], [true, false]);
+  });
+});
+
 Deno.test("a version of few parts, large parts or parts of other columns is never copied", async () => {
   await withStore(async ({ v1, few, mixed }, engine) => {
     const copies = readCopies(engine, countingLeases());
