@@ -40,17 +40,18 @@ export async function writeReadCopy(
 ): Promise<number> {
   const writing = `${target}.${randomUUID()}.writing`;
   const parts = `read_parquet([${paths.map(sqlString).join(", ")}])`;
+  const copy = `read_parquet(${sqlString(writing)})`;
   try {
     await engine.use(async (c) => {
       await runOne(c, `COPY (SELECT * FROM ${parts}) TO ${sqlString(writing)} (FORMAT parquet, COMPRESSION zstd)`);
-      const described = (await readAll(c, `DESCRIBE SELECT * FROM read_parquet(${sqlString(writing)})`))
+      const described = (await readAll(c, `DESCRIBE SELECT * FROM ${copy}`))
         .getRowObjectsJS().map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
       if (JSON.stringify(described) !== JSON.stringify(columns.map(({ name, type }) => ({ name, type })))) {
         throw new ReadCopyError(`the copy's columns are not the parts': ${JSON.stringify(described)}`);
       }
       const counts = (await readAll(
         c,
-        `SELECT (SELECT count(*) FROM ${parts})::BIGINT, (SELECT count(*) FROM read_parquet(${sqlString(writing)}))::BIGINT`,
+        `SELECT (SELECT count(*) FROM ${parts})::BIGINT, (SELECT count(*) FROM ${copy})::BIGINT`,
       )).getRows()[0].map(Number);
       if (counts[0] !== counts[1]) {
         throw new ReadCopyError(`the copy holds ${counts[1]} records of the parts' ${counts[0]}`);
