@@ -106,13 +106,12 @@ export async function cachedRecordsAt(
   const cache = state.cache;
   if (!cache) return null;
   const out = new Array<string>(positions.length);
-  const found: [CachedGroup, number, Wanted[]][] = [];
+  const found: [PagePart, number, Wanted[]][] = [];
   const missing: [PagePart, number][] = [];
   for (const [i, wanted] of await byPart(state, version, positions)) {
     const part = version.parts[i];
     for (const [start, ws] of byBlock(await groupStarts(state, part), wanted)) {
-      const group = cache.get(part.sha256, start);
-      if (group) found.push([group, start, ws]);
+      if (cache.has(part.sha256, start)) found.push([part, start, ws]);
       else missing.push([part, start]);
     }
   }
@@ -124,7 +123,11 @@ export async function cachedRecordsAt(
     }
     return null;
   }
-  for (const [group, start, ws] of found) cut(group, start, ws, out);
+  // Only now used: a page that misses neither reorders the cache nor makes its compressed blocks plain. A block let go
+  // while the part bounds were read is a miss too.
+  const groups = found.map(([part, start]) => cache.get(part.sha256, start));
+  if (groups.some((g) => g === undefined)) return null;
+  found.forEach(([, start, ws], k) => cut(groups[k]!, start, ws, out));
   cache.count(true);
   return out;
 }

@@ -21,6 +21,9 @@ import {
 import type { StoredVersion } from "../store/mod.ts";
 import type { NodeState } from "./state.ts";
 
+/** What counting needs of a node: its engine, and its read copies when it has them. */
+type CountingState = Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies">>;
+
 /** Most counts kept (totals and facets), and most characters of the facets' values. */
 const KEPT = 2048;
 const KEPT_CHARS = 4 * 1024 * 1024;
@@ -110,7 +113,7 @@ export interface ViewFacets {
  * ```
  */
 export async function facetsOf(
-  state: Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies">>,
+  state: CountingState,
   version: StoredVersion,
   shape: ViewShape,
   spec: ViewSpec,
@@ -137,7 +140,7 @@ export async function facetsOf(
 
 /** The counts of `facets` and the total of the view `spec`: from the version's read copy when it has one. */
 async function counts(
-  state: Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies">>,
+  state: CountingState,
   version: StoredVersion,
   shape: ViewShape,
   spec: ViewSpec,

@@ -13,11 +13,18 @@ import {
   openReadEngine,
   type ReadEngine,
   viewFacetsAndTotal,
+  type ViewShape,
   viewShape,
   type ViewSpec,
 } from "../../src/parquet/mod.ts";
 import { facetsOf } from "../../src/service/facets.ts";
-import { MIN_PARTS, readCopies, worthCopying } from "../../src/service/read_copies.ts";
+import {
+  type CountSource,
+  MIN_PARTS,
+  type ReadCopies,
+  readCopies,
+  worthCopying,
+} from "../../src/service/read_copies.ts";
 import { openStore, type StoredVersion } from "../../src/store/mod.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
 import { StoreWriter, tempDir } from "../support/store_fixture.ts";
@@ -81,6 +88,14 @@ function countingLeases() {
   };
 }
 
+/** Counts `version` twice, as a copy asks, waits for the copy, and says where a third count reads. */
+async function countedTwice(copies: ReadCopies, version: StoredVersion, shape: ViewShape): Promise<CountSource> {
+  copies.countFrom(version, shape);
+  copies.countFrom(version, shape);
+  await copies.settled();
+  return copies.countFrom(version, shape);
+}
+
 Deno.test("a version of many small parts is counted from its copy after its second count, and counts the same", async () => {
   await withStore(async ({ v1 }, engine) => {
     const shape = await viewShape(engine, v1.parts.map((p) => p.path));
@@ -124,9 +139,7 @@ Deno.test("a bad filter value is the request's error from a copy too, and the co
   await withStore(async ({ v1 }, engine) => {
     const shape = await viewShape(engine, v1.parts.map((p) => p.path));
     const copies = readCopies(engine, countingLeases());
-    copies.countFrom(v1, shape);
-    copies.countFrom(v1, shape);
-    await copies.settled();
+    await countedTwice(copies, v1, shape);
     const bad: ViewSpec = {
       filters: [{ column: "day", op: "eq", values: ["not a day"] }],
       search: null,
@@ -141,10 +154,7 @@ Deno.test("a copy gone from the disk is let go, and the parts are counted instea
   await withStore(async ({ v1 }, engine) => {
     const shape = await viewShape(engine, v1.parts.map((p) => p.path));
     const copies = readCopies(engine, countingLeases());
-    copies.countFrom(v1, shape);
-    copies.countFrom(v1, shape);
-    await copies.settled();
-    const [path] = copies.countFrom(v1, shape).paths;
+    const [path] = (await countedTwice(copies, v1, shape)).paths;
     await rm(path);
     // A view no other test counts (what a view counts is kept, by the parts' digests).
     const view: ViewSpec = { filters: [{ column: "id", op: "lt", values: ["333"] }], search: null, sort: null };
@@ -162,19 +172,12 @@ Deno.test("copies keep to their bytes: the least recently used goes, its file wi
   await withStore(async ({ v1, v2 }, engine) => {
     const shape = await viewShape(engine, v2.parts.map((p) => p.path));
     const probe = readCopies(engine, countingLeases());
-    probe.countFrom(v2, shape);
-    probe.countFrom(v2, shape);
-    await probe.settled();
+    const probed = await countedTwice(probe, v2, shape);
     const one = probe.kept().bytes;
-    await rm(probe.countFrom(v2, shape).paths[0]);
+    await rm(probed.paths[0]);
     // Room for one copy of either version, not for both.
     const copies = readCopies(engine, countingLeases(), { maxKeptBytes: Math.floor(one * 1.5) });
-    const copied = async (v: StoredVersion) => {
-      copies.countFrom(v, shape);
-      copies.countFrom(v, shape);
-      await copies.settled();
-      return copies.countFrom(v, shape).paths[0];
-    };
+    const copied = async (v: StoredVersion) => (await countedTwice(copies, v, shape)).paths[0];
     const first = await copied(v1);
     assert(existsSync(first));
     const second = await copied(v2);
@@ -194,14 +197,10 @@ Deno.test("a copy whose parts cannot be leased is not made, and the next version
       lease: () =>
         refuse ? Promise.reject(new Error("429: every part in the cache is leased")) : Promise.resolve(() => {}),
     });
-    copies.countFrom(v1, shape);
-    copies.countFrom(v1, shape);
-    await copies.settled();
+    await countedTwice(copies, v1, shape);
     assertEquals(copies.kept().copies, 0);
     refuse = false;
-    copies.countFrom(v2, shape);
-    copies.countFrom(v2, shape);
-    await copies.settled();
+    await countedTwice(copies, v2, shape);
     assertEquals([copies.countFrom(v2, shape).copy, copies.countFrom(v1, shape).copy], [true, false]);
   });
 });
