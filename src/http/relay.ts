@@ -56,7 +56,9 @@ function passOn(controller: ReadableByteStreamController, got: ReadableStreamRea
 /** One read of `reader` passed on, into the asking reader's buffer when both sides take one. */
 async function relayOne(controller: ReadableByteStreamController, reader: SourceReader): Promise<boolean> {
   if ("plain" in reader) {
-    const got = await reader.plain.read();
+    // An empty chunk fills no request: a pull that gives nothing is not called again, and the body stalls.
+    let got = await reader.plain.read();
+    while (!got.done && got.value.length === 0) got = await reader.plain.read();
     passOn(controller, got);
     return got.done;
   }
@@ -96,9 +98,9 @@ export function relay(source: ReadableStream<Uint8Array>, options: RelayOptions 
     autoAllocateChunkSize: STEP,
     async pull(controller: ReadableByteStreamController) {
       try {
-        if (first !== null) {
-          const got = first;
-          first = null;
+        const got = first;
+        first = null;
+        if (got !== null && (got.done || got.value.length > 0)) {
           passOn(controller, got);
           if (got.done) settled();
           return;

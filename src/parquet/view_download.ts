@@ -196,17 +196,21 @@ function textStream(
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const head = started ? "" : frame.head;
+        let text = started ? "" : frame.head;
         started = true;
-        const chunk = pending ?? (query && session ? await session.run(() => query.result.fetchChunk()) : null);
-        pending = null;
-        if (!chunk || chunk.rowCount === 0) {
-          await session?.close();
-          controller.enqueue(encoder.encode(head + frame.tail));
-          controller.close();
-          return;
-        }
-        controller.enqueue(encoder.encode(head + frame.chunk(chunk)));
+        // A pull that enqueues nothing is not called again: read on until there is text, or the end.
+        do {
+          const chunk = pending ?? (query && session ? await session.run(() => query.result.fetchChunk()) : null);
+          pending = null;
+          if (!chunk || chunk.rowCount === 0) {
+            await session?.close();
+            if (text + frame.tail !== "") controller.enqueue(encoder.encode(text + frame.tail));
+            controller.close();
+            return;
+          }
+          text += frame.chunk(chunk);
+        } while (text === "");
+        controller.enqueue(encoder.encode(text));
       } catch (e) {
         await session?.close();
         controller.error(e);

@@ -104,3 +104,20 @@ Deno.test("relay: settled when the source fails, and after it has stopped when c
   await reader.cancel("gone");
   assertEquals(order, ["source stopped", "settled"]);
 });
+
+Deno.test("relay: empty chunks, first or later, are passed over and the body still ends", async () => {
+  const texts = ["", "a", "", "", "bc", ""];
+  for (const room of [undefined, 16]) {
+    for (const first of [undefined, { done: false as const, value: new Uint8Array() }]) {
+      let settled = 0;
+      const source = ReadableStream.from(texts.map((t) => new TextEncoder().encode(t)));
+      const body = relay(source, { first, settled: () => settled++ });
+      const got = await Promise.race([
+        readAll(body, room),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the body stalled")), 5_000)),
+      ]);
+      assertEquals(new TextDecoder().decode(got), "abc");
+      assertEquals(settled, 1);
+    }
+  }
+});

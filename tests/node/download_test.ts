@@ -205,6 +205,34 @@ Deno.test("downloads: hostile text and integers beyond 2^53 come back exact thro
   });
 });
 
+Deno.test("downloads: dates and times (written by JavaScript, not DuckDB) end in every text format", async () => {
+  await withNode({}, async ({ url, store }) => {
+    const w = new StoreWriter(store);
+    await w.version("dated", 1, {
+      parts: [{
+        sql: `SELECT i::BIGINT AS id, DATE '2024-01-01' + i::INTEGER AS day, TIMESTAMP '2024-01-01 00:00:00' + ` +
+          `to_minutes(i) AS at FROM range(3000) r(i)`,
+        rowGroupSize: 1000,
+      }],
+    });
+    w.close();
+    // The body's last read is empty for CSV and JSON lines (no closing bracket): it used to stall the relay.
+    for (const [format, lines] of [["csv", 3001], ["jsonl", 3000], ["json", 3002]] as const) {
+      for (const query of ["", "&id__gte=10", "&limit=5"]) {
+        const res = await fetch(`${url}/projects/dated/data?format=${format}${query}`, {
+          signal: AbortSignal.timeout(20_000),
+        });
+        const text = await res.text();
+        assertEquals(res.status, 200, text);
+        const expected = query === "" ? lines : query === "&limit=5" ? lines - 2995 : lines - 10;
+        assertEquals(text.trimEnd().split("\n").length, expected, `${format}${query}`);
+      }
+    }
+    const last = (await (await fetch(`${url}/projects/dated/data?format=jsonl`)).text()).trimEnd().split("\n").pop();
+    assertEquals(JSON.parse(last!), { id: 2999, day: "2032-03-18", at: "2024-01-03T01:59:00" });
+  });
+});
+
 Deno.test("downloads: a client that goes away lets go of the version (a prune can then remove its parts)", async () => {
   await withNode({ exportCache: 0 }, async ({ url, store }) => {
     const w = new StoreWriter(store);
