@@ -12,7 +12,8 @@
  */
 import { DuckDBBlobValue, type DuckDBConnection, DuckDBListValue } from "@duckdb/node-api";
 import { sqlString } from "./_duckdb.ts";
-import { jsonLineSql, type LineSql, linesSelect, neverNullColumns } from "./_line_sql.ts";
+import { footerFacts } from "./_footer_facts.ts";
+import { jsonLineSql, type LineSql, linesSelect } from "./_line_sql.ts";
 import { type CachedGroup, cachedGroupOfText } from "./cached_group.ts";
 
 /**
@@ -29,8 +30,8 @@ export async function partLineSql(c: DuckDBConnection, path: string): Promise<Li
   const columns = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(path)})`)).getRows()
     .map(([name, type]) => ({ name: String(name), type: String(type) }));
   if (columns.some((col) => col.name === "file_row_number")) return null;
-  const never = await neverNullColumns(c, [path]);
-  return jsonLineSql(columns.map((col) => ({ ...col, nonNull: never.has(col.name) })));
+  const { nonNull } = await footerFacts(c, [path], columns);
+  return jsonLineSql(columns.map((col) => ({ ...col, nonNull: nonNull.has(col.name) })));
 }
 
 /**

@@ -11,7 +11,6 @@
  *
  * @module
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlIdent, sqlString } from "./_duckdb.ts";
 import { EXTRA_COLUMN } from "./rows.ts";
 
@@ -25,27 +24,8 @@ export interface LineColumn {
   name: string;
   /** DuckDB's type, as DESCRIBE spells it. */
   type: string;
-  /** Whether no record holds a null in it, as the parts' footers count (see {@linkcode neverNullColumns}). */
+  /** Whether no record holds a null in it, as the parts' footers count (see `_footer_facts.ts`). */
   nonNull?: boolean;
-}
-
-/**
- * The names of the columns no record of the parts at `paths` holds a null
- * in: every part has the column, and every row group's footer counts its
- * nulls, none (a column a footer does not count for may hold nulls). Read
- * from the footers (`parquet_metadata`), no data.
- *
- * @example
- * ```ts ignore
- * await neverNullColumns(connection, ["/store/p/parts/a.parquet"]); // Set { "id", "name" }
- * ```
- */
-export async function neverNullColumns(c: DuckDBConnection, paths: readonly string[]): Promise<Set<string>> {
-  const rows = await c.runAndReadAll(
-    `SELECT path_in_schema FROM parquet_metadata([${paths.map(sqlString).join(", ")}]) GROUP BY path_in_schema ` +
-      `HAVING count(DISTINCT file_name) = ${paths.length} AND bool_and(coalesce(stats_null_count = 0, false))`,
-  );
-  return new Set(rows.getRows().map((r) => String(r[0])));
 }
 
 /**

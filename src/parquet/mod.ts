@@ -56,4 +56,5 @@ export {
   type ViewShape,
   viewShape,
   type ViewSpec,
+  withoutIdleFilters,
 } from "./view.ts";

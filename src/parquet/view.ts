@@ -10,12 +10,13 @@
  * @module
  */
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
-import { neverNullColumns } from "./_line_sql.ts";
+import { type ColumnBounds, footerFacts } from "./_footer_facts.ts";
 import { PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
 import { placesKnown, recordsAtPlaces, viewPlaces } from "./_view_places.ts";
 import { valueText } from "./json_text.ts";
 import { recordEncoder } from "./rows.ts";
 
+export { withoutIdleFilters } from "./_idle_filters.ts";
 export { type ColumnFilter, type FilterOp, type ViewColumn, ViewError, type ViewSpec } from "./_view_sql.ts";
 import type { ViewColumn, ViewSpec } from "./_view_sql.ts";
 import { readAll, runOne } from "./_statement.ts";
@@ -40,6 +41,13 @@ export interface ViewShape {
    * {@linkcode viewShape}).
    */
   nonNull: readonly string[];
+  /**
+   * The least and greatest value of each column of whole numbers or dates
+   * with no null, as every row group's footer gives them (asked for with
+   * the null counts), by name: what shows a filter leaves no record out
+   * (`_idle_filters.ts`).
+   */
+  bounds?: ReadonlyMap<string, ColumnBounds>;
 }
 
 /** The columns of the parts (those a view may name; Delta Sharing's schema), by name in first-seen order, from DuckDB. */
@@ -49,9 +57,9 @@ export async function viewColumns(engine: ReadEngine, paths: readonly string[]):
 
 /**
  * The {@linkcode ViewShape} of the parts at `paths`, read from their
- * footers; their null counts only when `options.nullCounts` (one more read
- * of every footer, 9 ms of 24-34 over 200 parts, which only the building
- * of lines uses).
+ * footers; their null counts and bounds only when `options.nullCounts`
+ * (one more read of every footer, 9 ms of 24-34 over 200 parts, which the
+ * building of lines and the dropping of idle filters use).
  */
 export async function viewShape(
   engine: ReadEngine,
@@ -68,11 +76,12 @@ export async function viewShape(
       `SELECT file_name, string_agg(name || ':' || type || ':' || coalesce(logical_type::VARCHAR, ''), '|') ` +
         `FROM parquet_schema(${list}) GROUP BY file_name`,
     );
-    const never = options.nullCounts ? await neverNullColumns(c, paths) : new Set<string>();
+    const facts = options.nullCounts ? await footerFacts(c, paths, columns) : null;
     return {
       columns,
       uniform: new Set(schemas.getRows().map((r) => String(r[1]))).size <= 1,
-      nonNull: columns.filter((col) => never.has(col.name)).map((col) => col.name),
+      nonNull: columns.filter((col) => facts?.nonNull.has(col.name)).map((col) => col.name),
+      bounds: facts?.bounds ?? new Map(),
     };
   });
 }

@@ -24,6 +24,7 @@ import {
   viewParquet,
   type ViewSpec,
   viewText,
+  withoutIdleFilters,
 } from "../parquet/mod.ts";
 import type { StoredVersion } from "../store/mod.ts";
 import { type QueryRequest, type QueryState, queryVersion } from "./query.ts";
@@ -96,7 +97,7 @@ export async function viewDownload(
 ): Promise<DownloadBody> {
   const paths = version.parts.map((p) => p.path);
   const shape = await shapeOf(state, version);
-  const spec = request.view ?? WHOLE;
+  const spec = withoutIdleFilters(shape, request.view ?? WHOLE);
   try {
     if (request.head || request.format !== "parquet") {
       const slice = request.head ? { offset: 0, limit: 1 } : request.slice;
