@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
-import { downloadFolders, readParquet } from "../support/downloads.ts";
+import { downloadFolders, ownWriterFolderPrefix, readParquet } from "../support/downloads.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import { withTypedStore } from "./_typed_store.ts";
 import {
@@ -13,7 +13,6 @@ import {
   viewParquet,
   viewShape,
   type ViewSpec,
-  WRITER_FOLDER_PREFIX,
 } from "../../src/parquet/mod.ts";
 
 const VIEW: ViewSpec = { filters: [{ column: "id", op: "lt", values: ["100"] }], search: null, sort: null };
@@ -21,7 +20,7 @@ const BAD: ViewSpec = { filters: [{ column: "id", op: "eq", values: ["abc"] }], 
 const ALL = { offset: 0, limit: null };
 
 async function writerFolders(): Promise<string[]> {
-  return (await readdir(tmpdir())).filter((n) => n.startsWith(WRITER_FOLDER_PREFIX));
+  return (await readdir(tmpdir())).filter((n) => n.startsWith(ownWriterFolderPrefix()));
 }
 
 /** Downloads of the view `VIEW` of cities v2 in the store at `root`, through `writers` (or none). */

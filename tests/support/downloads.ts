@@ -64,15 +64,23 @@ export async function readParquet(bytes: Uint8Array): Promise<{ records: string[
 }
 
 /**
+ * How this process's Parquet writers' folders begin (`svc-parquet-writer-<pid>-`): another node running on the
+ * machine has its own, whose downloads are none of a test's business.
+ */
+export function ownWriterFolderPrefix(): string {
+  return `${WRITER_FOLDER_PREFIX}${Deno.pid}-`;
+}
+
+/**
  * The folders of Parquet downloads now under the system's temporary
- * directory: at its top, and in the folders of the DuckDBs kept warm to
- * write them (as `<writer>/<download>`).
+ * directory: at its top, and in the folders of this process's DuckDBs kept
+ * warm to write them (as `<writer>/<download>`).
  */
 export async function downloadFolders(): Promise<Set<string>> {
   const found = new Set<string>();
   for (const name of await readdir(tmpdir())) {
     if (name.startsWith(DOWNLOAD_FOLDER_PREFIX)) found.add(name);
-    if (!name.startsWith(WRITER_FOLDER_PREFIX)) continue;
+    if (!name.startsWith(ownWriterFolderPrefix())) continue;
     const inside = await readdir(join(tmpdir(), name)).catch(() => []);
     for (const n of inside) if (n.startsWith(DOWNLOAD_FOLDER_PREFIX)) found.add(`${name}/${n}`);
   }
