@@ -149,12 +149,14 @@ function whereOf(
   });
   if (spec.search !== null) {
     const strings = columns.filter((c) => c.type === "VARCHAR" && c.name !== "_extra");
-    const needle = param(spec.search.toLowerCase(), "VARCHAR");
-    clauses.push(
-      strings.length === 0
-        ? "false"
-        : `(${strings.map((c) => `contains(lower(${sqlIdent(c.name)}), ${needle})`).join(" OR ")})`,
-    );
+    if (strings.length === 0) clauses.push("false"); // and no parameter: DuckDB refuses one the statement lacks
+    else {
+      // Both sides lower-cased by DuckDB, as the SQL route would (JavaScript makes `İ` two characters); the cast for a
+      // part whose column is not text where the others' is.
+      const needle = `lower(${param(spec.search, "VARCHAR")})`;
+      const each = strings.map((c) => `contains(lower(CAST(${sqlIdent(c.name)} AS VARCHAR)), ${needle})`);
+      clauses.push(`(${each.join(" OR ")})`);
+    }
   }
   clauses.push(...also);
   return { sql: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };

@@ -69,7 +69,8 @@ export async function sortOrder(
   const session = await engine.session();
   try {
     const result = await session.run((c) =>
-      streamOf(c, `SELECT CAST(${position} AS UINTEGER) AS p ${sql.from} ORDER BY ${sql.order}`, sql.params)
+      // No alias: a column of the parts named like it would be sorted by in the column's place.
+      streamOf(c, `SELECT CAST(${position} AS UINTEGER) ${sql.from} ORDER BY ${sql.order}`, sql.params)
     );
     let at = 0;
     for (;;) {

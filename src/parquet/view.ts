@@ -184,9 +184,12 @@ export async function viewFacetsAndTotal(
   const order = quoted.map((q) => `${q} ASC NULLS LAST`).join(", ");
   // GROUPING_ID is 0 for the column grouped on and 1 for the others, read as bits from the left; all 1 for ().
   const which = `GROUPING_ID(${quoted.join(", ")})`;
-  const query = `SELECT ${which} AS g, ${quoted.join(", ")}, count(*)::BIGINT AS n ${sql.from} ` +
+  // No aliases: a column of the parts named like one (`n`, `g`) would be ordered by in its place, or refused.
+  const byPosition = ["1", `${names.length + 2} DESC`, ...quoted.map((_, i) => `${i + 2} ASC NULLS LAST`)].join(", ");
+  const query = `SELECT ${which}, ${quoted.join(", ")}, count(*)::BIGINT ${sql.from} ` +
     `GROUP BY GROUPING SETS (${sets}) ` +
-    `QUALIFY row_number() OVER (PARTITION BY g ORDER BY n DESC, ${order}) <= ${size + 1} ORDER BY g, n DESC, ${order}`;
+    `QUALIFY row_number() OVER (PARTITION BY ${which} ORDER BY count(*) DESC, ${order}) <= ${size + 1} ` +
+    `ORDER BY ${byPosition}`;
   const rows = await engine.use(async (c) =>
     (await readAll(c, query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
   );

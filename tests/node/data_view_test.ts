@@ -289,3 +289,68 @@ Deno.test("data views: a filter every record passes, as the footers show, answer
     await bad.body?.cancel();
   });
 });
+
+Deno.test("data views: columns named n, g and p facet and sort as any other; a search without text columns is empty", async () => {
+  await withNode({}, async ({ url, store }) => {
+    const w = new StoreWriter(store);
+    try {
+      await w.version("names", 1, {
+        parts: [{
+          sql:
+            `SELECT i::INTEGER AS id, CASE WHEN i < 50 THEN 'a00' ELSE 'z' || lpad((i - 49)::VARCHAR, 2, '0') END AS n, ` +
+            `'g' || (i % 3) AS g, 's' || (i % 3) AS p FROM range(90) r(i)`,
+        }],
+      });
+      await w.version("dates", 1, {
+        parts: [{ sql: `SELECT DATE '2020-01-01' + i::INTEGER AS v FROM range(50) r(i)` }],
+      });
+      await w.version("mixed", 1, {
+        parts: [
+          { sql: `SELECT i::INTEGER AS a, 'x' || i AS b FROM range(30) r(i)` },
+          { sql: `SELECT 'İs' || i AS a, i::BIGINT AS b FROM range(30, 60) r(i)` },
+        ],
+      });
+    } finally {
+      w.close();
+    }
+    const ask = async (project: string, query: string) => {
+      const res = await fetch(`${url}/projects/${project}/data?${query}`);
+      const body = await res.json();
+      assertEquals(res.status, 200, `${project}?${query}: ${JSON.stringify(body)}`);
+      return body;
+    };
+    const facet = async (column: string) => ((await ask("names", `facet=${column}&limit=1`)).facets as Json[])[0];
+    const n = await facet("n");
+    assertEquals([(n.values as Json[])[0], (n.values as Json[]).length, n.truncated], [
+      { value: "a00", count: 50 },
+      30,
+      true,
+    ]);
+    assertEquals((await facet("p")).values, [
+      { value: "s0", count: 30 },
+      { value: "s1", count: 30 },
+      { value: "s2", count: 30 },
+    ]);
+    assertEquals((await facet("id")).values.length, 30, "a version with columns n and g facets any column");
+    assertEquals((await facet("g")).values.length, 3);
+    for (const filter of ["", "&id__lt=100", "&id__lt=89"]) {
+      const sorted = await ask("names", `sort=p&limit=4${filter}`);
+      assertEquals(ids(sorted), [0, 3, 6, 9], `sort=p${filter}`);
+      assertEquals(ids(await ask("names", `sort_desc=p&limit=2${filter}`)), [2, 5], `sort_desc=p${filter}`);
+    }
+    for (const format of ["", "&format=csv", "&format=jsonl"]) {
+      const res = await fetch(`${url}/projects/dates/data?q=a${format}`);
+      assertEquals([
+        res.status,
+        format === "" ? (await res.json()).total : (await res.text()).trim().split("\n").length,
+      ], [
+        200,
+        format === "&format=csv" ? 1 : format === "" ? 0 : 1,
+      ], `q=a${format}`);
+    }
+    assertEquals((await ask("mixed", "q=x1")).total, 11, "text in a column of numbers in another part");
+    const csv = await (await fetch(`${url}/projects/mixed/data?q=x1&format=csv`)).text();
+    assertEquals(csv.trim().split("\n").length, 12, "its download too");
+    assertEquals((await ask("mixed", "q=%C4%B0S3")).total, 10, "İ lower-cased as DuckDB does, both sides: İs30-İs39");
+  });
+});
