@@ -99,6 +99,9 @@ export async function viewDownload(
   const shape = await shapeOf(state, version);
   const spec = withoutIdleFilters(shape, request.view ?? WHOLE);
   try {
+    if (request.format === "parquet" && paths.length === 0) {
+      throw new NodeError("unprocessable", `version ${version.version} holds no records to write as Parquet`);
+    }
     if (request.head || request.format !== "parquet") {
       const slice = request.head ? { offset: 0, limit: 1 } : request.slice;
       const format = request.format === "parquet" ? "csv" : request.format;
@@ -107,9 +110,6 @@ export async function viewDownload(
       if (!request.head) return { body, size: null };
       await body.cancel();
       return { body: null, size: null };
-    }
-    if (paths.length === 0) {
-      throw new NodeError("unprocessable", `version ${version.version} holds no records to write as Parquet`);
     }
     const reads = [state.store.root, state.storeRealPath];
     return await parquetTurn(

@@ -298,7 +298,7 @@ Deno.test("data views: columns named n, g and p facet and sort as any other; a s
         parts: [{
           sql:
             `SELECT i::INTEGER AS id, CASE WHEN i < 50 THEN 'a00' ELSE 'z' || lpad((i - 49)::VARCHAR, 2, '0') END AS n, ` +
-            `'g' || (i % 3) AS g, 's' || (i % 3) AS p FROM range(90) r(i)`,
+            `'g' || (i % 3) AS g, 's' || (i % 3) AS p, (i / 3)::FLOAT AS f FROM range(90) r(i)`,
         }],
       });
       await w.version("dates", 1, {
@@ -333,6 +333,11 @@ Deno.test("data views: columns named n, g and p facet and sort as any other; a s
     ]);
     assertEquals((await facet("id")).values.length, 30, "a version with columns n and g facets any column");
     assertEquals((await facet("g")).values.length, 3);
+    const f32 = await ask("names", "facet=f&limit=1&id__exact=5");
+    assertEquals([(f32.facets as Json[])[0].values, (f32.records as Json[])[0].f], [
+      [{ value: 1.6666666, count: 1 }],
+      1.6666666,
+    ]);
     for (const filter of ["", "&id__lt=100", "&id__lt=89"]) {
       const sorted = await ask("names", `sort=p&limit=4${filter}`);
       assertEquals(ids(sorted), [0, 3, 6, 9], `sort=p${filter}`);

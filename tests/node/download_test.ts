@@ -353,3 +353,17 @@ Deno.test("downloads of a SQL answer: exact big numbers and hostile text; errors
     }
   });
 });
+
+Deno.test("downloads: Parquet of a version with no parts is 422 to GET and HEAD alike", async () => {
+  await withNode({}, async ({ url, store }) => {
+    const w = new StoreWriter(store);
+    await w.version("noparts", 1, { parts: [] });
+    w.close();
+    for (const method of ["GET", "HEAD"]) {
+      const res = await fetch(`${url}/projects/noparts/data?format=parquet`, { method });
+      const body = await res.text();
+      assertEquals(res.status, 422, `${method}: ${body}`);
+      if (method === "GET") assertMatch(JSON.parse(body).error, /holds no records to write as Parquet/);
+    }
+  });
+});
