@@ -14,7 +14,7 @@
  * @module
  */
 import { type ColumnBounds, ordinalOf } from "./_footer_facts.ts";
-import type { ColumnFilter, ViewColumn, ViewSpec } from "./_view_sql.ts";
+import { type ColumnFilter, findViewColumn, type ViewColumn, type ViewSpec } from "./_view_sql.ts";
 import { refusedFilterValue } from "./_filter_values.ts";
 
 /** What the footers say of a version's columns (a view's shape holds it). */
@@ -49,7 +49,7 @@ export function withoutIdleFilters(facts: FooterBounds, spec: ViewSpec): ViewSpe
 }
 
 function idle(facts: FooterBounds, filter: ColumnFilter): boolean {
-  const column = facts.columns.find((c) => c.name === filter.column && c.name !== "_extra");
+  const column = findViewColumn(facts.columns, filter.column);
   if (!column || !facts.nonNull.includes(column.name)) return false;
   if (filter.op === "notnull") return true;
   const bounds = facts.bounds?.get(column.name);

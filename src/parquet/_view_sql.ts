@@ -88,9 +88,14 @@ export function isScalar(type: string): boolean {
   return SCALAR.test(type);
 }
 
+/** The column `name` of `columns` a view may use (not `_extra`), if there is one. */
+export function findViewColumn(columns: readonly ViewColumn[], name: string): ViewColumn | undefined {
+  return columns.find((c) => c.name === name && c.name !== "_extra");
+}
+
 /** The column `name` of `columns` a view may use, or a {@linkcode ViewError} saying `what` it was for. */
 export function viewColumn(columns: readonly ViewColumn[], name: string, what: string): ViewColumn {
-  const column = columns.find((c) => c.name === name && c.name !== "_extra");
+  const column = findViewColumn(columns, name);
   if (!column) throw new ViewError(`no column ${JSON.stringify(name)} to ${what}`);
   return column;
 }

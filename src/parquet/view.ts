@@ -10,11 +10,10 @@
  * @module
  */
 import { type ReadEngine, sqlIdent, sqlString } from "./_duckdb.ts";
-import type { DuckDBValue } from "@duckdb/node-api";
 import { type ColumnBounds, footerFacts } from "./_footer_facts.ts";
 import { PART, ROW, valueError, viewColumn, viewSql } from "./_view_sql.ts";
 import { placesKnown, recordsAtPlaces, viewPlaces } from "./_view_places.ts";
-import { float32Text, valueText } from "./json_text.ts";
+import { columnWriter } from "./json_text.ts";
 import { recordEncoder } from "./rows.ts";
 
 export { withoutIdleFilters } from "./_idle_filters.ts";
@@ -174,8 +173,7 @@ export async function viewFacetsAndTotal(
   size: number,
 ): Promise<FacetsAndTotal> {
   const sql = viewSql(paths, shape.columns, spec, shape.uniform);
-  const columns = [...new Set(facets)].map((name) => viewColumn(shape.columns, name, "facet by"));
-  const names = columns.map((c) => c.name);
+  const names = [...new Set(facets)].map((name) => viewColumn(shape.columns, name, "facet by").name);
   if (names.length === 0) {
     const counted = await engine.use((c) => readAll(c, `SELECT count(*)::BIGINT ${sql.from}`, sql.params))
       .catch((e) => Promise.reject(valueError(e)));
@@ -192,20 +190,19 @@ export async function viewFacetsAndTotal(
     `GROUP BY GROUPING SETS (${sets}) ` +
     `QUALIFY row_number() OVER (PARTITION BY ${which} ORDER BY count(*) DESC, ${order}) <= ${size + 1} ` +
     `ORDER BY ${byPosition}`;
-  const rows = await engine.use(async (c) =>
-    (await readAll(c, query, sql.params).catch((e) => Promise.reject(valueError(e)))).getRows()
-  );
+  const { rows, types } = await engine.use(async (c) => {
+    const result = await readAll(c, query, sql.params).catch((e) => Promise.reject(valueError(e)));
+    return { rows: result.getRows(), types: result.columnTypes() };
+  });
   const full = (1 << names.length) - 1;
   const total = Number(rows.find((r) => Number(r[0]) === full)?.[names.length + 1] ?? 0);
   const list = names.map((column, i) => {
     const g = full ^ (1 << (names.length - 1 - i));
     const mine = rows.filter((r) => Number(r[0]) === g)
       .map((r) => ({ value: r[i + 1], count: Number(r[names.length + 1]) }));
-    // A FLOAT's value by its own shortest digits, as its records show it (not the double DuckDB hands over).
-    const text = columns[i].type === "FLOAT"
-      ? (v: DuckDBValue) => typeof v === "number" ? float32Text(v) : valueText(v, "number")
-      : (v: DuckDBValue) => valueText(v, "number");
-    const values = mine.slice(0, size).map((v) => ({ value: text(v.value), count: v.count }));
+    // As its records write it: a FLOAT by its own shortest digits, not the double DuckDB hands over.
+    const write = columnWriter(types[i + 1], "number");
+    const values = mine.slice(0, size).map((v) => ({ value: write(v.value), count: v.count }));
     return { column, values, truncated: mine.length > size };
   });
   return { facets: list, total };

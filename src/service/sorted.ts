@@ -43,10 +43,7 @@ function remember(state: Pick<NodeState, "memory">, tag: string, order: Uint32Ar
 /** What an order is computed from: its format, the column, the direction and the version's parts. */
 function tagOf(version: StoredVersion, sort: SortKey): string {
   const parts = createHash("sha256").update(version.parts.map((p) => p.sha256).join("\n")).digest("hex");
-  // Orders by a column named `p` kept before 2026-11-30 followed the records' own order (the position's alias shadowed
-  // the column): theirs are named anew, so those files are never read.
-  const renamed = sort.column === "p" ? " 2" : "";
-  return `${JSON.stringify(sort.column)} ${sort.descending ? "desc" : "asc"} ${parts.slice(0, 32)}${renamed}`;
+  return `${JSON.stringify(sort.column)} ${sort.descending ? "desc" : "asc"} ${parts.slice(0, 32)}`;
 }
 
 /** The kept file's order, or the order computed now (and kept, unless the node is read-only). */

@@ -2,7 +2,7 @@
  * A version's kept sort orders, beside its manifest once computed, as its
  * statistics are (`statistics_file.ts`): `v<N>/order-<name>.bin`, written
  * atomically, going when retention prunes the version. A file is a header
- * line, `svc-order-1 <tag>`, then each record's position as a 32-bit
+ * line, `svc-order-2 <tag>`, then each record's position as a 32-bit
  * little-endian integer; the tag names what the order was computed from (the
  * column, the direction and the parts), and a file of another tag is not
  * served.
@@ -15,7 +15,9 @@ import { writeFileAtomic } from "./atomic.ts";
 import { manifestFile } from "./layout.ts";
 import { openRegularFile } from "./regular_file.ts";
 
-const HEAD = "svc-order-1 ";
+// 2 since 2026-11-30: an order by a column named `p` kept under 1 was the records' own order (the position's alias
+// shadowed the column), so no file of 1 is served; each is computed again once, into the same file.
+const HEAD = "svc-order-2 ";
 
 /**
  * `<store>/<slug>/v<N>/order-<name>.bin` for the order `tag` names (its name
