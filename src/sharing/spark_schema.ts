@@ -71,11 +71,23 @@ function topLevel(text: string): string[] {
   return out.filter((s) => s !== "");
 }
 
-function structField(entry: string): SparkField {
+/** A named struct field (`name TYPE`), or null for a field DuckDB shows without its name. */
+function structField(entry: string): SparkField | null {
   const m = /^("(?:[^"]|"")*"|\S+)\s+(.+)$/.exec(entry);
-  if (!m) throw new RangeError(`unreadable struct field: ${entry}`);
+  if (!m) return null;
   const name = m[1].startsWith('"') ? m[1].slice(1, -1).replaceAll('""', '"') : m[1];
   return { name, type: sparkType(m[2]), nullable: true, metadata: {} };
+}
+
+/**
+ * A struct's Spark type, or `string` when DuckDB shows its fields without
+ * names (a Parquet group with a child named "", as a DuckDB `UNION` is
+ * written): Spark reads a struct's fields by name, and those names are lost.
+ */
+function structType(body: string): SparkType {
+  const fields = topLevel(body).map(structField);
+  if (fields.some((f) => f === null)) return "string";
+  return { type: "struct", fields: fields as SparkField[] };
 }
 
 /**
@@ -96,7 +108,7 @@ export function sparkType(duckType: string): SparkType {
   const decimal = /^DECIMAL\((\d+),\s*(\d+)\)$/i.exec(t);
   if (decimal) return `decimal(${decimal[1]},${decimal[2]})`;
   const struct = /^STRUCT\((.*)\)$/is.exec(t);
-  if (struct) return { type: "struct", fields: topLevel(struct[1]).map(structField) };
+  if (struct) return structType(struct[1]);
   const map = /^MAP\((.*)\)$/is.exec(t);
   if (map) {
     const [key, value] = topLevel(map[1]);

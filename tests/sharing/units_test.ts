@@ -33,6 +33,8 @@ Deno.test("DuckDB types become Spark's: primitives, decimals, lists, structs, ma
       { name: "b c", type: { type: "array", elementType: "string", containsNull: true }, nullable: true, metadata: {} },
     ],
   });
+  assertEquals(sparkType("STRUCT(UTINYINT, INTEGER, VARCHAR)"), "string", "a struct DuckDB shows without names");
+  assertEquals(sparkType("STRUCT(UTINYINT, INTEGER)[]"), { type: "array", elementType: "string", containsNull: true });
   assertEquals(sparkType("MAP(VARCHAR, DOUBLE)"), {
     type: "map",
     keyType: "string",

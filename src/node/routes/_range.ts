@@ -7,6 +7,7 @@
  * @module
  */
 import type { FileHandle } from "node:fs/promises";
+import { NodeError } from "../../errors/mod.ts";
 import { fileBody } from "../file_body.ts";
 
 /** A single byte range `[start, end]` or why none applies. */
@@ -59,7 +60,8 @@ export function matchesEtag(header: string | null, etag: string): boolean {
 
 /**
  * The answer for an open file of `size` bytes: the whole file (200), the one
- * range asked for (206), or 416 with `Content-Range: bytes *\/size`. A range
+ * range asked for (206), or a range-not-satisfiable {@linkcode NodeError}
+ * (416, the wire's JSON error, `Content-Range: bytes *\/size`). A range
  * is honoured only when `If-Range` is absent or equals `etag` exactly (a
  * strong comparison), so a resumed download never joins two different
  * files. The handle is closed once the body ends, or at once when there is
@@ -79,7 +81,14 @@ export async function rangedFile(
   };
   const ifRange = req.headers.get("if-range");
   const range = ifRange === null || ifRange.trim() === etag ? parseRange(req.headers.get("range"), size) : "full";
-  if (range === "unsatisfiable") return await bare(416, { "content-range": `bytes */${size}` });
+  if (range === "unsatisfiable") {
+    await handle.close();
+    const { "content-type": _type, "content-length": _length, ...kept } = all;
+    throw new NodeError("range-not-satisfiable", `range not satisfiable: the file has ${size} bytes`, {
+      ...kept,
+      "content-range": `bytes */${size}`,
+    });
+  }
   const { start, end } = range === "full" ? { start: 0, end: size - 1 } : range;
   all["content-length"] = String(end - start + 1);
   const status = range === "full" ? 200 : 206;
