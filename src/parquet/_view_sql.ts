@@ -88,9 +88,47 @@ export function isScalar(type: string): boolean {
   return SCALAR.test(type);
 }
 
-/** The column `name` of `columns` a view may use (not `_extra`), if there is one. */
+/**
+ * The column `name` of `columns` a view may use (not `_extra`), if there is
+ * one: the column of that exact name, or else the one column whose name
+ * differs from it only in case, as SQL over `records` finds it (parts that
+ * spell a column `Id` and `id` are read as one column, named as the first
+ * part has it).
+ *
+ * @example
+ * ```ts
+ * import { findViewColumn } from "./_view_sql.ts";
+ * findViewColumn([{ name: "Id", type: "INTEGER" }], "id")?.name; // "Id"
+ * ```
+ */
 export function findViewColumn(columns: readonly ViewColumn[], name: string): ViewColumn | undefined {
-  return columns.find((c) => c.name === name && c.name !== "_extra");
+  const usable = columns.filter((c) => c.name !== "_extra");
+  const exact = usable.find((c) => c.name === name);
+  if (exact) return exact;
+  const folded = usable.filter((c) => c.name.toLowerCase() === name.toLowerCase());
+  return folded.length === 1 ? folded[0] : undefined;
+}
+
+/**
+ * `spec` with each column it names spelled as `columns` spell it (`id` for
+ * a version whose column is `Id`, see {@linkcode findViewColumn}), so that
+ * two spellings are one view; a name no column answers to is left for
+ * {@linkcode viewColumn} to refuse.
+ *
+ * @example
+ * ```ts
+ * import { spelledAsColumns } from "./_view_sql.ts";
+ * const spec = { filters: [{ column: "id", op: "gte" as const, values: ["1"] }], search: null, sort: null };
+ * spelledAsColumns([{ name: "Id", type: "INTEGER" }], spec).filters[0].column; // "Id"
+ * ```
+ */
+export function spelledAsColumns(columns: readonly ViewColumn[], spec: ViewSpec): ViewSpec {
+  const spelled = (name: string) => findViewColumn(columns, name)?.name ?? name;
+  return {
+    ...spec,
+    filters: spec.filters.map((f) => ({ ...f, column: spelled(f.column) })),
+    sort: spec.sort && { ...spec.sort, column: spelled(spec.sort.column) },
+  };
 }
 
 /** The column `name` of `columns` a view may use, or a {@linkcode ViewError} saying `what` it was for. */

@@ -46,6 +46,8 @@ export {
   type Facet,
   type FacetsAndTotal,
   type FilterOp,
+  findViewColumn,
+  spelledAsColumns,
   type ViewColumn,
   viewColumns,
   ViewError,

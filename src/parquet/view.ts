@@ -17,7 +17,15 @@ import { columnWriter } from "./json_text.ts";
 import { recordEncoder } from "./rows.ts";
 
 export { withoutIdleFilters } from "./_idle_filters.ts";
-export { type ColumnFilter, type FilterOp, type ViewColumn, ViewError, type ViewSpec } from "./_view_sql.ts";
+export {
+  type ColumnFilter,
+  type FilterOp,
+  findViewColumn,
+  spelledAsColumns,
+  type ViewColumn,
+  ViewError,
+  type ViewSpec,
+} from "./_view_sql.ts";
 import type { ViewColumn, ViewSpec } from "./_view_sql.ts";
 import { readAll, runOne } from "./_statement.ts";
 

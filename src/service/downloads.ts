@@ -20,6 +20,7 @@ import {
   resultParquet,
   resultText,
   type Slice,
+  spelledAsColumns,
   ViewError,
   viewParquet,
   type ViewSpec,
@@ -97,7 +98,7 @@ export async function viewDownload(
 ): Promise<DownloadBody> {
   const paths = version.parts.map((p) => p.path);
   const shape = await shapeOf(state, version);
-  const spec = withoutIdleFilters(shape, request.view ?? WHOLE);
+  const spec = withoutIdleFilters(shape, spelledAsColumns(shape.columns, request.view ?? WHOLE));
   try {
     if (request.format === "parquet" && paths.length === 0) {
       throw new NodeError("unprocessable", `version ${version.version} holds no records to write as Parquet`);

@@ -11,7 +11,9 @@ import { NodeError } from "../errors/mod.ts";
 import { WIRE_LIMITS } from "../wire/mod.ts";
 import {
   cachedRecords,
+  findViewColumn,
   orderable,
+  spelledAsColumns,
   viewPage,
   type ViewShape,
   viewShape,
@@ -92,9 +94,10 @@ export async function readView(
     const paths = version.parts.map((p) => p.path);
     const shape = await shapeOf(state, version);
     // A filter every record passes, as the footers show, is no filter: the page is cut from memory, the counts kept.
-    const view = withoutIdleFilters(shape, request.view);
+    const view = withoutIdleFilters(shape, spelledAsColumns(shape.columns, request.view));
     const everyRecord = view.filters.length === 0 && view.search === null;
-    const counted = facets.length === 0 ? null : facetsOf(state, version, shape, view, facets, FACET_SIZE);
+    const spelled = facets.map((name) => findViewColumn(shape.columns, name)?.name ?? name);
+    const counted = facets.length === 0 ? null : facetsOf(state, version, shape, view, spelled, FACET_SIZE);
     counted?.catch(() => {}); // its failure is the page's
     // A view of every record holds the parts' rows; a filtered one is counted with its facets, or beside its page
     // (from the version's read copy when it has one), once: what a view counts is kept.
