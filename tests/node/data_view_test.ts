@@ -88,6 +88,11 @@ Deno.test("data views: edge values and hostile parameters are values or 400, nev
       ["sort=id&sort_desc=id", /not both/],
       ["q=", /1-1000 characters/],
       [`id__in=${Array.from({ length: 101 }, (_, i) => i).join(",")}`, /at most 100 values/],
+      [`id__in=${encodeURIComponent(JSON.stringify(Array.from({ length: 101 }, (_, i) => i)))}`, /at most 100 values/],
+      [`id__in=${encodeURIComponent("[1,")}`, /must be JSON/],
+      ["id__in=[]", /at least one/],
+      [`id__in=${encodeURIComponent('[{"a":1}]')}`, /a string or a number/],
+      [`id__in=${encodeURIComponent("[null]")}`, /a string or a number/],
     ];
     for (const [query, message] of refused) {
       const { status, body } = await view(url, query);
@@ -186,6 +191,9 @@ Deno.test("data views: unicode, empty strings, nulls and integers beyond 2^53 ar
       ["big__gt=9007199254740992", [1, 5]],
       ["big__lt=-9007199254740992", [3]],
       ["big__in=9007199254740992,1", [2, 4]],
+      [`big__in=${encodeURIComponent("[9007199254740993]")}`, [1, 5]],
+      [`name__in=${encodeURIComponent('["Zürich","東京, Tōkyō","ZÜRICH-Nord",""]')}`, [1, 3, 5]],
+      [`id__in=${encodeURIComponent('[4,"2"]')}`, [2, 4]],
       ["q=z%C3%BCrich", [1, 5]],
       ["name__startswith=Z%C3%BC", [1]],
       ["name__contains=%C3%9C", [5]],

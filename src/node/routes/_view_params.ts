@@ -2,7 +2,7 @@
  * A view of a version named in a data page's query string, as Datasette
  * names one: `COLUMN__OP=VALUE` filters (`exact`, `not`, `gt`, `gte`, `lt`,
  * `lte`, `contains`, `startswith`, `isnull`, `notnull`, `in` with
- * comma-separated values), `q=` to search the string columns, `sort=COLUMN`
+ * comma-separated values or a JSON list of them), `q=` to search the string columns, `sort=COLUMN`
  * or `sort_desc=COLUMN`. Parameters without `__` (`limit`, `offset`,
  * `version`, anything else) are not the view's.
  *
@@ -30,6 +30,34 @@ function bad(message: string): never {
   throw new NodeError("bad-request", message);
 }
 
+/**
+ * The values of `KEY__in=`: comma-separated, or, as Datasette takes them, a
+ * JSON list of strings and numbers when the text starts with `[` (so a
+ * value may hold a comma). A number is taken as written where the runtime
+ * shows JSON's source text (Deno); elsewhere a whole one past 2^53 must be
+ * given as a string.
+ */
+function inValues(key: string, value: string): string[] {
+  if (!value.startsWith("[")) return value.split(",");
+  const what = `querystring/${key.slice(0, 200)}`;
+  let list: unknown;
+  try {
+    list = JSON.parse(
+      value,
+      (_, v, context?: { source?: string }) =>
+        typeof v === "number" && context?.source !== undefined ? context.source : v,
+    );
+  } catch {
+    bad(`${what}: a list of values must be JSON, as ["a","b,c",3]`);
+  }
+  if (!Array.isArray(list) || list.length === 0) bad(`${what}: a JSON list of values holds at least one`);
+  return list.map((v) => {
+    if (typeof v === "string") return v;
+    if (typeof v === "number" && (Number.isSafeInteger(v) || !Number.isInteger(v))) return String(v);
+    return bad(`${what}: each value of a JSON list is a string or a number (one past 2^53 as a string)`);
+  });
+}
+
 function filterOf(key: string, value: string): ColumnFilter {
   const at = key.lastIndexOf("__");
   const column = key.slice(0, at);
@@ -39,7 +67,7 @@ function filterOf(key: string, value: string): ColumnFilter {
   }
   if (value.length > MAX_VALUE) bad(`querystring/${key.slice(0, 200)} must be at most ${MAX_VALUE} characters`);
   if (op === "isnull" || op === "notnull") return { column, op, values: [] };
-  const values = op === "in" ? value.split(",") : [value];
+  const values = op === "in" ? inValues(key, value) : [value];
   if (values.length > MAX_IN) bad(`querystring/${key.slice(0, 200)} takes at most ${MAX_IN} values`);
   return { column, op, values };
 }
