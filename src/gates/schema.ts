@@ -23,7 +23,8 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
   const field = JSON.stringify(name);
   switch (type) {
     case "string":
-      return typeof value === "string" ? null : `${field} must be string`;
+      if (typeof value !== "string") return `${field} must be string`;
+      return value.isWellFormed() ? null : `${field} ${NOT_UNICODE}`;
     case "boolean":
       return typeof value === "boolean" ? null : `${field} must be boolean`;
     case "number":
@@ -56,19 +57,33 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
 }
 
 /**
- * The path of the first number in `value` that float64 cannot hold (1e400),
- * or null; walked with a stack of its own (depth costs no call stack).
+ * What a text holding a lone surrogate (`"\ud800"`, valid JSON, no Unicode
+ * text) is: stored as UTF-8 it would read back as U+FFFD, another record
+ * than the one sent, and two such texts would be one.
  */
-function outOfRange(value: ExactJson, path: string): string | null {
+const NOT_UNICODE = "is not valid Unicode text (it holds a lone surrogate)";
+
+/**
+ * Why an extra field's `value` (at `path`) cannot be stored as sent: the
+ * first number float64 cannot hold (1e400) or text, key or value, that is
+ * not Unicode; null when none. Walked with a stack of its own (depth costs
+ * no call stack).
+ */
+function unstorable(value: ExactJson, path: string): string | null {
   const work: [ExactJson, string][] = [[value, path]];
   while (work.length > 0) {
     const [item, at] = work.pop()!;
     if (typeof item === "number") {
-      if (!Number.isFinite(item)) return at;
+      if (!Number.isFinite(item)) return `${JSON.stringify(at)} is out of range for a number`;
+    } else if (typeof item === "string") {
+      if (!item.isWellFormed()) return `${JSON.stringify(at.toWellFormed())} ${NOT_UNICODE}`;
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) work.push([item[i], `${at}[${i}]`]);
     } else if (item !== null && typeof item === "object") {
       const entries = Object.entries(item);
+      for (const [key] of entries) {
+        if (!key.isWellFormed()) return `a field name in ${JSON.stringify(at.toWellFormed())} ${NOT_UNICODE}`;
+      }
       for (let i = entries.length - 1; i >= 0; i--) work.push([entries[i][1], `${at}.${entries[i][0]}`]);
     }
   }
@@ -103,9 +118,10 @@ export function schemaProblem(record: ExactJson, line: number, schema: SchemaDef
   }
   for (const [key, value] of Object.entries(record)) {
     if (known.has(key)) continue;
+    if (!key.isWellFormed()) return `line ${line}: a field name ${NOT_UNICODE}`;
     if (!schema.allowExtra) return `line ${line}: unknown field "${key}"`;
-    const bad = outOfRange(value, key);
-    if (bad) return `line ${line}: ${JSON.stringify(bad)} is out of range for a number`;
+    const bad = unstorable(value, key);
+    if (bad) return `line ${line}: ${bad}`;
   }
   return null;
 }

@@ -60,6 +60,33 @@ Deno.test("schema: required fields with their types; integers whole and 64-bit; 
   );
 });
 
+Deno.test("schemaProblem refuses text with a lone surrogate, which UTF-8 cannot hold as sent, wherever it is", () => {
+  const extras = { ...SCHEMA, allowExtra: true };
+  const lone = "\ud800";
+  assertEquals(
+    schemaProblem({ ...GOOD, name: `a${lone}` }, 2, SCHEMA),
+    'line 2: "name" is not valid Unicode text (it holds a lone surrogate)',
+  );
+  assertEquals(
+    schemaProblem({ ...GOOD, name: "\udc00\ud800" }, 2, SCHEMA),
+    'line 2: "name" is not valid Unicode text (it holds a lone surrogate)',
+    "reversed halves are two lone ones",
+  );
+  assertEquals(
+    schemaProblem({ ...GOOD, extra: { x: ["ok", lone] } }, 3, extras),
+    'line 3: "extra.x[1]" is not valid Unicode text (it holds a lone surrogate)',
+  );
+  assertEquals(
+    schemaProblem({ ...GOOD, extra: { [`k${lone}`]: 1 } }, 3, extras),
+    'line 3: a field name in "extra" is not valid Unicode text (it holds a lone surrogate)',
+  );
+  assertEquals(
+    schemaProblem({ ...GOOD, [lone]: 1 }, 1, extras),
+    "line 1: a field name is not valid Unicode text (it holds a lone surrogate)",
+  );
+  assertEquals(schemaProblem({ ...GOOD, name: "\ud83d\ude00 ok", extra: { "日本": "語\u0000" } }, 1, extras), null);
+});
+
 Deno.test("schemaErrors names the first 20 bad lines and counts them all", () => {
   const records = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? { ...GOOD, id: "bad" } : GOOD));
   const { errors, count } = schemaErrors(records as never, SCHEMA);

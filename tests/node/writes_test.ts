@@ -305,6 +305,11 @@ Deno.test("contribute: numbers beyond int64 or float64 are a schema rejection, n
         'line 1: "score" is not exact as a number (9007199254740993 would not read back as sent)',
       ],
       ['{"id": 1, "text": "a", "extra": {"deep": [1e400]}}', 'line 1: "extra.deep[0]" is out of range for a number'],
+      ['{"id": 1, "text": "a\\ud800"}', 'line 1: "text" is not valid Unicode text (it holds a lone surrogate)'],
+      [
+        '{"id": 1, "text": "a", "extra": ["\\udfff"]}',
+        'line 1: "extra[0]" is not valid Unicode text (it holds a lone surrogate)',
+      ],
     ];
     for (const [record, reason] of cases) {
       const r = await raw(record);
