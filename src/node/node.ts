@@ -30,6 +30,8 @@ import type { FollowView, NodeContext, SharingSetup } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import {
   idleTrim,
+  KEPT_COLUMNS_SHARE,
+  keptColumns,
   type LogSink,
   type MemoryGate,
   memoryGate,
@@ -277,6 +279,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     }),
     engine,
     readCopies: readCopies(engine, store),
+    keptColumns: keptColumns(engine, store, Math.floor(plan.pageCache / KEPT_COLUMNS_SHARE)),
     writer,
     pages,
     sql,

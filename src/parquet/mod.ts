@@ -13,6 +13,8 @@ export { cachedRecords, type PageReader, pageReader, type PageReaderOptions, par
 export { EXTRA_COLUMN, recordEncoder } from "./rows.ts";
 export { orderable, type SortKey, sortOrder } from "./sort_order.ts";
 export { ReadCopyError, writeReadCopy } from "./read_copy.ts";
+export { keepable, type KeptColumn, MAX_KEPT_DISTINCT, readKeptColumn } from "./kept_column.ts";
+export { type KeptCounts, keptCounts, keptView } from "./kept_counts.ts";
 export {
   DOWNLOAD_FOLDER_PREFIX,
   type DownloadFormat,

@@ -13,6 +13,8 @@
 import {
   type Facet,
   type FacetsAndTotal,
+  keptCounts,
+  keptView,
   ViewError,
   viewFacetsAndTotal,
   type ViewShape,
@@ -21,8 +23,8 @@ import {
 import type { StoredVersion } from "../store/mod.ts";
 import type { NodeState } from "./state.ts";
 
-/** What counting needs of a node: its engine, and its read copies when it has them. */
-type CountingState = Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies">>;
+/** What counting needs of a node: its engine, and its read copies and kept columns when it has them. */
+type CountingState = Pick<NodeState, "engine"> & Partial<Pick<NodeState, "readCopies" | "keptColumns">>;
 
 /** Most counts kept (totals and facets), and most characters of the facets' values. */
 const KEPT = 2048;
@@ -147,6 +149,12 @@ async function counts(
   facets: readonly string[],
   size: number,
 ): Promise<FacetsAndTotal> {
+  // Counted over kept columns when every filter can be; only then are its columns asked for (and kept on a second ask).
+  const kept = keptView(shape.columns, spec) && (spec.filters.length > 0 || facets.length > 0)
+    ? state.keptColumns?.columnsFor(version, shape, [...facets, ...spec.filters.map((f) => f.column)])
+    : null;
+  const fromKept = kept ? keptCounts(kept, shape.columns, spec, facets, size) : null;
+  if (fromKept) return fromKept;
   const source = state.readCopies?.countFrom(version, shape);
   if (source?.copy) {
     try {

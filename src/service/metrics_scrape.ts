@@ -139,6 +139,7 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
   const sql = state.sql.stats();
   const cache = state.pages.cacheStats();
   const copies = state.readCopies.kept();
+  const columns = state.keptColumns.kept();
   const cacheValue = (value: number | undefined) => cache === null ? [] : [[{}, value ?? 0] as [Labels, number]];
   return [
     gauge("svc_http_requests_in_flight", "Requests being answered now.", [[{}, metrics.inFlight]]),
@@ -159,6 +160,8 @@ function servingFamilies(state: NodeState, metrics: NodeMetrics): Family[] {
       copies.copies,
     ]]),
     gauge("svc_read_copies_bytes", "Bytes of the read copies, in the node's temporary folder.", [[{}, copies.bytes]]),
+    gauge("svc_kept_columns", "Columns kept in memory as codes to count views over.", [[{}, columns.columns]]),
+    gauge("svc_kept_columns_bytes", "Bytes of the kept columns.", [[{}, columns.bytes]]),
     gauge("svc_memory_budget_bytes", "The memory budget of the node and its SQL workers (--memory).", [[
       {},
       state.memory.budget,

@@ -51,6 +51,7 @@ export { projectDetail, projectEntry, projectList, type ProjectsState } from "./
 export { checkStatement, type QueryRequest, type QueryState, queryVersion } from "./query.ts";
 export { type FollowView, type LogSink, type NodeLog, nodeLog, type NodeState } from "./state.ts";
 export { type CountSource, type ReadCopies, readCopies } from "./read_copies.ts";
+export { KEPT_COLUMNS_SHARE, type KeptColumns, keptColumns } from "./kept_columns.ts";
 export {
   type HeldVersion,
   holdVersion,

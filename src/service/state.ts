@@ -13,6 +13,7 @@ import type { WriteCache } from "../writes/mod.ts";
 import type { NodeMetrics } from "./metrics.ts";
 import type { Turns } from "./turns.ts";
 import type { MemoryGate } from "./memory_gate.ts";
+import type { KeptColumns } from "./kept_columns.ts";
 import type { ReadCopies } from "./read_copies.ts";
 
 /** The node's view of its follow loop. */
@@ -73,6 +74,8 @@ export interface NodeState {
   engine: ReadEngine;
   /** Versions of many small parts in one file each, to count from (see `read_copies.ts`). */
   readCopies: ReadCopies;
+  /** Columns views filter and facet on, kept in memory as codes to count over (see `kept_columns.ts`). */
+  keptColumns: KeptColumns;
   /** The DuckDB that writes contributions' parts, keeping no caches (see `WriteTarget.writer`). */
   writer: ReadEngine;
   /** Pages of records by row range. */

@@ -50,6 +50,8 @@ const FAMILIES = [
   "svc_page_cache_misses_total",
   "svc_read_copies",
   "svc_read_copies_bytes",
+  "svc_kept_columns",
+  "svc_kept_columns_bytes",
   "svc_memory_budget_bytes",
   "svc_memory_held_bytes",
   "svc_memory_refused_total",
