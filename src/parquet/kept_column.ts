@@ -14,9 +14,9 @@
  *
  * @module
  */
-import { type DuckDBConnection, DuckDBListValue } from "@duckdb/node-api";
-import { type ReadEngine, sqlIdent } from "./_duckdb.ts";
-import { readAll } from "./_statement.ts";
+import type { DuckDBDataChunk } from "@duckdb/node-api";
+import { type ReadEngine, type Session, sqlIdent } from "./_duckdb.ts";
+import { readAll, streamOf } from "./_statement.ts";
 import { findViewColumn, PART, ROW, type ViewColumn, viewSql } from "./_view_sql.ts";
 import { columnWriter } from "./json_text.ts";
 
@@ -89,37 +89,74 @@ export function keptText(column: KeptColumn, code: number): string {
   return column.texts ? column.texts[code] : column.ordinals![code].toString();
 }
 
+/** Runs `sql` on `session` and hands each of its chunks to `each`, never holding the whole result. */
+async function eachChunk(session: Session, sql: string, each: (chunk: DuckDBDataChunk) => void): Promise<void> {
+  const result = await session.run((c) => streamOf(c, sql));
+  for (;;) {
+    const chunk = await session.run(() => result.fetchChunk());
+    if (!chunk || chunk.rowCount === 0) return;
+    each(chunk);
+  }
+}
+
+/** What a column of `records` records and `distinct` values holds as codes, ordinals and texts, roughly. */
+function keptBytes(records: number, distinct: number, type: string): number {
+  const codes = records * (distinct <= 65_536 ? 2 : 4);
+  if (WHOLE.test(type)) return codes + distinct * 8;
+  // A text's JSON and, for text, the string beside it in the map by text.
+  return codes + distinct * (type === "DATE" ? 8 + 64 : type === "VARCHAR" ? 160 : 64);
+}
+
 /** The column's distinct values by code: whether each is null, their texts (not for whole numbers), their ordinals. */
-async function distinctValues(c: DuckDBConnection, ranked: string, column: ViewColumn) {
+async function distinctValues(session: Session, ranked: string, column: ViewColumn, distinct: number) {
   const name = sqlIdent(column.name);
   const ordinal = ordinalSql(name, column.type);
   const whole = WHOLE.test(column.type);
-  const result = await readAll(
-    c,
-    `SELECT any_value(${whole ? ordinal : name}), code${ordinal && !whole ? `, any_value(${ordinal})` : ""} ` +
-      `FROM ${ranked} GROUP BY code ORDER BY code`,
-  );
-  const write = columnWriter(result.columnTypes()[0], "number");
-  const rows = result.getRows();
-  const at = whole ? 0 : 2;
-  return {
-    distinct: rows.length,
-    texts: whole ? null : rows.map((r) => write(r[0])),
-    isNull: rows.map((r) => r[0] === null),
-    ordinals: ordinal ? BigInt64Array.from(rows, (r) => (r[0] === null ? 0n : BigInt(r[at] as bigint))) : null,
-  };
+  const texts: string[] | null = whole ? null : [];
+  const ordinals = ordinal ? new BigInt64Array(distinct) : null;
+  let nullCode = -1;
+  let code = 0;
+  const sql = `SELECT any_value(${whole ? ordinal : name})${ordinal && !whole ? `, any_value(${ordinal})` : ""} ` +
+    `FROM ${ranked} GROUP BY code ORDER BY code`;
+  await eachChunk(session, sql, (chunk) => {
+    const write = columnWriter(chunk.getColumnVector(0).type, "number");
+    for (const row of chunk.getRows()) {
+      if (code >= distinct) throw new RangeError(`more distinct values than the ${distinct} counted`);
+      if (row[0] === null) nullCode = code;
+      texts?.push(write(row[0]));
+      if (ordinals && row[0] !== null) ordinals[code] = BigInt(row[whole ? 0 : 1] as bigint);
+      code++;
+    }
+  });
+  if (code !== distinct) throw new RangeError(`${code} distinct values, ${distinct} counted`);
+  return { texts, ordinals, nullCode };
+}
+
+/** Each record's code, in the version's order, read a chunk at a time into the array. */
+async function codesOf(session: Session, ranked: string, records: number, distinct: number) {
+  const codes = distinct <= 65_536 ? new Uint16Array(records) : new Uint32Array(records);
+  let at = 0;
+  await eachChunk(session, `SELECT code FROM ${ranked} ORDER BY ${PART}, ${ROW}`, (chunk) => {
+    if (at + chunk.rowCount > records) throw new RangeError(`more records than the ${records} counted`);
+    const items = (chunk.getColumnVector(0) as unknown as { items: Uint32Array }).items;
+    codes.set(items.subarray(0, chunk.rowCount), at);
+    at += chunk.rowCount;
+  });
+  if (at !== records) throw new RangeError(`${at} records, ${records} counted`);
+  return codes;
 }
 
 /**
  * The column `name` of the version whose parts are `paths` (of columns
  * `columns`, `uniform` when every part has them all) as a
- * {@linkcode KeptColumn}, read in two queries; null when its type is not
- * kept or it holds too many distinct values.
+ * {@linkcode KeptColumn}, read a chunk at a time; null when its type is not
+ * kept, or it would hold more than `maxBytes` (known from two counts before
+ * anything is read into memory).
  *
  * @example
  * ```ts ignore
  * import { readKeptColumn } from "./kept_column.ts";
- * const country = await readKeptColumn(engine, paths, shape.columns, shape.uniform, "country");
+ * const country = await readKeptColumn(engine, paths, shape.columns, shape.uniform, "country", 32 * 1024 ** 2);
  * ```
  */
 export async function readKeptColumn(
@@ -128,35 +165,40 @@ export async function readKeptColumn(
   columns: readonly ViewColumn[],
   uniform: boolean,
   name: string,
+  maxBytes: number,
 ): Promise<KeptColumn | null> {
   const column = findViewColumn(columns, name);
   if (!column || !keepable(column.type) || paths.length === 0) return null;
   const quoted = sqlIdent(column.name);
   const { from } = viewSql(paths, columns, { filters: [], search: null, sort: null }, uniform);
-  const ranked = `(SELECT ${PART}, ${ROW}, ${quoted}, ` +
-    `(dense_rank() OVER (ORDER BY ${quoted} ASC NULLS LAST) - 1)::UINTEGER AS code ${from})`;
-  return await engine.use(async (c) => {
-    const values = await distinctValues(c, ranked, column);
-    if (values.distinct > MAX_KEPT_DISTINCT) return null;
-    const listed = (await readAll(c, `SELECT list(code ORDER BY ${PART}, ${ROW}) FROM ${ranked}`)).getRows()[0][0];
-    const items = listed instanceof DuckDBListValue ? listed.items as number[] : [];
-    const codes = values.distinct <= 65_536 ? Uint16Array.from(items) : Uint32Array.from(items);
-    const nullCode = values.isNull.indexOf(true);
+  const session = await engine.session();
+  try {
+    const [records, distinct] = (await session.run((c) =>
+      readAll(
+        c,
+        `SELECT count(*)::BIGINT, (count(DISTINCT ${quoted}) + max((${quoted} IS NULL)::INTEGER))::BIGINT ${from}`,
+      )
+    )).getRows()[0].map((n) => Number(n ?? 0));
+    if (distinct > MAX_KEPT_DISTINCT || keptBytes(records, distinct, column.type) > maxBytes) return null;
+    const ranked = `(SELECT ${PART}, ${ROW}, ${quoted}, ` +
+      `(dense_rank() OVER (ORDER BY ${quoted} ASC NULLS LAST) - 1)::UINTEGER AS code ${from})`;
+    const { texts, ordinals, nullCode } = await distinctValues(session, ranked, column, distinct);
+    const codes = await codesOf(session, ranked, records, distinct);
     const byText = column.type === "VARCHAR"
-      ? new Map(values.texts!.flatMap((t, i) => (i === nullCode ? [] : [[JSON.parse(t) as string, i]])))
+      ? new Map(texts!.flatMap((t, i) => (i === nullCode ? [] : [[JSON.parse(t) as string, i]])))
       : null;
-    const ordinals = values.ordinals;
-    const textBytes = (values.texts ?? []).reduce((n, t) => n + 2 * t.length + 40, 0);
     return {
       name: column.name,
       type: column.type,
       codes,
-      distinct: values.distinct,
-      texts: values.texts,
+      distinct,
+      texts,
       ordinals,
       byText,
       nullCode,
-      bytes: codes.byteLength + (ordinals?.byteLength ?? 0) + textBytes * (byText ? 2 : 1),
+      bytes: keptBytes(records, distinct, column.type),
     };
-  });
+  } finally {
+    await session.close();
+  }
 }

@@ -93,7 +93,7 @@ export function keptColumns(engine: ReadEngine, store: Pick<Store, "lease">, max
     try {
       release = await store.lease(version.parts);
       const paths = version.parts.map((p) => p.path);
-      const column = await readKeptColumn(engine, paths, shape.columns, shape.uniform, name);
+      const column = await readKeptColumn(engine, paths, shape.columns, shape.uniform, name, maxBytes);
       if (!column || column.bytes > maxBytes) return;
       made.set(key, column);
       keptBytes += column.bytes;

@@ -96,12 +96,25 @@ Deno.test("kept columns count every view they take exactly as DuckDB's GROUPING 
     const shape = await viewShape(engine, paths);
     const kept = new Map<string, KeptColumn>();
     for (const name of ["small", "wide", "t", "d", "flag", "id"]) {
-      const column = await readKeptColumn(engine, paths, shape.columns, shape.uniform, name);
+      const column = await readKeptColumn(engine, paths, shape.columns, shape.uniform, name, 2 ** 30);
       assert(column !== null, name);
       assertEquals(column.codes.length, 200, name);
       kept.set(name, column);
     }
-    assertEquals(await readKeptColumn(engine, paths, shape.columns, shape.uniform, "x"), null, "a float is not kept");
+    assertEquals(
+      await readKeptColumn(engine, paths, shape.columns, shape.uniform, "x", 2 ** 30),
+      null,
+      "a float is not kept",
+    );
+    assertEquals(
+      await readKeptColumn(engine, paths, shape.columns, shape.uniform, "t", 399),
+      null,
+      "200 codes of 2 bytes and 11 texts are more than 399 bytes: not read",
+    );
+    assert(
+      await readKeptColumn(engine, paths, shape.columns, shape.uniform, "small", 500) !== null,
+      "400 + 7 x 8 bytes",
+    );
     const facets = ["t", "small", "wide", "d", "flag"];
     const views: ViewSpec[] = [
       { filters: [], search: null, sort: null },
