@@ -24,7 +24,7 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
   switch (type) {
     case "string":
       if (typeof value !== "string") return `${field} must be string`;
-      return value.isWellFormed() ? null : `${field} ${NOT_UNICODE}`;
+      return wellFormed(value) ? null : `${field} ${NOT_UNICODE}`;
     case "boolean":
       return typeof value === "boolean" ? null : `${field} must be boolean`;
     case "number":
@@ -63,6 +63,19 @@ function typeProblem(name: string, value: ExactJson, type: string): string | nul
  */
 const NOT_UNICODE = "is not valid Unicode text (it holds a lone surrogate)";
 
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one (code units, no `u` flag). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` is Unicode text (`String.prototype.isWellFormed`, which Node 20's TypeScript library lacks). */
+function wellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** `text` with each lone surrogate made U+FFFD, to be shown. */
+function shown(text: string): string {
+  return text.replace(new RegExp(LONE_SURROGATE, "g"), "\uFFFD");
+}
+
 /**
  * Why an extra field's `value` (at `path`) cannot be stored as sent: the
  * first number float64 cannot hold (1e400) or text, key or value, that is
@@ -76,13 +89,13 @@ function unstorable(value: ExactJson, path: string): string | null {
     if (typeof item === "number") {
       if (!Number.isFinite(item)) return `${JSON.stringify(at)} is out of range for a number`;
     } else if (typeof item === "string") {
-      if (!item.isWellFormed()) return `${JSON.stringify(at.toWellFormed())} ${NOT_UNICODE}`;
+      if (!wellFormed(item)) return `${JSON.stringify(shown(at))} ${NOT_UNICODE}`;
     } else if (Array.isArray(item)) {
       for (let i = item.length - 1; i >= 0; i--) work.push([item[i], `${at}[${i}]`]);
     } else if (item !== null && typeof item === "object") {
       const entries = Object.entries(item);
       for (const [key] of entries) {
-        if (!key.isWellFormed()) return `a field name in ${JSON.stringify(at.toWellFormed())} ${NOT_UNICODE}`;
+        if (!wellFormed(key)) return `a field name in ${JSON.stringify(shown(at))} ${NOT_UNICODE}`;
       }
       for (let i = entries.length - 1; i >= 0; i--) work.push([entries[i][1], `${at}.${entries[i][0]}`]);
     }
@@ -118,7 +131,7 @@ export function schemaProblem(record: ExactJson, line: number, schema: SchemaDef
   }
   for (const [key, value] of Object.entries(record)) {
     if (known.has(key)) continue;
-    if (!key.isWellFormed()) return `line ${line}: a field name ${NOT_UNICODE}`;
+    if (!wellFormed(key)) return `line ${line}: a field name ${NOT_UNICODE}`;
     if (!schema.allowExtra) return `line ${line}: unknown field "${key}"`;
     const bad = unstorable(value, key);
     if (bad) return `line ${line}: ${bad}`;
