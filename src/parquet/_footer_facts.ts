@@ -10,6 +10,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { sqlString } from "./_duckdb.ts";
+import { refusedFilterValue } from "./_filter_values.ts";
 
 /** The least and greatest value of a column over every record, as ordinals (see {@linkcode ordinalOf}). */
 export interface ColumnBounds {
@@ -55,6 +56,22 @@ export function ordinalOf(text: string, type: string): bigint | null {
   const ms = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
   // Date.UTC takes the 30th of February as the 1st of March, and years below 100 as 19xx: both refused.
   return new Date(ms).toISOString().slice(0, 10) === text ? BigInt(Math.round(ms / DAY_MS)) : null;
+}
+
+/**
+ * The exact value a filter's text `text` compares a column of `type` by
+ * (see {@linkcode ordinalOf}), or null when DuckDB would refuse it or is left
+ * to read it its own way (`+5`, `1970-1-5`).
+ *
+ * @example
+ * ```ts
+ * import { filterOrdinal } from "./_footer_facts.ts";
+ * filterOrdinal("12", "INTEGER"); // 12n
+ * filterOrdinal("99999999999", "INTEGER"); // null (out of range)
+ * ```
+ */
+export function filterOrdinal(text: string, type: string): bigint | null {
+  return refusedFilterValue(text, type) === null ? ordinalOf(text, type) : null;
 }
 
 /**

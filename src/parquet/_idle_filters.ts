@@ -13,9 +13,8 @@
  *
  * @module
  */
-import { type ColumnBounds, ordinalOf } from "./_footer_facts.ts";
+import { type ColumnBounds, filterOrdinal } from "./_footer_facts.ts";
 import { type ColumnFilter, findViewColumn, type ViewColumn, type ViewSpec } from "./_view_sql.ts";
-import { refusedFilterValue } from "./_filter_values.ts";
 
 /** What the footers say of a version's columns (a view's shape holds it). */
 export interface FooterBounds {
@@ -54,9 +53,7 @@ function idle(facts: FooterBounds, filter: ColumnFilter): boolean {
   if (filter.op === "notnull") return true;
   const bounds = facts.bounds?.get(column.name);
   if (!bounds) return false;
-  const values = filter.values.map((v) =>
-    refusedFilterValue(v, column.type) === null ? ordinalOf(v, column.type) : null
-  );
+  const values = filter.values.map((v) => filterOrdinal(v, column.type));
   if (values.length === 0 || values.some((v) => v === null)) return false;
   const [v] = values as bigint[];
   const { min, max } = bounds;

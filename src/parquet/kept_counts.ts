@@ -17,8 +17,7 @@
  *
  * @module
  */
-import { ordinalOf } from "./_footer_facts.ts";
-import { refusedFilterValue } from "./_filter_values.ts";
+import { filterOrdinal } from "./_footer_facts.ts";
 import { type ColumnFilter, findViewColumn, type ViewColumn, type ViewSpec } from "./_view_sql.ts";
 import { keepable, type KeptColumn, keptText } from "./kept_column.ts";
 
@@ -67,15 +66,10 @@ function firstFrom(sorted: BigInt64Array, end: number, x: bigint, strict: boolea
   return lo;
 }
 
-/** The exact value `text` filters by on an ordered column, or null when DuckDB is left to read it. */
-function ordinalValue(text: string, type: string): bigint | null {
-  return refusedFilterValue(text, type) === null ? ordinalOf(text, type) : null;
-}
-
 /** Which codes of ordered `column` pass `filter`, or null when it is not counted here. */
 function orderedPass(column: KeptColumn, filter: ColumnFilter, pass: Uint8Array): boolean {
   const ordinals = column.ordinals!;
-  const values = filter.values.map((v) => ordinalValue(v, column.type));
+  const values = filter.values.map((v) => filterOrdinal(v, column.type));
   if (values.some((v) => v === null)) return false;
   // Null sorts last: the values before it are the column's, ascending.
   const end = column.nullCode === -1 ? ordinals.length : column.nullCode;

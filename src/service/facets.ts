@@ -150,7 +150,7 @@ async function counts(
   size: number,
 ): Promise<FacetsAndTotal> {
   // Counted over kept columns when every filter can be; only then are its columns asked for (and kept on a second ask).
-  const kept = keptView(shape.columns, spec) && (spec.filters.length > 0 || facets.length > 0)
+  const kept = keptView(shape.columns, spec)
     ? state.keptColumns?.columnsFor(version, shape, [...facets, ...spec.filters.map((f) => f.column)])
     : null;
   const fromKept = kept ? keptCounts(kept, shape.columns, spec, facets, size) : null;

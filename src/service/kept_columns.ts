@@ -15,7 +15,6 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import {
   findViewColumn,
   keepable,
@@ -24,6 +23,7 @@ import {
   readKeptColumn,
   type ViewShape,
 } from "../parquet/mod.ts";
+import { partsDigest, touch } from "./_parts_lru.ts";
 import type { Store, StoredVersion } from "../store/mod.ts";
 
 /** The page cache's bytes over those the kept columns may hold together. */
@@ -52,23 +52,6 @@ export interface KeptColumns {
   kept(): { columns: number; bytes: number };
 }
 
-/** The name of `version`'s parts. */
-function versionKey(version: StoredVersion): string {
-  const hash = createHash("sha256");
-  for (const part of version.parts) hash.update(part.sha256);
-  return hash.digest("hex").slice(0, 40);
-}
-
-/** Sets `key` last in `map` (most recent), dropping the oldest past `most`. */
-function touch<V>(map: Map<string, V>, key: string, value: V, most: number): void {
-  map.delete(key);
-  map.set(key, value);
-  for (const oldest of map.keys()) {
-    if (map.size <= most) break;
-    map.delete(oldest);
-  }
-}
-
 /**
  * The kept columns of a node reading with `engine` from `store` (whose
  * parts are leased while a column is read), holding at most `maxBytes`.
@@ -94,7 +77,7 @@ export function keptColumns(engine: ReadEngine, store: Pick<Store, "lease">, max
       release = await store.lease(version.parts);
       const paths = version.parts.map((p) => p.path);
       const column = await readKeptColumn(engine, paths, shape.columns, shape.uniform, name, maxBytes);
-      if (!column || column.bytes > maxBytes) return;
+      if (!column) return; // not kept: its type, or larger than all may hold
       made.set(key, column);
       keptBytes += column.bytes;
       counts.delete(key);
@@ -122,7 +105,7 @@ export function keptColumns(engine: ReadEngine, store: Pick<Store, "lease">, max
   return {
     columnsFor(version, shape, names) {
       if (maxBytes <= 0 || version.parts.length === 0) return null;
-      const prefix = versionKey(version);
+      const prefix = partsDigest(version);
       const columns = names.map((name) => findViewColumn(shape.columns, name));
       if (columns.some((c) => !c || !keepable(c.type))) return null;
       const wanted = new Set(columns.map((c) => c!.name));

@@ -17,10 +17,10 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type ReadEngine, type ViewShape, writeReadCopy } from "../parquet/mod.ts";
+import { partsDigest, touch } from "./_parts_lru.ts";
 import type { Store, StoredVersion } from "../store/mod.ts";
 
 /** Fewest parts a version has for a copy. */
@@ -74,23 +74,6 @@ export function worthCopying(version: StoredVersion, shape: ViewShape): boolean 
   const bytes = version.parts.reduce((n, p) => n + p.bytes, 0);
   return shape.uniform && version.parts.length >= MIN_PARTS && bytes <= MAX_COPY_BYTES &&
     bytes <= MAX_AVERAGE_PART_BYTES * version.parts.length;
-}
-
-/** The name of the copy of `version`'s parts. */
-function keyOf(version: StoredVersion): string {
-  const hash = createHash("sha256");
-  for (const part of version.parts) hash.update(part.sha256);
-  return hash.digest("hex").slice(0, 40);
-}
-
-/** Sets `key` last in `map` (most recent), dropping the oldest past `most`. */
-function touch<V>(map: Map<string, V>, key: string, value: V, most: number): void {
-  map.delete(key);
-  map.set(key, value);
-  for (const oldest of map.keys()) {
-    if (map.size <= most) break;
-    map.delete(oldest);
-  }
 }
 
 /**
@@ -152,7 +135,7 @@ export function readCopies(
 
   return {
     countFrom(version, shape) {
-      const key = keyOf(version);
+      const key = partsDigest(version);
       const copy = made.get(key);
       if (copy) {
         touch(made, key, copy, Infinity);
@@ -173,7 +156,7 @@ export function readCopies(
       return parts;
     },
     async drop(version) {
-      const key = keyOf(version);
+      const key = partsDigest(version);
       // A copy gone already was let go for room, while being read: it may be made again.
       if (!made.has(key)) return;
       touch(counts, key, -1, REMEMBERED);

@@ -19,6 +19,7 @@ import { facetsOf } from "../../src/service/facets.ts";
 import { keptColumns } from "../../src/service/kept_columns.ts";
 import { openStore, type StoredVersion } from "../../src/store/mod.ts";
 import { assert, assertEquals } from "../support/assert.ts";
+import { countingLeases } from "./_leases.ts";
 import { StoreWriter, tempDir } from "../support/store_fixture.ts";
 import { typedPartSql } from "../parquet/_typed_store.ts";
 
@@ -43,18 +44,6 @@ async function withStore(
     w.close();
     await dir.cleanup();
   }
-}
-
-function countingLeases() {
-  const held = { now: 0, ever: 0 };
-  return {
-    held,
-    lease: () => {
-      held.now++;
-      held.ever++;
-      return Promise.resolve(() => void held.now--);
-    },
-  };
 }
 
 const byId = (k: number): ViewSpec => ({

@@ -27,6 +27,7 @@ import {
 } from "../../src/service/read_copies.ts";
 import { openStore, type StoredVersion } from "../../src/store/mod.ts";
 import { assert, assertEquals, assertRejects } from "../support/assert.ts";
+import { countingLeases } from "./_leases.ts";
 import { StoreWriter, tempDir } from "../support/store_fixture.ts";
 import { typedPartSql } from "../parquet/_typed_store.ts";
 
@@ -73,19 +74,6 @@ async function withStore(fn: (versions: Record<string, StoredVersion>, engine: R
     w.close();
     await dir.cleanup();
   }
-}
-
-/** A store's lease that counts the leases held. */
-function countingLeases() {
-  const held = { now: 0, ever: 0 };
-  return {
-    held,
-    lease: () => {
-      held.now++;
-      held.ever++;
-      return Promise.resolve(() => void held.now--);
-    },
-  };
 }
 
 /** Counts `version` twice, as a copy asks, waits for the copy, and says where a third count reads. */
