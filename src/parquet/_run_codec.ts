@@ -27,8 +27,13 @@ export interface RunCodec {
   readonly kept: boolean;
   /** One run compressed. */
   compress(bytes: Uint8Array): Uint8Array;
-  /** Decompresses `frame` into `out` from `at`: exactly `size` bytes, or throws. */
-  decompressInto(frame: Uint8Array, out: Uint8Array, at: number, size: number): void;
+  /**
+   * Decompresses `frame` into `out` from `at`: exactly `size` bytes, or
+   * throws. With `prefix` (less than `size`), only the frame's first
+   * `prefix` bytes are written: the rest of `out` is left as it was (the
+   * codec still decodes a run whole inside; zstd's block is the run).
+   */
+  decompressInto(frame: Uint8Array, out: Uint8Array, at: number, size: number, prefix?: number): void;
 }
 
 /** node:zlib's zstd, typed here: the `@types/node` that `deno task check` uses predates it. */
@@ -70,18 +75,23 @@ const BROTLI = {
   params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2, [zlib.constants.BROTLI_PARAM_LGWIN]: 16 },
 };
 
-/** `bytes` into `out` at `at`, when they are `size` long. */
-function place(bytes: Uint8Array, out: Uint8Array, at: number, size: number): void {
+/** The first `prefix` of `bytes` into `out` at `at`, when they are `size` long. */
+function place(bytes: Uint8Array, out: Uint8Array, at: number, size: number, prefix = size): void {
   if (bytes.length !== size) throw new RangeError(`a compressed run held ${bytes.length} bytes, not ${size}`);
-  out.set(bytes, at);
+  out.set(prefix < size ? bytes.subarray(0, prefix) : bytes, at);
 }
 
 /**
- * A decompressor that writes a frame into a given place with one kept native
- * handle, or undefined where there is none to keep. Returns false (and
- * starts a fresh handle) for a frame it did not decompress to exactly `size`.
+ * A decompressor that writes a frame (its first `prefix` bytes of `size`)
+ * into a given place with one kept native handle, or undefined where there
+ * is none to keep. Returns false (and starts a fresh handle) for a frame it
+ * did not decompress to exactly `size`, or whose first `prefix` bytes it did
+ * not fill. Asked for a prefix, zstd decodes the run's one block inside and
+ * writes what fits; the handle is reset either way.
  */
-function keptDecompressor(): ((frame: Uint8Array, out: Uint8Array, at: number, size: number) => boolean) | undefined {
+function keptDecompressor():
+  | ((frame: Uint8Array, out: Uint8Array, at: number, size: number, prefix: number) => boolean)
+  | undefined {
   const Engine = ZSTD.ZstdDecompress;
   if (typeof Engine !== "function") return undefined;
   const open = () => {
@@ -97,16 +107,16 @@ function keptDecompressor(): ((frame: Uint8Array, out: Uint8Array, at: number, s
   };
   let kept = open();
   if (!kept) return undefined;
-  return (frame, out, at, size) => {
+  return (frame, out, at, size, prefix) => {
     if (!kept) kept = open();
     if (!kept) return false;
     kept.failed = false;
     try {
-      kept.handle.writeSync(kept.end, frame, 0, frame.length, out, at, size);
+      kept.handle.writeSync(kept.end, frame, 0, frame.length, out, at, prefix);
     } catch {
       kept.failed = true;
     }
-    const whole = !kept.failed && kept.state[0] === 0 && kept.state[1] === 0;
+    const whole = !kept.failed && kept.state[0] === 0 && (prefix < size || kept.state[1] === 0);
     if (whole) kept.handle.reset();
     else kept = undefined;
     return whole;
@@ -124,16 +134,22 @@ function zstdCodec(
   if (kept) {
     const sample = new TextEncoder().encode(`[${Array.from({ length: 64 }, (_, i) => `{"id":${i}}`).join(",")}]`);
     const out = new Uint8Array(sample.length + 2);
-    const right = kept(compress(sample), out, 1, sample.length) && out.subarray(1, -1).every((b, i) => b === sample[i]);
+    const frame = compress(sample);
+    const half = sample.length >> 1;
+    const right = kept(frame, out, 1, sample.length, sample.length) &&
+      out.subarray(1, -1).every((b, i) => b === sample[i]) &&
+      kept(frame, out.fill(0), 0, sample.length, half) && out.subarray(0, half).every((b, i) => b === sample[i]) &&
+      out[half] === 0 && kept(frame, out.fill(0), 1, sample.length, sample.length) &&
+      out.subarray(1, -1).every((b, i) => b === sample[i]);
     if (!right) kept = undefined;
   }
   return {
     name: "zstd",
     kept: kept !== undefined,
     compress,
-    decompressInto(frame, out, at, size) {
-      if (kept?.(frame, out, at, size)) return;
-      place(decompressSync(frame), out, at, size);
+    decompressInto(frame, out, at, size, prefix = size) {
+      if (kept?.(frame, out, at, size, Math.min(prefix, size))) return;
+      place(decompressSync(frame), out, at, size, prefix);
     },
   };
 }
@@ -159,6 +175,6 @@ export function runCodec(): RunCodec {
     name: "brotli",
     kept: false,
     compress: (bytes) => zlib.brotliCompressSync(bytes, BROTLI),
-    decompressInto: (frame, out, at, size) => place(zlib.brotliDecompressSync(frame), out, at, size),
+    decompressInto: (frame, out, at, size, prefix) => place(zlib.brotliDecompressSync(frame), out, at, size, prefix),
   };
 }

@@ -21,6 +21,10 @@ export interface CachedGroup {
   readonly size: number;
   /** Records `a` to `b` (not included) joined by commas, as UTF-8. */
   bytes(a: number, b: number): Uint8Array;
+  /** The bytes {@linkcode CachedGroup.bytes} would give for records `a` to `b`. */
+  byteLength(a: number, b: number): number;
+  /** Writes those bytes into `out` at `at` (a compressed block decompresses them there: no copy to make and drop). */
+  writeInto(a: number, b: number, out: Uint8Array, at: number): void;
   /** Records `a` to `b` (not included), each as its JSON text. */
   records(a: number, b: number): string[];
   /** Whether its bytes are kept compressed. */
@@ -44,12 +48,21 @@ export const COMPRESSED_RUN = 128;
 /** What every block holds besides its bytes and offsets. */
 const OVERHEAD = 64;
 
+/** Bytes a join writes where it puts them (a cached block's records: see {@linkcode CachedGroup.writeInto}). */
+export interface ByteSource {
+  /** Bytes it writes. */
+  readonly length: number;
+  /** Writes them into `out` at `at`. */
+  writeInto(out: Uint8Array, at: number): void;
+}
+
 /**
  * `chunks` joined by commas into one array: records' JSON texts as a page
  * writes them, between `around`'s `head` and `tail` when given (the answer's
  * JSON around its records, in the same one allocation: a page's bytes are
  * most of what a busy node allocates, and each copy is garbage to collect).
- * One chunk with nothing around it is given back as it is.
+ * A chunk is bytes, or a {@linkcode ByteSource} that writes itself into its
+ * place. One array with nothing around it is given back as it is.
  *
  * @example
  * ```ts
@@ -57,14 +70,17 @@ const OVERHEAD = 64;
  * const e = new TextEncoder();
  * new TextDecoder().decode(joinBytes([e.encode("1"), e.encode("2")])); // "1,2"
  * new TextDecoder().decode(joinBytes([e.encode("1")], { head: e.encode("["), tail: e.encode("]") })); // "[1]"
+ * const three = { length: 1, writeInto: (out: Uint8Array, at: number) => void (out[at] = 51) };
+ * new TextDecoder().decode(joinBytes([e.encode("1"), three])); // "1,3"
  * ```
  */
 export function joinBytes(
-  chunks: readonly Uint8Array[],
+  chunks: readonly (Uint8Array | ByteSource)[],
   around?: { head: Uint8Array; tail: Uint8Array },
 ): Uint8Array<ArrayBuffer> {
-  if (chunks.length === 1 && !around && chunks[0].buffer instanceof ArrayBuffer) {
-    return chunks[0] as Uint8Array<ArrayBuffer>;
+  const only = chunks[0];
+  if (chunks.length === 1 && !around && only instanceof Uint8Array && only.buffer instanceof ArrayBuffer) {
+    return only as Uint8Array<ArrayBuffer>;
   }
   const head = around?.head ?? new Uint8Array(0);
   const tail = around?.tail ?? new Uint8Array(0);
@@ -74,7 +90,8 @@ export function joinBytes(
   let at = head.length;
   for (const [i, c] of chunks.entries()) {
     if (i > 0) out[at++] = 44; // ","
-    out.set(c, at);
+    if (c instanceof Uint8Array) out.set(c, at);
+    else c.writeInto(out, at);
     at += c.length;
   }
   out.set(tail, at);
@@ -166,6 +183,10 @@ function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): Cach
   const group: CachedGroup = {
     count: starts.length - 1,
     size: text.byteLength + starts.byteLength + OVERHEAD,
+    byteLength: (a, b) => b > a ? starts[b] - 1 - starts[a] : 0,
+    writeInto(a, b, out, to) {
+      if (b > a) out.set(text.subarray(starts[a], starts[b] - 1), to);
+    },
     bytes: (a, b) => b > a ? text.subarray(starts[a], starts[b] - 1) : new Uint8Array(0),
     records: (a, b) => split(text, starts, 0, a, b),
     compressed: false,
@@ -206,43 +227,77 @@ function compressedRuns(
   return { starts, at, bytes };
 }
 
+/**
+ * Where runs are decompressed when only their end is wanted (a page starting
+ * inside a run): kept between calls, which are synchronous, up to
+ * {@linkcode SCRATCH_KEPT} bytes.
+ */
+let scratch = new Uint8Array(0);
+/** The scratch kept at most: a run of the bench's records is 14 KB; one of huge records is allocated each time. */
+const SCRATCH_KEPT = 256 * 1024;
+
+function scratchOf(size: number): Uint8Array {
+  if (size <= scratch.length) return scratch;
+  const room = new Uint8Array(size);
+  if (size <= SCRATCH_KEPT) scratch = room;
+  return room;
+}
+
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
   const { starts, at, bytes } = compressedRuns(text, offsets);
-  /** The record after the last of run `r`. */
-  const runEnd = (r: number) => Math.min(count, (r + 1) * COMPRESSED_RUN);
-  /** Runs `first` to `last` decompressed, each into its place, joined by commas: the text from record `first * COMPRESSED_RUN`. */
-  const decompressed = (first: number, last: number): Uint8Array => {
-    const base = starts[first * COMPRESSED_RUN];
-    const out = new Uint8Array(starts[runEnd(last)] - 1 - base);
-    for (let r = first; r <= last; r++) {
+  const byteLength = (a: number, b: number) => b > a ? starts[b] - 1 - starts[a] : 0;
+  /**
+   * Records `a` to `b` joined by commas into `out` at `to`. Each run is
+   * decompressed only as far as the last record wanted; a run wanted whole or
+   * from its start straight into `out`, one wanted from inside through
+   * {@linkcode scratch}.
+   */
+  const writeInto = (a: number, b: number, out: Uint8Array, to: number) => {
+    const base = starts[a];
+    for (let r = Math.floor(a / COMPRESSED_RUN); r * COMPRESSED_RUN < b; r++) {
       const from = r * COMPRESSED_RUN;
-      const to = runEnd(r);
-      RUNS.decompressInto(bytes.subarray(at[r], at[r + 1]), out, starts[from] - base, starts[to] - 1 - starts[from]);
-      if (r < last) out[starts[to] - 1 - base] = 44; // ","
+      const end = Math.min(count, from + COMPRESSED_RUN);
+      const size = starts[end] - 1 - starts[from];
+      const wanted = starts[Math.min(b, end)] - 1 - starts[from];
+      const frame = bytes.subarray(at[r], at[r + 1]);
+      if (from >= a) {
+        RUNS.decompressInto(frame, out, to + starts[from] - base, size, wanted);
+      } else {
+        const room = scratchOf(wanted);
+        RUNS.decompressInto(frame, room, 0, size, wanted);
+        out.set(room.subarray(starts[a] - starts[from], wanted), to);
+      }
+      if (end < b) out[to + starts[end] - 1 - base] = 44; // ","
     }
-    return out;
-  };
-  const around = (a: number, b: number) => {
-    const first = Math.floor(a / COMPRESSED_RUN);
-    return { text: decompressed(first, Math.floor((b - 1) / COMPRESSED_RUN)), base: starts[first * COMPRESSED_RUN] };
   };
   const group: CachedGroup = {
     count,
     size: bytes.byteLength + starts.byteLength + at.byteLength + OVERHEAD,
+    byteLength,
+    writeInto(a, b, out, to) {
+      if (b > a) writeInto(a, b, out, to);
+    },
     bytes(a, b) {
-      if (b <= a) return new Uint8Array(0);
-      const { text, base } = around(a, b);
-      return text.subarray(starts[a] - base, starts[b] - base - 1);
+      const out = new Uint8Array(byteLength(a, b));
+      if (b > a) writeInto(a, b, out, 0);
+      return out;
     },
     records(a, b) {
       if (b <= a) return [];
-      const { text, base } = around(a, b);
-      return split(text, starts, base, a, b);
+      return split(group.bytes(a, b), starts, starts[a], a, b);
     },
     compressed: true,
     compress: () => group,
-    decompress: () => plainGroup(count === 0 ? new Uint8Array(0) : decompressed(0, at.length - 2), starts),
+    decompress: () => {
+      // Decompressed straight into the one allocation a plain block is (its offsets, then its text).
+      const buffer = new ArrayBuffer(starts.byteLength + byteLength(0, count));
+      const plainStarts = new Uint32Array(buffer, 0, starts.length);
+      plainStarts.set(starts);
+      const plain = new Uint8Array(buffer, starts.byteLength);
+      if (count > 0) writeInto(0, count, plain, 0);
+      return plainGroup(plain, plainStarts, false);
+    },
     plainSize: text.byteLength + starts.byteLength + OVERHEAD,
   };
   return group;

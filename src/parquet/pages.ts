@@ -12,7 +12,7 @@ import { admitted, decoded, slice } from "./_block_decodes.ts";
 import { groupStarts, partRecords } from "./_part_bounds.ts";
 import { cachedRecordsAt, recordsAt } from "./_records_at.ts";
 import type { PagePart, PartLeases, ReaderState } from "./_reader_state.ts";
-import { type CachedGroup, joinBytes } from "./cached_group.ts";
+import { type ByteSource, type CachedGroup, joinBytes } from "./cached_group.ts";
 import type { PageCache, PageCacheStats } from "./page_cache.ts";
 import type { CachedRecords } from "./view.ts";
 
@@ -106,8 +106,8 @@ interface Piece {
   count: number;
   /** Whether it came from the cache. */
   cached: boolean;
-  /** The records as UTF-8, in runs to be joined by commas (views into the cache, not copies, when cached). */
-  chunks: () => Uint8Array[];
+  /** The records as UTF-8, in runs to be joined by commas (written from the cache into the page, when cached). */
+  chunks: () => (Uint8Array | ByteSource)[];
   records: () => string[];
 }
 
@@ -127,7 +127,11 @@ function cachedPiece(slices: { group: CachedGroup; a: number; b: number }[]): Pi
   return {
     count: slices.reduce((n, s) => n + s.b - s.a, 0),
     cached: true,
-    chunks: () => slices.filter(({ a, b }) => b > a).map(({ group, a, b }) => group.bytes(a, b)),
+    chunks: () =>
+      slices.filter(({ a, b }) => b > a).map(({ group, a, b }) => ({
+        length: group.byteLength(a, b),
+        writeInto: (out: Uint8Array, at: number) => group.writeInto(a, b, out, at),
+      })),
     records: () => slices.flatMap(({ group, a, b }) => group.records(a, b)),
   };
 }

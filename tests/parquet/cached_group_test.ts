@@ -30,11 +30,29 @@ for (const compressed of [false, true]) {
       for (const b of edges) {
         if (b < a) continue;
         assertEquals(decode(group.bytes(a, b)), records.slice(a, b).join(","), `bytes ${a}..${b}`);
+        const out = new Uint8Array(group.byteLength(a, b) + 4).fill(7);
+        group.writeInto(a, b, out, 2);
+        assertEquals(decode(out.subarray(2, -2)), records.slice(a, b).join(","), `written ${a}..${b}`);
+        assertEquals([...out.subarray(0, 2), ...out.subarray(-2)], [7, 7, 7, 7], `around ${a}..${b}`);
         assertEquals(group.records(a, b), records.slice(a, b), `records ${a}..${b}`);
       }
     }
   });
 }
+
+Deno.test("a compressed block made plain again holds the same records, in a block of its own", () => {
+  const records = sampleRecords(COMPRESSED_RUN * 2 + 9);
+  const compressed = cachedGroup(records, { compressed: true });
+  const plain = compressed.decompress();
+  assertEquals(plain.compressed, false);
+  assertEquals(plain.size, cachedGroup(records).size);
+  assertEquals(decode(plain.bytes(0, plain.count)), records.join(","));
+  assertEquals(
+    plain.records(COMPRESSED_RUN - 1, COMPRESSED_RUN + 2),
+    records.slice(COMPRESSED_RUN - 1, COMPRESSED_RUN + 2),
+  );
+  assertEquals(cachedGroup([], { compressed: true }).decompress().count, 0);
+});
 
 Deno.test("a compressed block holds under a fifth of a plain one's bytes; tiny and empty blocks work", () => {
   const records = sampleRecords(10_240);

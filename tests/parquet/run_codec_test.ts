@@ -46,3 +46,25 @@ Deno.test("a run of another size or a corrupt one throws, and the next run decom
   codec.decompressInto(frame, out, 0, run.length);
   assertEquals(out, run);
 });
+
+Deno.test("a run's first bytes alone are decompressed into their place; the next run is whole again", () => {
+  const codec = runCodec();
+  const run = records(128);
+  const frame = codec.compress(run);
+  for (const prefix of [1, 100, run.length >> 1, run.length - 1, run.length]) {
+    const out = new Uint8Array(run.length + 2).fill(7);
+    codec.decompressInto(frame, out, 1, run.length, prefix);
+    assertEquals(out.subarray(1, 1 + prefix), run.subarray(0, prefix), `prefix ${prefix}`);
+    assert(out.subarray(1 + prefix).every((b) => b === 7), `nothing written past a prefix of ${prefix}`);
+    assertEquals(out[0], 7);
+    const whole = new Uint8Array(run.length);
+    codec.decompressInto(frame, whole, 0, run.length);
+    assertEquals(whole, run, `the run after a prefix of ${prefix}`);
+  }
+  // A frame shorter than the prefix asked for is no prefix of it.
+  const short = codec.compress(records(3));
+  assertThrows(
+    () => codec.decompressInto(short, new Uint8Array(run.length), 0, run.length, 200),
+    /held \d+ bytes, not/,
+  );
+});
