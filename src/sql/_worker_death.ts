@@ -17,9 +17,15 @@ const TAIL_CHARS = 4096;
  * What a dying runtime or DuckDB prints when an allocation fails: Rust's
  * `memory allocation of N bytes failed`, V8's `Fatal JavaScript out of
  * memory` / `Fatal process out of memory`, C++'s `std::bad_alloc`, libc's
- * `Cannot allocate memory`.
+ * `Cannot allocate memory`. And a thread the runtime could not start
+ * (Deno's `unable to create worker threads`, Rust's `failed to spawn
+ * thread`): a worker's ceiling is `RLIMIT_DATA`, which counts a new thread's
+ * stack, so a query that has taken the worker to its ceiling leaves no room
+ * for the thread the runtime starts next (seen once in about twenty suite runs:
+ * `list(range)` over a billion rows ended its worker so).
  */
-const MEMORY_MARKS = /memory allocation of \d+ bytes failed|out of memory|bad_alloc|cannot allocate memory/i;
+const MEMORY_MARKS =
+  /memory allocation of \d+ bytes failed|out of memory|bad_alloc|cannot allocate memory|unable to create worker threads|failed to spawn thread/i;
 
 /** The end of a worker's stderr. */
 export interface StderrTail {

@@ -21,6 +21,9 @@ Deno.test("a worker that says it ran out of memory as it dies ran out of memory"
     const words of [
       "# Fatal process out of memory: Zone",
       "terminate called after throwing an instance of 'std::bad_alloc'",
+      // A thread's stack counts in the worker's RLIMIT_DATA: at the ceiling, the runtime's next thread cannot start.
+      "Deno could not start: unable to create worker threads.",
+      "thread 'main' panicked at library/std/src/thread/mod.rs: failed to spawn thread: Os { code: 11 }",
     ]
   ) {
     const v8 = await dying(`echo "${words}" >&2; kill -TRAP $$`);
