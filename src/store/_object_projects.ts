@@ -70,6 +70,8 @@ function metaOf(text: string): ProjectMeta | null {
 /** The project as it stands after `before`: its journal read on from its cursor, `project.json` again. */
 async function look(client: S3Client, slug: string, before: ProjectLook | null): Promise<ProjectLook> {
   const readMeta = textOf(client, projectKey(slug));
+  // Awaited after the listing: if the listing fails first, this one's failure must not go unhandled (it ends a process).
+  readMeta.catch(() => {});
   let held = before?.held ?? heldVersionsOf([]);
   let cursor = before?.cursor;
   const added: number[] = [];
