@@ -178,12 +178,17 @@ function split(text: Uint8Array, starts: Uint32Array, base: number, a: number, b
   );
 }
 
+/** Bytes records `a` to `b` take joined by commas, given where each starts (`starts`, one past the last too). */
+function joinedLength(starts: Uint32Array, a: number, b: number): number {
+  return b > a ? starts[b] - 1 - starts[a] : 0;
+}
+
 function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): CachedGroup {
   const { words: [starts], bytes: text } = pack ? packed([offsets], source) : { words: [offsets], bytes: source };
   const group: CachedGroup = {
     count: starts.length - 1,
     size: text.byteLength + starts.byteLength + OVERHEAD,
-    byteLength: (a, b) => b > a ? starts[b] - 1 - starts[a] : 0,
+    byteLength: (a, b) => joinedLength(starts, a, b),
     writeInto(a, b, out, to) {
       if (b > a) out.set(text.subarray(starts[a], starts[b] - 1), to);
     },
@@ -246,7 +251,6 @@ function scratchOf(size: number): Uint8Array {
 function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const count = offsets.length - 1;
   const { starts, at, bytes } = compressedRuns(text, offsets);
-  const byteLength = (a: number, b: number) => b > a ? starts[b] - 1 - starts[a] : 0;
   /**
    * Records `a` to `b` joined by commas into `out` at `to`. Each run is
    * decompressed only as far as the last record wanted; a run wanted whole or
@@ -254,6 +258,7 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
    * {@linkcode scratch}.
    */
   const writeInto = (a: number, b: number, out: Uint8Array, to: number) => {
+    if (b <= a) return;
     const base = starts[a];
     for (let r = Math.floor(a / COMPRESSED_RUN); r * COMPRESSED_RUN < b; r++) {
       const from = r * COMPRESSED_RUN;
@@ -274,13 +279,11 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
   const group: CachedGroup = {
     count,
     size: bytes.byteLength + starts.byteLength + at.byteLength + OVERHEAD,
-    byteLength,
-    writeInto(a, b, out, to) {
-      if (b > a) writeInto(a, b, out, to);
-    },
+    byteLength: (a, b) => joinedLength(starts, a, b),
+    writeInto,
     bytes(a, b) {
-      const out = new Uint8Array(byteLength(a, b));
-      if (b > a) writeInto(a, b, out, 0);
+      const out = new Uint8Array(joinedLength(starts, a, b));
+      writeInto(a, b, out, 0);
       return out;
     },
     records(a, b) {
@@ -291,11 +294,11 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
     compress: () => group,
     decompress: () => {
       // Decompressed straight into the one allocation a plain block is (its offsets, then its text).
-      const buffer = new ArrayBuffer(starts.byteLength + byteLength(0, count));
+      const buffer = new ArrayBuffer(starts.byteLength + joinedLength(starts, 0, count));
       const plainStarts = new Uint32Array(buffer, 0, starts.length);
       plainStarts.set(starts);
       const plain = new Uint8Array(buffer, starts.byteLength);
-      if (count > 0) writeInto(0, count, plain, 0);
+      writeInto(0, count, plain, 0);
       return plainGroup(plain, plainStarts, false);
     },
     plainSize: text.byteLength + starts.byteLength + OVERHEAD,

@@ -67,13 +67,12 @@ function metaOf(text: string): ProjectMeta | null {
   }
 }
 
-/** The project as it stands after `before`: its journal read on from its cursor, `project.json` again. */
-async function look(client: S3Client, slug: string, before: ProjectLook | null): Promise<ProjectLook> {
-  const readMeta = textOf(client, projectKey(slug));
-  // Awaited after the listing: if the listing fails first, this one's failure must not go unhandled (it ends a process).
-  readMeta.catch(() => {});
-  let held = before?.held ?? heldVersionsOf([]);
-  let cursor = before?.cursor;
+/** The journal's versions listed after `cursor`, and the last key seen. */
+async function journalAfter(
+  client: S3Client,
+  slug: string,
+  cursor: string | undefined,
+): Promise<{ cursor: string | undefined; added: number[] }> {
   const added: number[] = [];
   let token: string | undefined;
   do {
@@ -85,11 +84,24 @@ async function look(client: S3Client, slug: string, before: ProjectLook | null):
     }
     token = page.next;
   } while (token);
-  if (added.length > 0) held = withChanges(held, added, []);
-  const found = await readMeta;
+  return { cursor, added };
+}
+
+/**
+ * The project as it stands after `before`: its journal read on from its
+ * cursor, `project.json` again, both at once (either failing fails the look,
+ * and neither is left failing unhandled: an unhandled rejection ends a process).
+ */
+async function look(client: S3Client, slug: string, before: ProjectLook | null): Promise<ProjectLook> {
+  const [found, journal] = await Promise.all([
+    textOf(client, projectKey(slug)),
+    journalAfter(client, slug, before?.cursor),
+  ]);
+  let held = before?.held ?? heldVersionsOf([]);
+  if (journal.added.length > 0) held = withChanges(held, journal.added, []);
   const unchanged = found !== null && before?.metaTag === found.etag;
   return {
-    cursor,
+    cursor: journal.cursor,
     held,
     meta: unchanged ? before!.meta : found === null ? null : metaOf(found.text),
     metaTag: found?.etag ?? null,
