@@ -29,8 +29,11 @@ import type { SchemaDef } from "../../src/wire/types.ts";
 
 /** Something the upload store saw. */
 export interface UploadEvent {
-  /** `init`: an upload opened; `part`: a part stored; `refused`: a part PUT refused; `complete`: a complete arrived. */
-  type: "init" | "part" | "refused" | "complete";
+  /**
+   * `init`: an upload opened; `part`: a part stored; `held`: a part PUT, its body whole, held by
+   * {@linkcode UploadStore.holdPartsAfter}; `refused`: a part PUT refused; `complete`: a complete arrived.
+   */
+  type: "init" | "part" | "held" | "refused" | "complete";
   /** The upload. */
   uploadId: string;
   /** The part, for part events. */
@@ -224,6 +227,7 @@ export function uploadStore(options: UploadStoreOptions): UploadStore {
     }
     // Admitted and counted in one step, so that parts arriving together cannot both slip under the hold.
     if (holdAfter !== null && admittedParts >= holdAfter) {
+      note({ type: "held", uploadId: id, n });
       await held();
       return s3Error(503, "SlowDown", "held by the test and released");
     }

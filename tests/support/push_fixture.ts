@@ -103,6 +103,18 @@ export async function stateWithEtags(file: string, etags: number): Promise<Json>
 }
 
 /**
+ * Waits until `count` part PUTs (counted from event `from` on) have arrived
+ * whole and are held. A test stops a push only then: a PUT it had begun
+ * could otherwise still sit in the socket's buffers, reach the origin after
+ * {@linkcode partsSettled}, and count as sent by the next push.
+ */
+export async function heldParts(origin: TestOrigin, count: number, from = 0): Promise<void> {
+  const uploads = origin.app!.uploads;
+  const heldSince = () => uploads.events.slice(from).filter((e) => e.type === "held").length;
+  await uploads.waitForEvent(() => heldSince() >= count, 20_000);
+}
+
+/**
  * Waits (polling, up to 20 s) until no part PUT is under way at the origin:
  * a stopped push's last bodies may still be arriving, and would count as
  * sent by the next one.

@@ -9,6 +9,7 @@ import type { TestOrigin } from "../../support/origin.ts";
 import {
   AGENT_KEY,
   createProject,
+  heldParts,
   partNumber,
   partPuts,
   partsSettled,
@@ -197,8 +198,10 @@ Deno.test("svc push killed (SIGKILL) at random points resumes: only the missing 
       slug = `kill-${round++}`;
       await createProject(origin, slug);
       uploads.holdPartsAfter(answered);
+      const from = uploads.events.length;
       child = spawnCli(pushArgs(origin, slug, file, "--part-size", "5", "--workers", "4"));
       await stateWithEtags(file, answered);
+      await heldParts(origin, Math.min(4, parts - answered), from);
       child.kill("SIGKILL");
       await child.status;
       uploads.release();

@@ -14,6 +14,7 @@ import type { TestOrigin } from "../../support/origin.ts";
 import {
   AGENT_KEY,
   createProject,
+  heldParts,
   partNumber,
   partPuts,
   partsSettled,
@@ -176,9 +177,11 @@ Deno.test("push: stopped and run again sends only the missing parts; a changed f
     const options = { compress: false, partSize: 5 * MIB, workers: 2 };
     const stopAfterOne = async () => {
       origin.app!.uploads.holdPartsAfter(1);
+      const from = origin.app!.uploads.events.length;
       const stop = new AbortController();
       const pushing = pushFile(endpoint(origin), "resume", file, { ...options, signal: stop.signal });
       const state = await stateWithEtags(file, 1);
+      await heldParts(origin, 2, from);
       stop.abort();
       await assertRejects(() => pushing);
       origin.app!.uploads.release();
@@ -197,9 +200,11 @@ Deno.test("push: stopped and run again sends only the missing parts; a changed f
     await createProject(origin, "changed");
     const options2 = { ...options };
     origin.app!.uploads.holdPartsAfter(1);
+    const from = origin.app!.uploads.events.length;
     const stop = new AbortController();
     const pushing = pushFile(endpoint(origin), "changed", file, { ...options2, signal: stop.signal });
     const old = await stateWithEtags(file, 1);
+    await heldParts(origin, 2, from);
     stop.abort();
     await assertRejects(() => pushing);
     origin.app!.uploads.release();
@@ -238,9 +243,11 @@ Deno.test("push: an expired upload fails at its part URLs and the next push star
     // A saved upload whose expiresAt has passed is not resumed at all: a new one is opened before any PUT.
     await createProject(origin, "later");
     uploads.holdPartsAfter(1);
+    const from = uploads.events.length;
     const stop = new AbortController();
     const stopped = pushFile(endpoint(origin), "later", file, { ...options, signal: stop.signal });
     const saved = await stateWithEtags(file, 1);
+    await heldParts(origin, 1, from);
     stop.abort();
     await assertRejects(() => stopped);
     uploads.release();
