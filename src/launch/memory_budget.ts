@@ -139,15 +139,39 @@ export function semiSpaceFlags(bytes: number | null): string[] {
 }
 
 /**
- * {@linkcode semiSpaceFlags} as a Deno command line takes them: each in
+ * V8's flags for the node's own heap, given the young generation
+ * {@linkcode semiSpace} gave its budget: that size; or, where V8 keeps its
+ * own (budgets of 4 GiB and more), V8's memory reducer off. The reducer
+ * collects a node idle for about ten seconds and lowers its heap's limits,
+ * and the first seconds of load after every idle spell then cost a fifth to
+ * a half more CPU a page while V8 collects its way back up (docs/benchmarks.md,
+ * "budget"). Under such a budget the 60-70 MiB it hands back are not worth
+ * that, and the idle trim still collects a node holding more than an eighth
+ * of its budget. Small budgets keep it: there those MiB count. The SQL
+ * workers keep it too ({@linkcode semiSpaceFlags}): they are idle most of
+ * the time, and a query's garbage is theirs to hand back.
+ *
+ * @example
+ * ```ts
+ * import { nodeHeapFlags } from "./memory_budget.ts";
+ * nodeHeapFlags(16 * 1024 ** 2); // ["--max-semi-space-size=16"]
+ * nodeHeapFlags(null); // ["--no-memory-reducer"]
+ * ```
+ */
+export function nodeHeapFlags(young: number | null): string[] {
+  return young === null ? ["--no-memory-reducer"] : semiSpaceFlags(young);
+}
+
+/**
+ * {@linkcode nodeHeapFlags} as a Deno command line takes them: each in
  * `--v8-flags=`.
  *
  * @example
  * ```ts
- * import { denoSemiSpaceFlags } from "./memory_budget.ts";
- * denoSemiSpaceFlags(16 * 1024 ** 2); // ["--v8-flags=--max-semi-space-size=16"]
+ * import { denoNodeHeapFlags } from "./memory_budget.ts";
+ * denoNodeHeapFlags(16 * 1024 ** 2); // ["--v8-flags=--max-semi-space-size=16"]
  * ```
  */
-export function denoSemiSpaceFlags(bytes: number | null): string[] {
-  return semiSpaceFlags(bytes).map((flag) => `--v8-flags=${flag}`);
+export function denoNodeHeapFlags(young: number | null): string[] {
+  return nodeHeapFlags(young).map((flag) => `--v8-flags=${flag}`);
 }

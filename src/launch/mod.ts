@@ -45,9 +45,10 @@ export { OWNED_TEMP_FOLDER, sweepStaleTempFolders, sweptFoldersLine } from "./te
 export {
   type BudgetSource,
   defaultMemoryBudget,
-  denoSemiSpaceFlags,
+  denoNodeHeapFlags,
   memoryBudget,
   MIN_MEMORY_BUDGET,
+  nodeHeapFlags,
   parseBytes,
   semiSpace,
   semiSpaceFlags,

@@ -19,7 +19,7 @@ import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
 import { OWNED_TEMP_FOLDER, sweptFoldersLine } from "./temp_folders.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc, toldCgroupLimit } from "./cgroup.ts";
-import { denoSemiSpaceFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
+import { denoNodeHeapFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
 
 /** The part of the `Deno` global used here (typed so that tsc builds without Deno's types). */
 interface DenoNarrow {
@@ -253,9 +253,10 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   // As the node will read it: what this process was told, else the cgroup itself (read once).
   const limit = toldCgroupLimit(env[CGROUP_MEMORY_ENV], () => cgroupMemoryLimitWith((path) => readOrNull(d, path)));
   const cgroup = env[CGROUP_MEMORY_ENV] ?? String(limit ?? "none");
-  // V8 sizes its heap when it starts: the young generation the budget allows is a flag (a bad --memory is the node's to refuse).
+  // V8 sizes its heap when it starts: the young generation the budget allows, and whether idle spells shrink it, are
+  // flags (a bad --memory is the node's to refuse).
   const budget = memoryBudget(reach.memory, limit, machineMemory(d));
-  flags.push(...denoSemiSpaceFlags(budget && semiSpace(budget.bytes)));
+  if (budget) flags.push(...denoNodeHeapFlags(semiSpace(budget.bytes)));
   return {
     flags,
     env: {

@@ -90,3 +90,32 @@ Deno.test("svc serve without --memory: three quarters of the cgroup's limit told
     await dir.cleanup();
   }
 });
+
+Deno.test("svc serve --memory 8GiB: the node runs without V8's memory reducer, its SQL workers with it", async () => {
+  const dir = await tempDir();
+  const store = join(dir.path, "store");
+  await citiesStore(store);
+  const node = await startServe(["--store", store, "--memory", "8GiB"], { SVC_TRUST_FILE: join(dir.path, "t.json") });
+  try {
+    assertEquals((await memoryOf(node)).semiSpace, null, "V8's own young generation");
+    const own = await cmdline(node.child.pid);
+    assert(own.includes("--v8-flags=--no-memory-reducer"), own.join(" "));
+    assert(!own.some((a) => a.includes("semi-space")), own.join(" "));
+    const res = await fetch(`${node.url}/projects/cities/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sql: "SELECT count(*) FROM records" }),
+    });
+    assertEquals(res.status, 200, await res.text());
+    const workers = (await Deno.readTextFile(`/proc/${node.child.pid}/task/${node.child.pid}/children`)).trim()
+      .split(/\s+/).filter(Boolean).map(Number);
+    assert(workers.length > 0, "a SQL worker runs under the node");
+    for (const pid of workers) {
+      const line = (await cmdline(pid)).join(" ");
+      assert(!line.includes("memory-reducer") && !line.includes("semi-space"), `worker ${pid}: ${line}`);
+    }
+  } finally {
+    await stop(node);
+    await dir.cleanup();
+  }
+});

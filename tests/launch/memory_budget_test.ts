@@ -1,9 +1,10 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   defaultMemoryBudget,
-  denoSemiSpaceFlags,
+  denoNodeHeapFlags,
   memoryBudget,
   MIN_MEMORY_BUDGET,
+  nodeHeapFlags,
   semiSpace,
   semiSpaceFlags,
 } from "../../src/launch/mod.ts";
@@ -38,6 +39,12 @@ Deno.test("the young generation is a 32nd of a budget under 4 GiB, 1 to 16 MiB; 
   assertEquals(semiSpace(4 * GIB), null);
   assertEquals(semiSpaceFlags(3 * MIB), ["--max-semi-space-size=3"]);
   assertEquals(semiSpaceFlags(null), []);
-  assertEquals(denoSemiSpaceFlags(3 * MIB), ["--v8-flags=--max-semi-space-size=3"]);
-  assertEquals(denoSemiSpaceFlags(null), []);
+});
+
+Deno.test("the node's heap: the budget's young generation, or V8's memory reducer off where V8 sizes it (from 4 GiB)", () => {
+  assertEquals(nodeHeapFlags(semiSpace(512 * MIB)), ["--max-semi-space-size=16"]);
+  assertEquals(nodeHeapFlags(semiSpace(3 * GIB)), ["--max-semi-space-size=16"]);
+  assertEquals(nodeHeapFlags(semiSpace(4 * GIB)), ["--no-memory-reducer"]);
+  assertEquals(denoNodeHeapFlags(3 * MIB), ["--v8-flags=--max-semi-space-size=3"]);
+  assertEquals(denoNodeHeapFlags(null), ["--v8-flags=--no-memory-reducer"]);
 });
