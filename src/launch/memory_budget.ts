@@ -139,27 +139,26 @@ export function semiSpaceFlags(bytes: number | null): string[] {
 }
 
 /**
- * V8's flags for the node's own heap, given the young generation
- * {@linkcode semiSpace} gave its budget: that size; or, where V8 keeps its
- * own (budgets of 4 GiB and more), V8's memory reducer off. The reducer
- * collects a node idle for about ten seconds and lowers its heap's limits,
- * and the first seconds of load after every idle spell then cost a fifth to
- * a half more CPU a page while V8 collects its way back up (docs/benchmarks.md,
- * "budget"). Under such a budget the 60-70 MiB it hands back are not worth
- * that, and the idle trim still collects a node holding more than an eighth
- * of its budget. Small budgets keep it: there those MiB count. The SQL
- * workers keep it too ({@linkcode semiSpaceFlags}): they are idle most of
- * the time, and a query's garbage is theirs to hand back.
+ * V8's flags for the node's own heap: the young generation
+ * {@linkcode semiSpace} gave its budget, and V8's memory reducer off. The
+ * reducer collects a node idle for about ten seconds and lowers its heap's
+ * limits, and the first seconds of load after every idle spell then cost a
+ * fifth to a third more CPU a page while V8 collects its way back up
+ * (docs/benchmarks.md, "budget"). The idle trim does its work instead: it
+ * collects a node holding more than an eighth of its budget and hands the
+ * allocators' free memory back, and below that share what the reducer would
+ * hand back does not matter to the budget. The SQL workers keep it
+ * ({@linkcode semiSpaceFlags}): they run no such trim.
  *
  * @example
  * ```ts
  * import { nodeHeapFlags } from "./memory_budget.ts";
- * nodeHeapFlags(16 * 1024 ** 2); // ["--max-semi-space-size=16"]
+ * nodeHeapFlags(16 * 1024 ** 2); // ["--max-semi-space-size=16", "--no-memory-reducer"]
  * nodeHeapFlags(null); // ["--no-memory-reducer"]
  * ```
  */
 export function nodeHeapFlags(young: number | null): string[] {
-  return young === null ? ["--no-memory-reducer"] : semiSpaceFlags(young);
+  return [...semiSpaceFlags(young), "--no-memory-reducer"];
 }
 
 /**
@@ -169,7 +168,7 @@ export function nodeHeapFlags(young: number | null): string[] {
  * @example
  * ```ts
  * import { denoNodeHeapFlags } from "./memory_budget.ts";
- * denoNodeHeapFlags(16 * 1024 ** 2); // ["--v8-flags=--max-semi-space-size=16"]
+ * denoNodeHeapFlags(null); // ["--v8-flags=--no-memory-reducer"]
  * ```
  */
 export function denoNodeHeapFlags(young: number | null): string[] {

@@ -62,8 +62,9 @@ const UNTRIMMED_CACHE_SHARE = 1 / 16;
  * The idle trim collects garbage and empties the allocators only when the
  * node holds more than this share of its budget: below it, what they give
  * back does not matter to the budget, and both cost the rounds after them.
- * V8's own memory reducer collects a node idle for about ten seconds anyway;
- * each forced collection left V8 collecting more often afterwards (the
+ * (V8's own memory reducer, which did this about ten seconds into every idle
+ * spell, is off in the node: `nodeHeapFlags`, src/launch/memory_budget.ts.)
+ * Each forced collection left V8 collecting more often afterwards (the
  * default budget's node, a 10 s round of random pages after each of four
  * trims: 47, 114, 109, 84 full collections, their helper threads' CPU 1.4 to
  * 2.2 s, answers down to 0.87x of the first round; without it 17-24 and no

@@ -44,6 +44,10 @@ Deno.test("svc serve --memory: the budget is the narrowed node's, in /healthz, w
     assert(memory.pageCache > 64 * MIB && memory.pageCache < 96 * MIB, String(memory.pageCache));
     const own = await cmdline(node.child.pid);
     assert(own.includes("--v8-flags=--max-semi-space-size=16"), `V8's young generation is sized: ${own.join(" ")}`);
+    assert(
+      own.includes("--v8-flags=--no-memory-reducer"),
+      `the idle trim, not V8, hands memory back: ${own.join(" ")}`,
+    );
     assert(memory.resident.node > 20 * MIB && memory.resident.node < 512 * MIB, String(memory.resident.node));
   } finally {
     await stop(node);
@@ -91,7 +95,7 @@ Deno.test("svc serve without --memory: three quarters of the cgroup's limit told
   }
 });
 
-Deno.test("svc serve --memory 8GiB: the node runs without V8's memory reducer, its SQL workers with it", async () => {
+Deno.test("svc serve --memory 8GiB: V8's own young generation; the node runs without V8's memory reducer, its SQL workers with it", async () => {
   const dir = await tempDir();
   const store = join(dir.path, "store");
   await citiesStore(store);
