@@ -27,6 +27,20 @@ async function cmdline(pid: number): Promise<string[]> {
   return (await Deno.readTextFile(`/proc/${pid}/cmdline`)).split("\0").filter(Boolean);
 }
 
+/** Runs one SQL query on the cities project (it must answer 200) and gives the SQL workers' pids, at least one. */
+async function sqlWorkersAfterQuery(node: ServeProcess): Promise<number[]> {
+  const res = await fetch(`${node.url}/projects/cities/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sql: "SELECT count(*) FROM records" }),
+  });
+  assertEquals(res.status, 200, await res.text());
+  const workers = (await Deno.readTextFile(`/proc/${node.child.pid}/task/${node.child.pid}/children`)).trim()
+    .split(/\s+/).filter(Boolean).map(Number);
+  assert(workers.length > 0, "a SQL worker runs under the node");
+  return workers;
+}
+
 async function stop(node: ServeProcess): Promise<void> {
   node.child.kill("SIGTERM");
   assertEquals((await node.status).code, 0, node.stderr());
@@ -70,15 +84,7 @@ Deno.test("svc serve without --memory: three quarters of the cgroup's limit told
     const env = await environ(node.child.pid);
     assertEquals(env.MALLOC_ARENA_MAX, "3", "the operator's setting is kept");
     assertEquals([env.MALLOC_TRIM_THRESHOLD_, env.MALLOC_MMAP_THRESHOLD_], ["131072", "262144"]);
-    const res = await fetch(`${node.url}/projects/cities/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ sql: "SELECT count(*) FROM records" }),
-    });
-    assertEquals(res.status, 200, await res.text());
-    const workers = (await Deno.readTextFile(`/proc/${node.child.pid}/task/${node.child.pid}/children`)).trim()
-      .split(/\s+/).filter(Boolean).map(Number);
-    assert(workers.length > 0, "a SQL worker runs under the node");
+    const workers = await sqlWorkersAfterQuery(node);
     assert(
       (await cmdline(node.child.pid)).includes("--v8-flags=--max-semi-space-size=16"),
       "768 MiB: 16 MiB, the most",
@@ -105,15 +111,7 @@ Deno.test("svc serve --memory 8GiB: V8's own young generation; the node runs wit
     const own = await cmdline(node.child.pid);
     assert(own.includes("--v8-flags=--no-memory-reducer"), own.join(" "));
     assert(!own.some((a) => a.includes("semi-space")), own.join(" "));
-    const res = await fetch(`${node.url}/projects/cities/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ sql: "SELECT count(*) FROM records" }),
-    });
-    assertEquals(res.status, 200, await res.text());
-    const workers = (await Deno.readTextFile(`/proc/${node.child.pid}/task/${node.child.pid}/children`)).trim()
-      .split(/\s+/).filter(Boolean).map(Number);
-    assert(workers.length > 0, "a SQL worker runs under the node");
+    const workers = await sqlWorkersAfterQuery(node);
     for (const pid of workers) {
       const line = (await cmdline(pid)).join(" ");
       assert(!line.includes("memory-reducer") && !line.includes("semi-space"), `worker ${pid}: ${line}`);
