@@ -10,6 +10,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { addRecipient, listRecipients, type Recipient, removeRecipient } from "../sharing/mod.ts";
 import { DEFAULT_STORE } from "../store/mod.ts";
+import { SHARING_PREFIX } from "../catalog/mod.ts";
 import { CliError, didYouMean, UsageError } from "../errors/mod.ts";
 import { commandArgs } from "./args.ts";
 import { prepareKeyFile } from "./key_file.ts";
@@ -36,6 +37,7 @@ Options:
   --endpoint URL    the node's address as recipients reach it, written in
                     the profile (default: SVC_BASE_URL, else
                     http://127.0.0.1:8686), /delta-sharing appended
+                    (an endpoint ending in it is taken as it is)
   --json            print the result as JSON
   -h, --help        show this help
 `;
@@ -66,6 +68,32 @@ export function expiryOf(text: string | undefined, now: Date): Date | null {
 }
 
 /**
+ * The node's address from `--endpoint` (or `SVC_BASE_URL`): an http or https
+ * URL, without trailing slashes or the sharing prefix (an endpoint copied
+ * from a profile names the same node).
+ *
+ * @example
+ * ```ts
+ * import { nodeBase } from "./share.ts";
+ * nodeBase("https://data.example.org/delta-sharing/"); // "https://data.example.org"
+ * ```
+ */
+export function nodeBase(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--endpoint takes the node's address, an http or https URL: ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`--endpoint takes the node's address, an http or https URL: ${JSON.stringify(text)}`);
+  }
+  if (url.search || url.hash) throw new UsageError(`--endpoint takes no query or fragment: ${JSON.stringify(text)}`);
+  const path = url.pathname.replace(/\/+$/, "");
+  return url.origin + (path.endsWith(SHARING_PREFIX) ? path.slice(0, -SHARING_PREFIX.length) : path);
+}
+
+/**
  * The profile a Delta Sharing client loads for a recipient.
  *
  * @example
@@ -77,7 +105,7 @@ export function expiryOf(text: string | undefined, now: Date): Date | null {
 export function profileOf(base: string, token: string, expiresAt: string | null): Record<string, unknown> {
   return {
     shareCredentialsVersion: 1,
-    endpoint: `${base.replace(/\/+$/, "")}/delta-sharing`,
+    endpoint: `${base.replace(/\/+$/, "")}${SHARING_PREFIX}`,
     bearerToken: token,
     ...(expiresAt ? { expirationTime: expiresAt } : {}),
   };
@@ -171,6 +199,8 @@ export async function shareCommand(args: string[]): Promise<number> {
     return 0;
   }
   if (action === "profile" && !values.out) throw new UsageError("svc share profile needs -o FILE");
+  // Checked before anything changes: a refused address must not cost a recipient its token, or leave one nobody saw.
+  const base = nodeBase(values.endpoint ?? (process.env.SVC_BASE_URL || "http://127.0.0.1:8686"));
   let expires = expiryOf(values.expires, now);
   if (action === "profile") {
     const old = (await listRecipients(store)).find((r) => r.name.toLowerCase() === name.toLowerCase());
@@ -185,7 +215,6 @@ export async function shareCommand(args: string[]): Promise<number> {
     if (e instanceof RangeError) throw new CliError(e.message);
     throw e;
   }
-  const base = values.endpoint ?? (process.env.SVC_BASE_URL || "http://127.0.0.1:8686");
   const profile = profileOf(base, made.token, made.recipient.expiresAt);
   const warning = tokenWarning(base, store);
   if (values.out) await writeProfile(values.out, profile);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "zod/v3";
 import { aboutOf, type Field, type Fields, mayLeaveOut } from "../catalog/mod.ts";
 
 function base(field: Field): z.ZodTypeAny {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "zod/v3";
 import {
   type Fields,
   narrow,

@@ -19,9 +19,13 @@ const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"'
  */
 export function decodeXml(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-z]+);/g, (whole, name: string) => {
-    if (name.startsWith("#x")) return String.fromCodePoint(parseInt(name.slice(2), 16));
-    if (name.startsWith("#")) return String.fromCodePoint(parseInt(name.slice(1), 10));
-    return ENTITIES[name] ?? whole;
+    const code = name.startsWith("#x")
+      ? parseInt(name.slice(2), 16)
+      : name.startsWith("#")
+      ? parseInt(name.slice(1), 10)
+      : -1;
+    if (code >= 0) return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    return Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : whole;
   });
 }
 

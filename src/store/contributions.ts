@@ -90,9 +90,12 @@ export async function writeContribution(root: string, slug: string, view: Contri
 export async function readIdempotency(root: string, slug: string): Promise<Record<string, IdempotencyEntry>> {
   try {
     const parsed = JSON.parse(await readTextNoFollow(root, indexFile(root, slug)));
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? parsed : {};
+    // No prototype: a client's key (`__proto__`, `constructor`) is an entry like any other.
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? Object.assign(Object.create(null), parsed)
+      : Object.create(null);
   } catch {
-    return {};
+    return Object.create(null);
   }
 }
 

@@ -200,7 +200,9 @@ export async function recoverProject(root: string, store: Store, slug: string, n
       await writeContribution(root, slug, origin.contribution);
     }
     const key = origin.idempotency?.key;
-    if (key && !(key in keys)) (missing ??= {})[key] = origin.idempotency;
+    if (key && !Object.hasOwn(keys, key)) {
+      (missing ??= Object.create(null) as Record<string, unknown>)[key] = origin.idempotency;
+    }
   }
   for (const [key, entry] of Object.entries(missing ?? {})) {
     const { bodyHash, contribution, at } = entry as { bodyHash: string; contribution: string; at: string };

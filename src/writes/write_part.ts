@@ -85,7 +85,10 @@ export async function writePart(
         await connection.run(`CREATE TABLE ${table} (${columns.join(", ")})`);
         const appender = await connection.createAppender(table);
         for (const record of records) {
-          for (const field of schema.fields) appendValue(appender, field.type, record[field.name]);
+          for (const field of schema.fields) {
+            // Own fields only: a record without `toString` must not hand DuckDB Object.prototype's.
+            appendValue(appender, field.type, Object.hasOwn(record, field.name) ? record[field.name] : undefined);
+          }
           if (schema.allowExtra) {
             const extra = Object.fromEntries(Object.entries(record).filter(([k]) => !names.has(k)));
             if (Object.keys(extra).length > 0) appender.appendVarchar(stableStringify(extra));

@@ -87,6 +87,30 @@ Deno.test("svc share add warns when the node serving the store has no token: any
         added.stderr,
         new RegExp(`\\nwarning: the node at ${serve.url} has no token: anyone who reaches it reads this share`),
       );
+      // An endpoint copied from a profile names the same node: nothing doubled, the same warning.
+      const file = `${dir.path}/copied.share`;
+      const copied = await runCli([
+        "share",
+        "add",
+        "copied",
+        ...store,
+        "-o",
+        file,
+        "--endpoint",
+        `${serve.url}/delta-sharing/`,
+      ]);
+      assertEquals(copied.code, 0, copied.stderr);
+      assertEquals(JSON.parse(await Deno.readTextFile(file)).endpoint, `${serve.url}/delta-sharing`);
+      assertMatch(copied.stderr, new RegExp(`warning: the node at ${serve.url} has no token`));
+      for (const endpoint of ["ftp://example.org", "example.org:8686", `${serve.url}/?x=1`]) {
+        const refused = await runCli(["share", "add", "refused", ...store, "--endpoint", endpoint]);
+        assertEquals(refused.code, 2, endpoint);
+        assertMatch(refused.stderr, /^error: --endpoint takes/, endpoint);
+      }
+      const names = JSON.parse((await runCli(["share", "list", ...store, "--json"])).stdout).map((
+        r: { name: string },
+      ) => r.name);
+      assertEquals(names.sort(), ["analysts", "copied"], "a refused endpoint adds no recipient");
       const other = await tempDir();
       try {
         const elsewhere = await runCli(["share", "add", "team", "--store", other.path, "--endpoint", serve.url]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v3";
 import { describeIssues } from "../../src/mcp/issues.ts";
 import { assertEquals } from "../support/assert.ts";
 

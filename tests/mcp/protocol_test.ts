@@ -133,6 +133,32 @@ Deno.test("MCP: JSON-RPC error codes: -32700, -32600, -32601, -32602 with short 
   });
 });
 
+Deno.test("MCP: a member named `constructor` (null) is a plain key: refused as an unknown argument, else ignored", async () => {
+  // zod 3.25's v4 core, under the SDK, threw on such an object (a 500 with no JSON-RPC answer).
+  await withNode({}, async ({ url }) => {
+    const unknown = await post(url, call("dataset_info", { slug: "cities", constructor: null }));
+    assertEquals([unknown.status, unknown.body.error], [200, {
+      code: -32602,
+      message: "dataset_info: unknown argument constructor (dataset_info takes slug)",
+    }]);
+    const meta = await post(url, {
+      ...call("list_datasets", {}, 8),
+      params: { name: "list_datasets", arguments: {}, _meta: { constructor: null } },
+    });
+    assertEquals([meta.status, meta.body.id, Array.isArray(JSON.parse(meta.body.result.content[0].text).projects)], [
+      200,
+      8,
+      true,
+    ]);
+    const init = initialize("2025-06-18", 9);
+    const hello = await post(url, {
+      ...init,
+      params: { ...init.params, capabilities: { constructor: null }, clientInfo: { ...init.params.clientInfo } },
+    });
+    assertEquals([hello.status, hello.body.result.protocolVersion], [200, "2025-06-18"]);
+  });
+});
+
 Deno.test("MCP: a notification (or a client's response) is 202 with no body", async () => {
   await withNode({}, async ({ url }) => {
     for (

@@ -290,6 +290,38 @@ Deno.test("unknown contributions are 404; an id that is not a UUID is 400", asyn
   });
 });
 
+Deno.test("fields and Idempotency-Keys named like Object's members are plain names: stored, replayed, never a 5xx", async () => {
+  await withNode({}, async ({ url, store }) => {
+    const fields = ["constructor", "toString", "hasOwnProperty", "valueOf"].map((name) => ({
+      name,
+      type: "string",
+      required: false,
+    }));
+    const created = await post(url, "/projects", {
+      ...NOTES,
+      slug: "members",
+      schemaDef: { fields: [{ name: "id", type: "integer" }, ...fields] },
+    });
+    assertEquals(created.status, 201);
+    // Records leaving the fields out (Object.prototype has them all) and one giving them.
+    const records: Json[] = [{ id: 1 }, { id: 2, constructor: null, toString: "s" }, { id: 3, valueOf: "v" }];
+    const batch = await post(url, "/projects/members/contribute", { records });
+    assertEquals([batch.status, batch.body.status, batch.body.acceptedCount], [201, "merged", 3]);
+    const page = await (await fetch(`${url}/projects/members/data`)).json();
+    // A page leaves out null fields.
+    const expected: Json[] = [{ id: 1 }, { id: 2, toString: "s" }, { id: 3, valueOf: "v" }];
+    assertEquals(page.records, expected);
+    for (const [i, key] of ["__proto__", "constructor", "toString"].entries()) {
+      const body = { records: [{ id: 10 + i }] };
+      const first = await post(url, "/projects/members/contribute", body, { "idempotency-key": key });
+      const again = await post(url, "/projects/members/contribute", body, { "idempotency-key": key });
+      assertEquals([first.status, again.status, again.body.id], [201, 200, first.body.id], key);
+    }
+    const index = JSON.parse(await readFile(join(store, "members", "index", "idempotency.json"), "utf8"));
+    assertEquals(Object.keys(index).sort(), ["__proto__", "constructor", "toString"]);
+  });
+});
+
 Deno.test("contribute: numbers beyond int64 or float64 are a schema rejection, never a 5xx or a changed value", async () => {
   await withNode({}, async ({ url }) => {
     await post(url, "/projects", NOTES);

@@ -287,6 +287,32 @@ Deno.test("npm package: packs, installs and serves a store under Node", async (t
       );
       const read = await call(3, "tools/call", { name: "read_dataset", arguments: { slug: "cities", limit: 3 } });
       assert.deepEqual(read.result.structuredContent.records.map((r: { id: number }) => r.id), [0, 1, 2]);
+      const odd = await call(4, "tools/call", {
+        name: "dataset_info",
+        arguments: { slug: "cities", constructor: null },
+      });
+      assert.equal(odd.error?.message, "dataset_info: unknown argument constructor (dataset_info takes slug)");
+    });
+
+    await t.step("under Node, a field or Idempotency-Key named like Object's members is a plain name", async () => {
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${base}${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify(body),
+        }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const fields = [{ name: "id", type: "integer" }, { name: "toString", type: "string", required: false }];
+      const readme = "Fields named like the members of Object.";
+      const made = await post("/projects", { slug: "members", title: "Members", readme, schemaDef: { fields } });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      for (const [i, key] of ["__proto__", "constructor"].entries()) {
+        const body = { records: [{ id: i }] };
+        const first = await post("/projects/members/contribute", body, { "idempotency-key": key });
+        const again = await post("/projects/members/contribute", body, { "idempotency-key": key });
+        assert.deepEqual([first.status, again.status, again.body.id], [201, 200, first.body.id], key);
+      }
+      const page = await (await fetch(`${base}/projects/members/data`)).json();
+      assert.deepEqual(page.records, [{ id: 0 }, { id: 1 }]);
     });
 
     await t.step("GET /export streams gzip JSON lines under Node", async () => {

@@ -158,6 +158,34 @@ Deno.test("the statistics page holds each column's figures, counts with separato
   }, { towns: true });
 });
 
+Deno.test("a column named like a member of Object shows its own value: null when the page leaves it out", async () => {
+  await withUiNode(null, async ({ url, store }) => {
+    const w = new StoreWriter(store);
+    try {
+      const fields = ["toString", "constructor", "valueOf"].map((name) => ({ name, type: "string" }));
+      await w.project("members", {
+        slug: "members",
+        title: "Members",
+        readme: "Columns named like the members of Object.",
+        license: "CC0-1.0",
+        schemaDef: { fields: [{ name: "id", type: "integer" }, ...fields], allowExtra: false },
+        latestVersion: 1,
+      });
+      await w.version("members", 1, {
+        parts: [{
+          sql: "SELECT 1::BIGINT AS id, NULL::VARCHAR AS toString, 'c' AS constructor, NULL::VARCHAR AS valueOf",
+        }],
+      });
+    } finally {
+      w.close();
+    }
+    const data = await page(url, "/p/members/data?version=1");
+    assertEquals(recordCells(data.html), [["1", "null", "c", "null"]]);
+    const record = await page(url, "/p/members/record?version=1&offset=0");
+    assertEquals(tableRows(record.html, "record").map((r) => r.at(-1)), ["1", "null", "c", "null"]);
+  });
+});
+
 const TOKEN = "node-token-0123456789";
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 

@@ -81,6 +81,20 @@ export function numericType(type: string | undefined): boolean {
   return NUMERIC_TYPE.test(type || "");
 }
 
+/**
+ * The value of `record`'s own field `name`: a page leaves null fields out,
+ * and a column may be named like a member of Object (`toString`).
+ *
+ * @example
+ * ```ts
+ * import { fieldOf } from "./common.ts";
+ * fieldOf({ a: 1 }, "toString"); // undefined
+ * ```
+ */
+export function fieldOf(record: Record<string, unknown>, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, name) ? record[name] : undefined;
+}
+
 /** A table cell showing `value` (of DuckDB or schema type `type`) as it is. */
 export function cell(value: unknown, type: string | undefined): VNode {
   if (value === null || value === undefined) return h("td", { class: "null", text: "null" });

@@ -9,7 +9,7 @@
  */
 import type { ProjectDetail } from "../../../wire/mod.ts";
 import { h, type VNode } from "./html.ts";
-import { type Api, cell, pageColumns, projectPath, records, tabs, versionRecords } from "./common.ts";
+import { type Api, cell, fieldOf, pageColumns, projectPath, records, tabs, versionRecords } from "./common.ts";
 import { count } from "./format.ts";
 import { recordsTable } from "./data_table.ts";
 import { facetBox, stateFields } from "./facets.ts";
@@ -168,7 +168,7 @@ export async function recordView(api: Api, slug: string, params: URLSearchParams
   const rows = names.map((c, i) =>
     h("tr", {}, [
       h("th", { scope: "row" }, [c, h("span", { class: "type", text: types[i] })]),
-      cell(record[c], types[i]),
+      cell(fieldOf(record, c), types[i]),
     ])
   );
   return {

@@ -8,7 +8,7 @@
  */
 import type { DataPage } from "../../../wire/mod.ts";
 import { h, type VNode } from "./html.ts";
-import { cell } from "./common.ts";
+import { cell, fieldOf } from "./common.ts";
 import { count } from "./format.ts";
 import { dataHref, type Filter, OPS, recordHref, valueless, type ViewState, withState } from "./state.ts";
 
@@ -99,7 +99,7 @@ export function recordsTable(
           text: count(s.offset + i + 1),
         }),
       ]),
-      ...names.map((c, j) => cell(r[c], types[j])),
+      ...names.map((c, j) => cell(fieldOf(r, c), types[j])),
     ])
   );
   return h("div", { class: "table-wrap" }, [

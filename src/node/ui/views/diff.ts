@@ -10,7 +10,18 @@
  */
 import type { ProjectDetail } from "../../../wire/mod.ts";
 import { h, type VNode } from "./html.ts";
-import { type Api, ApiError, cell, errorBox, intParam, pageColumns, projectPath, records, tabs } from "./common.ts";
+import {
+  type Api,
+  ApiError,
+  cell,
+  errorBox,
+  fieldOf,
+  intParam,
+  pageColumns,
+  projectPath,
+  records,
+  tabs,
+} from "./common.ts";
 import { count } from "./format.ts";
 import { diffHref, tabHref } from "./state.ts";
 import type { Drawn } from "./data.ts";
@@ -65,7 +76,7 @@ function recordsTable(p: ProjectDetail, answer: DiffAnswer): VNode {
     {},
     names.map((c, i) => h("th", { scope: "col" }, [c, h("span", { class: "type", text: types[i] })])),
   );
-  const body = answer.records.map((r) => h("tr", {}, names.map((c, i) => cell(r[c], types[i]))));
+  const body = answer.records.map((r) => h("tr", {}, names.map((c, i) => cell(fieldOf(r, c), types[i]))));
   return h("div", { class: "table-wrap" }, [
     h("table", { id: "diff-records", class: "records" }, [h("thead", {}, [head]), h("tbody", {}, body)]),
   ]);
