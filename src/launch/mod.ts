@@ -41,7 +41,7 @@ export {
 } from "./narrow.ts";
 export { onOff, type ServeReach, serveReach } from "./reach.ts";
 export { SERVE_OPTIONS } from "./serve_options.ts";
-export { OWNED_TEMP_FOLDER, sweepStaleTempFolders, sweptFoldersLine } from "./temp_folders.ts";
+export { OWNED_TEMP_FOLDER, sweepStaleTempFolders, SWEPT_FOLDERS_ENV, sweptFoldersLine } from "./temp_folders.ts";
 export {
   type BudgetSource,
   defaultMemoryBudget,

@@ -17,7 +17,7 @@ import { canExecReplacing, execReplacing, landlockAbi } from "./libc.ts";
 import { nodeModulesAsIs, relaunchCommand } from "./command.ts";
 import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
-import { OWNED_TEMP_FOLDER, sweptFoldersLine } from "./temp_folders.ts";
+import { OWNED_TEMP_FOLDER, SWEPT_FOLDERS_ENV } from "./temp_folders.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc, toldCgroupLimit } from "./cgroup.ts";
 import { denoNodeHeapFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
 
@@ -300,11 +300,8 @@ export function narrowServe(): void {
   const command = relaunchCommand(cmdline, self, node.flags);
   if (command === null) return;
   const swept = sweepWorkerFolders(d, node.temp);
-  if (swept > 0 && !node.quiet) {
-    d.stderr.writeSync(new TextEncoder().encode(sweptFoldersLine(swept) + "\n"));
-  }
   try {
-    execReplacing(command, node.env);
+    execReplacing(command, swept > 0 ? { ...node.env, [SWEPT_FOLDERS_ENV]: String(swept) } : node.env);
   } catch {
     // The full path tries again, and says why if it cannot.
   }

@@ -25,6 +25,13 @@ import process from "node:process";
 export const OWNED_TEMP_FOLDER = /^svc-(?:sql|read|parquet-writer)-(\d+)-/;
 
 /**
+ * How the launcher tells the narrowed node how many such folders it swept
+ * before replacing itself: the node says so once its settings are known
+ * good, so that a command line in error prints its error alone.
+ */
+export const SWEPT_FOLDERS_ENV = "SVC_SWEPT_TEMP_FOLDERS";
+
+/**
  * What the log says when a start removed `swept` such folders (the launcher
  * or the node, whichever swept).
  *

@@ -47,7 +47,7 @@ import {
 import type { MemoryPlan, SandboxWall } from "../wire/mod.ts";
 import { createWriteCache, type WriteCache } from "../writes/mod.ts";
 import { collectGarbage, tempRoot } from "../runtime/mod.ts";
-import { sweepStaleTempFolders, sweptFoldersLine } from "../launch/mod.ts";
+import { sweepStaleTempFolders, SWEPT_FOLDERS_ENV, sweptFoldersLine } from "../launch/mod.ts";
 import { tidyStore } from "./maintenance.ts";
 import { isLoopback, type QuickHandler } from "../http/mod.ts";
 import { createQuickHandler } from "./quick.ts";
@@ -235,7 +235,8 @@ async function openNodeStore(options: NodeOptions) {
   const realRoot = await realpath(root);
   const logs = nodeLog(options.log ?? null, options.warnings);
   const { store, readOnly } = await nodeStore(options, root, realRoot, logs);
-  const swept = await sweepStaleTempFolders(tempRoot());
+  // With those the launcher swept before it became this node (it could tell which nodes were alive; this one may not).
+  const swept = (await sweepStaleTempFolders(tempRoot())) + (Number(process.env[SWEPT_FOLDERS_ENV]) || 0);
   if (swept > 0) logs.info(sweptFoldersLine(swept));
   return { root, realRoot, logs, store, readOnly };
 }

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { openSocket, rawRequest } from "../support/raw_http.ts";
-import { type ServeProcess, startServe } from "../support/cli_process.ts";
+import { runCli, type ServeProcess, startServe } from "../support/cli_process.ts";
 import { fewestProbes, slowBodyAttack } from "../support/slow_body_attack.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 
@@ -201,6 +201,15 @@ Deno.test("the temp folders of a node killed with SIGKILL (SQL workers, DuckDB e
       next.child.kill("SIGTERM");
       await next.status;
     }
+    // A command line in error prints its error alone, though the start sweeps a dead node's folder first.
+    const dead = new Deno.Command("true").spawn();
+    await dead.status;
+    await Deno.mkdir(`${temp.path}/svc-sql-${dead.pid}-stale`);
+    const refused = await runCli(["serve", "--store", dir.path, "--port", "0", "--keep-versions", "0"], env);
+    assertEquals([refused.code, refused.stderr], [
+      2,
+      'error: --keep-versions must be an integer from 1 to 1000000000, not "0"\n',
+    ]);
   } finally {
     await dir.cleanup();
     await temp.cleanup();
