@@ -79,13 +79,8 @@ export function expiryOf(text: string | undefined, now: Date): Date | null {
  * ```
  */
 export function nodeBase(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`--endpoint takes the node's address, an http or https URL: ${JSON.stringify(text)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw new UsageError(`--endpoint takes the node's address, an http or https URL: ${JSON.stringify(text)}`);
   }
   if (url.search || url.hash) throw new UsageError(`--endpoint takes no query or fragment: ${JSON.stringify(text)}`);

@@ -197,8 +197,6 @@ export interface NarrowedNode {
   env: Record<string, string>;
   /** The temporary folder (where stale SQL workers' folders are swept). */
   temp: string;
-  /** Whether the request log is off. */
-  quiet: boolean;
 }
 
 /** The machine's memory, or Infinity when this process may not ask (V8 then keeps its own sizes). */
@@ -268,7 +266,6 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
       ...returningMalloc(env),
     },
     temp: paths.temp,
-    quiet: reach.quiet,
   };
 }
 
