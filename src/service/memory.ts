@@ -70,7 +70,10 @@ const UNTRIMMED_CACHE_SHARE = 1 / 16;
  * 2.2 s, answers down to 0.87x of the first round; without it 17-24 and no
  * fall), and the memory handed back is faulted in again by the next round
  * (30,000 faults a round against 17,000). A 512 MiB node holds more than an
- * eighth (docs/benchmarks.md, "budget").
+ * eighth (docs/benchmarks.md, "budget"), and pays for it in the first
+ * seconds of its next load: collected with no request alive, the maps of
+ * per-request objects die, and V8 drops the optimized code that embedded them
+ * (about a hundred functions compiled again).
  */
 const REST_SHARE = 1 / 8;
 
