@@ -338,3 +338,32 @@ export async function processTreePss(pid: number): Promise<number> {
   }
   return pss;
 }
+
+/**
+ * Runs `step`, then again `everyMs` after each run ends, until stopped:
+ * `stop` resolves once the run under way and the wait after it have ended.
+ *
+ * @example
+ * ```ts
+ * import { repeatUntilStopped } from "./_util.ts";
+ * let runs = 0;
+ * const loop = repeatUntilStopped(() => runs++, 10);
+ * await loop.stop();
+ * runs; // 1
+ * ```
+ */
+export function repeatUntilStopped(step: () => unknown, everyMs: number): { stop(): Promise<void> } {
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      await step();
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    stop() {
+      running = false;
+      return done;
+    },
+  };
+}

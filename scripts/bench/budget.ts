@@ -35,7 +35,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { TRIM_AFTER_MS } from "../../src/service/mod.ts";
-import { type Benchmark, median, printTable, processTreePss, verdict } from "./_util.ts";
+import { type Benchmark, median, printTable, processTreePss, repeatUntilStopped, verdict } from "./_util.ts";
 import { benchDataDir } from "./_util.ts";
 import { ensureStore, RECORDS } from "./sql_queries.ts";
 
@@ -118,20 +118,12 @@ async function pairedRound(
 
 /** Asks `url` for a page every {@linkcode TRICKLE_MS}, so that the node is never idle long enough to trim, until stopped. */
 function trickle(url: string): { stop(): Promise<void> } {
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      await fetch(`${url}/projects/${SLUG}/data?limit=${LIMIT}&offset=${Math.floor(Math.random() * 1000)}`)
-        .then((r) => r.body?.cancel()).catch(() => {});
-      await new Promise((r) => setTimeout(r, TRICKLE_MS));
-    }
-  })();
-  return {
-    stop() {
-      running = false;
-      return done;
-    },
-  };
+  return repeatUntilStopped(
+    () =>
+      fetch(`${url}/projects/${SLUG}/data?limit=${LIMIT}&offset=${Math.floor(Math.random() * 1000)}`)
+        .then((r) => r.body?.cancel()).catch(() => {}),
+    TRICKLE_MS,
+  );
 }
 
 /** CPU time (user and system) of `pid` and every process under it, in ms (Linux; 0 elsewhere). */
@@ -154,20 +146,8 @@ async function cacheCounts(url: string): Promise<{ hits: number; misses: number 
 /** Samples the PSS of `pid`'s tree every 250 ms until stopped; resolves with the most seen. */
 function peakPss(pid: number): { stop(): Promise<number> } {
   let most = 0;
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      most = Math.max(most, await processTreePss(pid));
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    return most;
-  })();
-  return {
-    stop() {
-      running = false;
-      return done;
-    },
-  };
+  const loop = repeatUntilStopped(async () => (most = Math.max(most, await processTreePss(pid))), 250);
+  return { stop: () => loop.stop().then(() => most) };
 }
 
 /** Runs the benchmark and prints its table. */

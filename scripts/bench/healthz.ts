@@ -57,7 +57,7 @@ async function startWorker(url: string): Promise<void> {
 }
 
 /** Starts the bare server answering `body` with `headers`; resolves with its URL and a stop function. */
-export async function startBare(body: string, headers: Record<string, string>) {
+async function startBare(body: string, headers: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--allow-net", "--allow-env", fileURLToPath(new URL("./_bare_serve.ts", import.meta.url))],
     env: { BARE_ANSWER: JSON.stringify({ body, headers }) },

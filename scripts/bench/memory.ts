@@ -43,7 +43,7 @@ import { installPackedNpm } from "../../tests/support/npm_package.ts";
 import { parseBytes, semiSpace, semiSpaceFlags } from "../../src/launch/mod.ts";
 import { NOTES, post } from "../../tests/support/local_project.ts";
 import { failures, mixedLoad, type Tally } from "../../tests/support/mixed_load.ts";
-import { type Benchmark, printTable, processTreePss, processTreeRss, verdict } from "./_util.ts";
+import { type Benchmark, printTable, processTreePss, processTreeRss, repeatUntilStopped, verdict } from "./_util.ts";
 import { ensureStore, LAYOUTS, QUERIES, RECORDS } from "./sql_queries.ts";
 
 const MIB = 1024 * 1024;
@@ -74,21 +74,11 @@ interface Sample {
 /** Samples the tree under `pid` every 250 ms until stopped. */
 function sampler(pid: number): { samples: Sample[]; stop(): Promise<void> } {
   const samples: Sample[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const [tree, node, pss] = await Promise.all([processTreeRss(pid), rssOf(pid), processTreePss(pid)]);
-      samples.push({ at: performance.now(), tree, node, pss });
-      await new Promise((r) => setTimeout(r, SAMPLE_MS));
-    }
-  })();
-  return {
-    samples,
-    stop: async () => {
-      running = false;
-      await loop;
-    },
-  };
+  const loop = repeatUntilStopped(async () => {
+    const [tree, node, pss] = await Promise.all([processTreeRss(pid), rssOf(pid), processTreePss(pid)]);
+    samples.push({ at: performance.now(), tree, node, pss });
+  }, SAMPLE_MS);
+  return { samples, stop: () => loop.stop() };
 }
 
 /** A copy of the bench store (the node makes the local project `notes` to contribute to). */

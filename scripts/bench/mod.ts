@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type Benchmark, processTreeRss } from "./_util.ts";
+import { type Benchmark, processTreeRss, repeatUntilStopped } from "./_util.ts";
 
 /** Every benchmark, by name, loaded only when it runs. */
 export const BENCHMARKS: Readonly<Record<string, () => Promise<Benchmark>>> = {
@@ -100,20 +100,8 @@ export async function memoryLine(sampledPeak: number): Promise<string> {
 /** Samples the RSS of this process and its children every 250 ms until stopped; resolves with the most seen. */
 function sampleMemory(): { stop(): Promise<number> } {
   let most = 0;
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      most = Math.max(most, await processTreeRss(Deno.pid));
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    return most;
-  })();
-  return {
-    stop() {
-      running = false;
-      return done;
-    },
-  };
+  const loop = repeatUntilStopped(async () => (most = Math.max(most, await processTreeRss(Deno.pid))), 250);
+  return { stop: () => loop.stop().then(() => most) };
 }
 
 /**
