@@ -35,7 +35,7 @@ async function refused(write: Promise<unknown>): Promise<boolean> {
  *
  * @example
  * ```ts ignore
- * const { ifNoneMatch } = await conditionalWrites(client, `.svc-probe/${crypto.randomUUID()}`);
+ * const { ifNoneMatch } = await conditionalWrites(client, `.svc-probe-${crypto.randomUUID()}`);
  * ```
  */
 export async function conditionalWrites(client: S3Client, key: string): Promise<ConditionalWrites> {

@@ -70,7 +70,10 @@ function mutexes(): <T>(slug: string, fn: () => Promise<T>) => Promise<T> {
 function writesCheck(client: S3Client, options: ObjectTargetOptions): () => Promise<{ ifMatch: boolean }> {
   let probed: Promise<{ ifMatch: boolean }> | null = null;
   return () => {
-    probed ??= conditionalWrites(client, `.svc-probe/${randomUUID()}`).then((kept) => {
+    // A key of its own under the prefix, in no folder shared with another writer's probe: a gateway over a file
+    // system (versitygw's posix) removes the folder an object's delete leaves empty, and a create racing it in that
+    // folder is refused ("ExistingObjectIsDirectory"), which two nodes' first commits at once met.
+    probed ??= conditionalWrites(client, `.svc-probe-${randomUUID()}`).then((kept) => {
       if (!kept.ifNoneMatch && !options.singleWriter) {
         throw new NodeError(
           "unavailable",
