@@ -29,6 +29,7 @@ import {
 import type { FollowView, NodeContext, SharingSetup } from "./context.ts";
 import { createHandler, type Handler } from "./handler.ts";
 import {
+  idleRecord,
   idleTrim,
   KEPT_COLUMNS_SHARE,
   keptColumns,
@@ -304,6 +305,7 @@ export async function createNode(options: NodeOptions): Promise<SvcNode> {
     parquetTurns: turns(PARQUET_AT_ONCE, PARQUET_WAIT_MS, "Parquet downloads being written", 2),
     parquetWriters: parquetWriters(),
     activity,
+    idle: idleRecord(),
     memoryGate: nodeGate({ plan, sql, activity, pages, engine, writes, logs }),
   };
   const { sharing, footers } = sharingSetup(engine, store, options, logs);

@@ -25,6 +25,8 @@ export interface MemoryView {
 interface IdleView {
   memory: MemoryPlan;
   activity: { inFlight: number; lastEnded: number };
+  /** What the trim has done, written by it (`/healthz` shows it). */
+  idle: IdleRecord;
   pages: Pick<PageReader, "trimCache">;
   engine: Pick<ReadEngine, "returnFreeMemory">;
   parquetWriters: Pick<ParquetWriters, "closeIdle">;
@@ -35,8 +37,42 @@ interface IdleView {
   collect?: () => void;
 }
 
-/** How long without a request before the node trims (the SQL pool stops idle workers after 20 s). */
+/** How long without a request before the node trims at first (the SQL pool stops idle workers after 20 s). */
 export const TRIM_AFTER_MS = 15_000;
+/**
+ * The longest the trim's wait grows to. Load that comes back within one
+ * more wait of a trim doubles the wait (15, 30, 45 s): the memory the trim
+ * handed back was wanted again at once, and taking it back costs the first
+ * seconds of that load (a 512 MiB node's first 2 s after a trim ran at
+ * 0.61-0.87x of the 4 s after: its optimized code thrown away by the trim's
+ * collection, its blocks made plain again, its pages faulted in;
+ * docs/benchmarks.md, "budget"). A node under load every 20 s paid that every
+ * 20 s. A trim followed by an idle spell as long as its wait was worth it,
+ * and the wait goes back to 15 s. At most 45 s: a node idle for a minute
+ * has given its memory back whatever came before.
+ */
+export const TRIM_AFTER_MAX_MS = 45_000;
+
+/** What the idle trim has done: how long it waits now, and how many times it has trimmed (`/healthz`'s `memory.idleTrim`). */
+export interface IdleRecord {
+  /** How long without a request before the next trim, in ms. */
+  waitMs: number;
+  /** Trims since the node started. */
+  trims: number;
+}
+
+/**
+ * A node's idle record before its first trim.
+ *
+ * @example
+ * ```ts
+ * import { idleRecord } from "./memory.ts";
+ * idleRecord(); // { waitMs: 15000, trims: 0 }
+ * ```
+ */
+export function idleRecord(): IdleRecord {
+  return { waitMs: TRIM_AFTER_MS, trims: 0 };
+}
 /**
  * What the page cache keeps through an idle spell, as a share of its size: a
  * quarter. The trim compresses blocks before it drops any, so the share holds
@@ -91,6 +127,7 @@ export function memoryHealth(
     /** The memory gate: what the node holds at rest (`MemoryGate`). */
     memoryGate: { baseline(): number; overAtRest(): boolean };
     pages: Pick<PageReader, "cacheStats">;
+    idle: IdleRecord;
   },
 ): MemoryHealth {
   const usage = usageNow();
@@ -100,6 +137,7 @@ export function memoryHealth(
     held: { jsHeap: usage.heapUsed, external: usage.external, pageCache: ctx.pages.cacheStats()?.bytes ?? 0 },
     atRest: ctx.memoryGate.baseline(),
     overBudgetAtRest: ctx.memoryGate.overAtRest(),
+    idleTrim: { ...ctx.idle },
   };
 }
 
@@ -132,7 +170,9 @@ export interface IdleTrim {
 
 /**
  * Watches `ctx`'s requests every second and trims once per idle spell, after
- * {@linkcode TRIM_AFTER_MS} with none in flight and none ended: the page cache
+ * `ctx.idle.waitMs` with none in flight and none ended (from
+ * {@linkcode TRIM_AFTER_MS}, doubled up to {@linkcode TRIM_AFTER_MAX_MS}
+ * while load keeps coming back within a wait of a trim): the page cache
  * is cut to a quarter of its size (its blocks compressed, then the least
  * recently used dropped) unless it is within a sixteenth of the memory
  * budget, the DuckDB kept for Parquet downloads is closed, and when the node
@@ -153,6 +193,8 @@ export function idleTrim(
   everyMs = 1_000,
 ): IdleTrim {
   let trimmedAfter = -1;
+  /** When the latest trim ran, until load comes back after it. */
+  let trimmedAt: number | null = null;
   let returning: Promise<void> = Promise.resolve();
   const trim = () => {
     if (ctx.memory.pageCache > ctx.memory.budget * UNTRIMMED_CACHE_SHARE) {
@@ -168,8 +210,18 @@ export function idleTrim(
   };
   const check = () => {
     const { inFlight, lastEnded } = ctx.activity;
-    if (inFlight > 0 || lastEnded === trimmedAfter || ctx.now() - lastEnded < TRIM_AFTER_MS) return false;
+    const now = ctx.now();
+    if (trimmedAt !== null && (inFlight > 0 || lastEnded !== trimmedAfter)) {
+      const back = lastEnded !== trimmedAfter ? lastEnded : now;
+      ctx.idle.waitMs = back - trimmedAt < ctx.idle.waitMs
+        ? Math.min(ctx.idle.waitMs * 2, TRIM_AFTER_MAX_MS)
+        : TRIM_AFTER_MS;
+      trimmedAt = null;
+    }
+    if (inFlight > 0 || lastEnded === trimmedAfter || now - lastEnded < ctx.idle.waitMs) return false;
     trimmedAfter = lastEnded;
+    trimmedAt = now;
+    ctx.idle.trims++;
     trim();
     return true;
   };

@@ -9,7 +9,16 @@ export { type Failure, failureOf, INTERNAL_MESSAGE } from "./failure.ts";
 export { type Served, type ServiceOf, serviceOf, SERVICES, type ServiceTable } from "./operations.ts";
 export { healthOf, sandboxWalls } from "./health.ts";
 export { type Turns, turns } from "./turns.ts";
-export { type IdleTrim, idleTrim, memoryHealth, type MemoryView, TRIM_AFTER_MS } from "./memory.ts";
+export {
+  type IdleRecord,
+  idleRecord,
+  type IdleTrim,
+  idleTrim,
+  memoryHealth,
+  type MemoryView,
+  TRIM_AFTER_MAX_MS,
+  TRIM_AFTER_MS,
+} from "./memory.ts";
 export { type MemoryGate, memoryGate, type MemoryGateOptions, WAIT_MOST_MS, WAITING_MOST } from "./memory_gate.ts";
 export { type NodeMetrics, nodeMetrics, type SqlOutcome } from "./metrics.ts";
 export { metricsText } from "./metrics_scrape.ts";

@@ -15,6 +15,7 @@ import type { Turns } from "./turns.ts";
 import type { MemoryGate } from "./memory_gate.ts";
 import type { KeptColumns } from "./kept_columns.ts";
 import type { ReadCopies } from "./read_copies.ts";
+import type { IdleRecord } from "./memory.ts";
 
 /** The node's view of its follow loop. */
 export interface FollowView {
@@ -120,4 +121,6 @@ export interface NodeState {
   memoryGate: MemoryGate;
   /** Requests being answered now, and when the latest one ended (ms since the epoch), for trimming memory when idle. */
   activity: { inFlight: number; lastEnded: number };
+  /** What the idle trim has done: how long it waits now, and how many times it has trimmed. */
+  idle: IdleRecord;
 }

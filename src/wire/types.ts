@@ -332,6 +332,11 @@ export interface MemoryHealth extends MemoryPlan {
   atRest: number;
   /** Whether that is over the point where requests wait: the node then serves on, measuring against it. */
   overBudgetAtRest: boolean;
+  /**
+   * The idle trim: how long without a request before its next trim (ms; 15 s, doubled up to 45 s while load keeps
+   * coming back within a wait of a trim), and how many times it has trimmed since the node started.
+   */
+  idleTrim: { waitMs: number; trims: number };
 }
 
 /**

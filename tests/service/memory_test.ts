@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { idleTrim, memoryHealth, TRIM_AFTER_MS } from "../../src/service/mod.ts";
+import { idleRecord, idleTrim, memoryHealth, TRIM_AFTER_MAX_MS, TRIM_AFTER_MS } from "../../src/service/mod.ts";
 import { cachedGroup, pageCache } from "../../src/parquet/mod.ts";
 import { memoryPlan } from "../../src/settings/mod.ts";
 
@@ -15,6 +15,7 @@ function idleNode(cacheBytes: number) {
   const ctx = {
     now: () => clock,
     activity: { inFlight: 0, lastEnded: clock },
+    idle: idleRecord(),
     // A budget the cache is a large share of (a sixteenth of it or less is left whole).
     memory: { ...plan, budget: cacheBytes * 4, pageCache: cacheBytes },
     pages: { trimCache: (bytes: number) => cache.trim(bytes) },
@@ -77,6 +78,50 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
   }
 });
 
+Deno.test("idle trim: load back within a wait of a trim doubles the wait, up to 45 s; an idle spell as long as the wait after a trim resets it", async () => {
+  const { ctx, advance } = idleNode(64 * 1024);
+  const trim = idleTrim(ctx as never, 60_000);
+  /** A request that comes `after` ms past the latest check and ends at once. */
+  const request = (after: number) => {
+    advance(after);
+    ctx.activity.lastEnded = ctx.now();
+    trim.check();
+  };
+  try {
+    advance(TRIM_AFTER_MS);
+    assertEquals([trim.check(), ctx.idle], [true, { waitMs: 15_000, trims: 1 }]);
+    request(2_000);
+    assertEquals(ctx.idle.waitMs, 30_000, "load came back 2 s after the trim: the next waits twice as long");
+    advance(TRIM_AFTER_MS + 2_000);
+    assertEquals(trim.check(), false, "17 s idle is not enough now");
+    request(0);
+    advance(30_000);
+    assertEquals([trim.check(), ctx.idle.trims], [true, 2], "30 s idle is");
+    // A request in flight is load come back too.
+    advance(5_000);
+    ctx.activity.inFlight = 1;
+    assertEquals([trim.check(), ctx.idle.waitMs], [false, TRIM_AFTER_MAX_MS]);
+    ctx.activity.inFlight = 0;
+    request(1_000);
+    advance(TRIM_AFTER_MAX_MS);
+    assertEquals(trim.check(), true);
+    request(1_000);
+    assertEquals(ctx.idle.waitMs, TRIM_AFTER_MAX_MS, "never past 45 s: a node idle for a minute gives its memory back");
+    advance(TRIM_AFTER_MAX_MS);
+    assertEquals([trim.check(), ctx.idle.trims], [true, 4]);
+    request(TRIM_AFTER_MAX_MS);
+    assertEquals(
+      ctx.idle.waitMs,
+      TRIM_AFTER_MS,
+      "idle a whole wait after the trim: the trim was worth it, back to 15 s",
+    );
+    advance(TRIM_AFTER_MS);
+    assertEquals([trim.check(), ctx.idle.trims], [true, 5]);
+  } finally {
+    await trim.stop();
+  }
+});
+
 Deno.test("idle trim: a page cache within a sixteenth of the budget is left whole; the rest of the trim runs", async () => {
   const { ctx, cache, advance, returned, writersClosed } = idleNode(64 * 1024);
   ctx.memory = { ...ctx.memory, budget: 64 * 1024 * 16 };
@@ -107,7 +152,8 @@ Deno.test("idle trim: collected and its allocators emptied only when the node ho
     assertEquals(returned(), 1, "and what the allocators hold free handed back");
     ctx.resident = () => budget / 8;
     ctx.activity.lastEnded = ctx.now();
-    advance(TRIM_AFTER_MS);
+    // Load came back at once: the next trim waits twice as long.
+    advance(2 * TRIM_AFTER_MS);
     assertEquals(trim.check(), true);
     assertEquals(collected(), 1, "an eighth of the budget resident: not collected");
     await new Promise((r) => setTimeout(r, 0));
@@ -150,7 +196,9 @@ Deno.test("memory health: the plan, the node's resident bytes now, and the worke
     pages: {
       cacheStats: () => ({ maxBytes: 8192, bytes: 4096, groups: 1, hits: 0, misses: 0, compressed: false }),
     },
+    idle: { waitMs: 30_000, trims: 2 },
   });
+  assertEquals(health.idleTrim, { waitMs: 30_000, trims: 2 });
   assertEquals([health.budget, health.source, health.resident.sqlWorkers], [plan.budget, "flag", 123]);
   assert(health.resident.node > 10 * 1024 ** 2, String(health.resident.node));
   assertEquals([health.atRest, health.overBudgetAtRest, health.held.pageCache], [200 * 1024 ** 2, false, 4096]);
