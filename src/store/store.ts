@@ -233,8 +233,13 @@ function storeOver(s: StoreState): Store {
     async projects() {
       const out: ProjectState[] = [];
       for (const name of await candidates(s)) {
-        if (!(await holds(s, name))) continue;
-        const project = (await summaryOf(s, name)).result;
+        // Looked at as `project()` does: one `lstat` a project while nothing says it changed (whether the folder holds
+        // a project changes the folder too: its `project.json`, journal and versions are made in it).
+        const project = await s.looks.of(
+          "listed",
+          name,
+          async () => (await holds(s, name)) ? (await summaryOf(s, name)).result : null,
+        );
         if (project) out.push(project);
       }
       return out;

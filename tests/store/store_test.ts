@@ -151,6 +151,26 @@ Deno.test("foldCount folds the tail run under 1 MiB holding at most twice what w
   assert(parts.length <= Math.log2(120) + 1, `${parts.length} parts`);
 });
 
+Deno.test("the store's listing shows at its next call what another process did: a project made, a version committed, a project taken away", async () => {
+  await fixtureStore(async (root) => {
+    await rebuildJournal(root, "cities");
+    const store = openStore(root);
+    const listed = async () => Object.fromEntries((await store.projects()).map((p) => [p.slug, p.versions.count]));
+    const before = await listed();
+    assertEquals(before.cities, 2);
+    assertEquals(await listed(), before, "the same while nothing changed");
+    // Done with the file system alone, as another process would: this process's own writes are not what is noticed.
+    await cp(join(root, "cities"), join(root, ".towns.tmp"), { recursive: true });
+    await rename(join(root, ".towns.tmp"), join(root, "towns"));
+    assertEquals(await listed(), { ...before, towns: 2 });
+    await cp(join(root, "cities", "v2"), join(root, "cities", ".v3.tmp"), { recursive: true });
+    await rename(join(root, "cities", ".v3.tmp"), join(root, "cities", "v3"));
+    assertEquals((await listed()).cities, 3, "a version renamed into the project's folder");
+    await rm(join(root, "towns"), { recursive: true });
+    assertEquals(await listed(), { ...before, cities: 3 });
+  });
+});
+
 Deno.test("a journal's project shows a version committed without its journal line, and loses one taken away, while its folder is still", async () => {
   await fixtureStore(async (root) => {
     await rebuildJournal(root, "cities");
