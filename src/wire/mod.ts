@@ -13,22 +13,24 @@ export type {
   ContributionView,
   DataPage,
   ErrorBody,
-  FollowStatus,
-  Health,
-  IncompleteVersion,
   Manifest,
   ManifestPart,
-  MemoryHealth,
-  MemoryPlan,
   ProjectDetail,
   ProjectEntry,
   QueryAnswer,
-  Readiness,
-  SandboxWall,
   SchemaDef,
   SchemaField,
-  SignatureStatus,
   VersionSummary,
 } from "./types.ts";
+export type {
+  FollowStatus,
+  Health,
+  IncompleteVersion,
+  MemoryHealth,
+  MemoryPlan,
+  Readiness,
+  SandboxWall,
+  SignatureStatus,
+} from "./health_types.ts";
 export { listedLicense } from "./licenses.ts";
 export { ORIGIN_LICENSES } from "./licenses.ts";
