@@ -7,12 +7,15 @@
  * `/readyz` at >= 0.5x of the bare server's requests per second (the median
  * of the rounds' paired ratios), the same before the node's first SQL worker
  * has started and after. For information: `/healthz` on a node over an empty
- * store (what is left when no project's folders are looked at), and `GET
+ * store, and over a store of 200 projects (the list of projects is kept while
+ * the store folder is as it was, so it costs what one project does), and `GET
  * /projects`, which goes through the full handler.
  *
  * @module
  */
 import { spawn } from "node:child_process";
+import { cp } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServe } from "../../tests/support/cli_process.ts";
 import { type Benchmark, median, printTable, verdict } from "./_util.ts";
@@ -21,6 +24,7 @@ import { ensureSummarySeed } from "./summary_scale.ts";
 const ROUNDS = 5;
 const SECONDS = 3;
 const TARGET = 0.5;
+const MANY_PROJECTS = 200;
 
 /** Requests per second `wrk` reached on `url`. */
 export async function wrk(url: string, seconds = SECONDS): Promise<number> {
@@ -83,13 +87,43 @@ async function startBare(body: string, headers: Record<string, string>) {
   };
 }
 
+/** Copies the project folder `from` into `store` as project `slug` (its `project.json` and manifests renamed). */
+async function copyProject(from: string, store: string, slug: string): Promise<void> {
+  const to = join(store, slug);
+  await cp(from, to, { recursive: true });
+  const versions = [...Deno.readDirSync(to)].filter((e) => e.isDirectory && /^v\d+$/.test(e.name));
+  const named: [string, string][] = [
+    ["project.json", "slug"],
+    ...versions.map((v) => [join(v.name, "manifest.json"), "project"] as [string, string]),
+  ];
+  for (const [file, field] of named) {
+    const doc = JSON.parse(await Deno.readTextFile(join(to, file)));
+    await Deno.writeTextFile(join(to, file), JSON.stringify({ ...doc, [field]: slug }, null, 2) + "\n");
+  }
+}
+
 /** Runs the benchmark and prints its table. */
 export async function run(): Promise<void> {
   const seed = await ensureSummarySeed();
-  const node = await startServe(["--store", seed.root, "--quiet", "--read-only"]);
   const emptyStore = await Deno.makeTempDir({ prefix: "svc-bench-empty-" });
-  const empty = await startServe(["--store", emptyStore, "--quiet", "--read-only"]);
+  const manyStore = await Deno.makeTempDir({ prefix: "svc-bench-many-" });
+  const [project] = [...Deno.readDirSync(seed.root)].filter((e) => e.isDirectory).map((e) => e.name);
+  for (let i = 1; i <= MANY_PROJECTS; i++) await copyProject(join(seed.root, project), manyStore, `${project}-${i}`);
+  const served: Awaited<ReturnType<typeof startServe>>[] = [];
+  const serve = async (store: string) => {
+    served.push(await startServe(["--store", store, "--quiet", "--read-only"]));
+    return served.at(-1)!;
+  };
   try {
+    const node = await serve(seed.root);
+    const empty = await serve(emptyStore);
+    const many = await serve(manyStore);
+    const manyHealth = await (await fetch(`${many.url}/healthz`)).json();
+    if (
+      manyHealth.projects !== MANY_PROJECTS || manyHealth.versions !== MANY_PROJECTS || manyHealth.incomplete.length
+    ) {
+      throw new Error(`the store of ${MANY_PROJECTS} projects is not whole: ${JSON.stringify(manyHealth)}`);
+    }
     const answer = await fetch(`${node.url}/healthz`);
     const body = await answer.text();
     const headers: Record<string, string> = {};
@@ -107,7 +141,14 @@ export async function run(): Promise<void> {
       // Before any SQL worker has started, then after one has (the walls /healthz shows come from it then).
       for (const phase of ["before SQL workers start", "after a SQL worker started"]) {
         if (phase.startsWith("after")) await startWorker(node.url);
-        const [healthRates, readyRates, bareRates, fullRates, emptyRates]: number[][] = [[], [], [], [], []];
+        const [healthRates, readyRates, bareRates, fullRates, emptyRates, manyRates]: number[][] = [
+          [],
+          [],
+          [],
+          [],
+          [],
+          [],
+        ];
         for (let round = 0; round < ROUNDS; round++) {
           // Alternate who goes first, so a drift of the machine's speed falls on all.
           const runs: [number[], string][] = [
@@ -119,6 +160,7 @@ export async function run(): Promise<void> {
           if (phase.startsWith("before")) {
             fullRates.push(await wrk(`${node.url}/projects`));
             emptyRates.push(await wrk(`${empty.url}/healthz`));
+            manyRates.push(await wrk(`${many.url}/healthz`));
           }
         }
         const b = median(bareRates);
@@ -137,6 +179,7 @@ export async function run(): Promise<void> {
         if (phase.startsWith("before")) {
           rows.push(
             line("node GET /healthz, empty store (information)", emptyRates, median(emptyRates) / b),
+            line(`node GET /healthz, ${MANY_PROJECTS} projects (information)`, manyRates, median(manyRates) / b),
             line("node GET /projects (information)", fullRates, median(fullRates) / b),
           );
         }
@@ -156,11 +199,12 @@ export async function run(): Promise<void> {
       await bare.stop();
     }
   } finally {
-    for (const served of [node, empty]) {
-      served.child.kill("SIGTERM");
-      await served.status;
+    for (const { child, status } of served) {
+      child.kill("SIGTERM");
+      await status;
     }
     await Deno.remove(emptyStore, { recursive: true });
+    await Deno.remove(manyStore, { recursive: true });
   }
 }
 

@@ -19,9 +19,25 @@ const HEADERS = Object.entries(JSON_HEADERS);
 const encoder = new TextEncoder();
 
 /**
+ * The bytes of each text, the last ones made for a path again when its text is the same: a monitor polling at full
+ * speed is mostly sent the same (the writer copies the bytes, so they are never changed).
+ */
+function lastBytes(): (path: string, text: string) => Uint8Array {
+  const last = new Map<string, { text: string; bytes: Uint8Array }>();
+  return (path, text) => {
+    const kept = last.get(path);
+    if (kept?.text === text) return kept.bytes;
+    const bytes = encoder.encode(text);
+    last.set(path, { text, bytes });
+    return bytes;
+  };
+}
+
+/**
  * The quick handler of a node over `ctx`, logging as the handler does.
  */
 export function createQuickHandler(ctx: NodeContext): QuickHandler {
+  const bytesOf = lastBytes();
   return async (head, info) => {
     const started = performance.now();
     // Asked of every bodiless GET: anything else is passed on before any guard's work is done twice.
@@ -44,7 +60,7 @@ export function createQuickHandler(ctx: NodeContext): QuickHandler {
     const ready = path === "/readyz" ? readinessOf(ctx, authed) : null;
     const status = ready === null || ready.ready ? 200 : 503;
     const body = ready ?? await healthOf(ctx, authed);
-    const answer: QuickAnswer = { status, headers: HEADERS, body: encoder.encode(stringifyExactJson(body)) };
+    const answer: QuickAnswer = { status, headers: HEADERS, body: bytesOf(path, stringifyExactJson(body)) };
     const ms = performance.now() - started;
     if (ctx.log.requests) ctx.log.request(logLine(head, info, status, ms));
     ctx.metrics?.answered(path, head.method, status, ms / 1000);

@@ -50,7 +50,7 @@ export async function commitVersion(root: string, version: Version): Promise<voi
     await writeSynced(join(staging, "manifest.json"), stringifyExactJson(versionDocument(version), 2) + "\n");
     await syncDir(staging);
     await rename(staging, join(dir, `v${version.version}`));
-    wroteToStore();
+    wroteToStore(root);
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
     throw e;

@@ -88,7 +88,7 @@ export async function appendJournal(root: string, slug: string, lines: readonly 
     await handle.write(head + lines.map((l) => `${l}\n`).join(""), size);
     if (sync) await handle.sync();
   } finally {
-    wroteToStore();
+    wroteToStore(root);
     await handle.close();
   }
 }
@@ -155,7 +155,7 @@ export async function rebuildJournal(root: string, slug: string): Promise<number
   await handle.sync();
   await handle.close();
   await rename(temp, journalFile(root, slug));
-  wroteToStore();
+  wroteToStore(root);
   await syncDir(index);
   return versions;
 }

@@ -130,7 +130,7 @@ export function withProjectLock<T>(
     try {
       return await fn();
     } finally {
-      wroteToStore();
+      wroteToStore(root);
       await release();
     }
   });

@@ -16,7 +16,8 @@ import { partFile, projectDir, projectFile, versionOfDirName } from "./layout.ts
 import type { ProjectMeta } from "./project_file.ts";
 import { readProjectMeta } from "./project_file.ts";
 import { projectLinked } from "./no_follow.ts";
-import { type RecentLooks, recentLooks } from "./_recent_looks.ts";
+import { LOOK_STANDS_MS, type RecentLooks, recentLooks } from "./_recent_looks.ts";
+import { storeWritesMade } from "./_writes_seen.ts";
 import { leaseParts } from "./retention.ts";
 import type { Family } from "../metrics/mod.ts";
 
@@ -49,7 +50,10 @@ export interface Store {
   readonly remote: boolean;
   /** Slugs of the projects in the store, sorted. */
   slugs(): Promise<string[]>;
-  /** Every project in the store, by slug (cheaper than {@linkcode Store.project} for each of {@linkcode Store.slugs}). */
+  /**
+   * Every project in the store, by slug (cheaper than {@linkcode Store.project} for each of {@linkcode Store.slugs}):
+   * kept while the store folder is as it was (store writers stamp it; see `_writes_seen.ts`), a second at most.
+   */
   projects(): Promise<ProjectState[]>;
   /** `project.json` of `slug`, or null when absent (cheaper than {@linkcode Store.project}). */
   meta(slug: string): Promise<ProjectMeta | null>;
@@ -107,6 +111,8 @@ interface StoreState {
   listing: { key: string; settled: boolean; names: string[] } | null;
   /** What was last looked at for each project (its summary, its newest whole version), while it stands. */
   looks: RecentLooks;
+  /** The last list of projects, kept while the store folder stands as it was (see `_writes_seen.ts`). */
+  listed: { names: string[]; writes: number; at: number; projects: ProjectState[] } | null;
 }
 
 /**
@@ -132,6 +138,7 @@ export function openStore(root: string): Store {
     summarizing: new Map(),
     folders: new Map(),
     listing: null,
+    listed: null,
   };
   return storeOver(s);
 }
@@ -199,6 +206,36 @@ async function checked(s: StoreState, slug: string, version: number): Promise<Ch
   return r;
 }
 
+/**
+ * Every project in the store: the list kept while the store folder is as it was (writers in other processes stamp
+ * it when done; see `_writes_seen.ts`), this process has not written, and a look stands; else each project looked at
+ * as `project()` does (one `lstat` of its folder while nothing says it changed: whether the folder holds a project
+ * changes the folder too, as its `project.json`, journal and versions are made in it).
+ */
+async function listProjects(s: StoreState): Promise<ProjectState[]> {
+  const names = await candidates(s);
+  const writes = storeWritesMade();
+  const at = performance.now();
+  const listed = s.listed;
+  if (
+    listed && listed.names === names && s.listing?.names === names && s.listing.settled &&
+    listed.writes === writes && at - listed.at < LOOK_STANDS_MS
+  ) {
+    return listed.projects.slice();
+  }
+  const projects: ProjectState[] = [];
+  for (const name of names) {
+    const project = await s.looks.of(
+      "listed",
+      name,
+      async () => (await holds(s, name)) ? (await summaryOf(s, name)).result : null,
+    );
+    if (project) projects.push(project);
+  }
+  s.listed = { names, writes, at, projects };
+  return projects.slice();
+}
+
 /** The store API over its state. */
 function storeOver(s: StoreState): Store {
   /** The newest whole version of `slug`: newest first, a few at a time (the newest is whole unless something went wrong on disk). */
@@ -230,20 +267,7 @@ function storeOver(s: StoreState): Store {
     meta(slug) {
       return isSlug(slug) ? readProjectMeta(s.root, slug) : Promise.resolve(null);
     },
-    async projects() {
-      const out: ProjectState[] = [];
-      for (const name of await candidates(s)) {
-        // Looked at as `project()` does: one `lstat` a project while nothing says it changed (whether the folder holds
-        // a project changes the folder too: its `project.json`, journal and versions are made in it).
-        const project = await s.looks.of(
-          "listed",
-          name,
-          async () => (await holds(s, name)) ? (await summaryOf(s, name)).result : null,
-        );
-        if (project) out.push(project);
-      }
-      return out;
-    },
+    projects: () => listProjects(s),
     project(slug) {
       if (!isSlug(slug)) return Promise.resolve(null);
       return s.looks.of("project", slug, async () => {

@@ -39,7 +39,7 @@ Deno.test("a look stands until the project's folder changes, this process writes
     assertEquals(await looks.of("project", "notes", look), 2, "the folder changed");
     assertEquals(await looks.of("project", "notes", look), 2);
 
-    wroteToStore();
+    wroteToStore(root);
     assertEquals(await looks.of("project", "notes", look), 3, "this process wrote to a store");
 
     now += LOOK_STANDS_MS - 1;

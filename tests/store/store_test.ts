@@ -3,6 +3,7 @@ import { cp, mkdir, readFile, rename, rm, symlink, truncate, unlink, utimes, wri
 import { join } from "node:path";
 import { openStore } from "../../src/store/mod.ts";
 import { rebuildJournal } from "../../src/store/journal.ts";
+import { LOOK_STANDS_MS } from "../../src/store/_recent_looks.ts";
 import { foldCount } from "../../src/writes/mod.ts";
 import { withNode } from "../support/node.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
@@ -163,13 +164,60 @@ Deno.test("the store's listing shows at its next call what another process did: 
     await cp(join(root, "cities"), join(root, ".towns.tmp"), { recursive: true });
     await rename(join(root, ".towns.tmp"), join(root, "towns"));
     assertEquals(await listed(), { ...before, towns: 2 });
-    await cp(join(root, "cities", "v2"), join(root, "cities", ".v3.tmp"), { recursive: true });
-    await rename(join(root, "cities", ".v3.tmp"), join(root, "cities", "v3"));
-    assertEquals((await listed()).cities, 3, "a version renamed into the project's folder");
     await rm(join(root, "towns"), { recursive: true });
-    assertEquals(await listed(), { ...before, cities: 3 });
+    assertEquals(await listed(), before, "a project taken away");
+    await settle(root);
+    assertEquals(await listed(), before);
+    // A store writer in another process: the version's folder renamed in, then the store folder stamped.
+    await cp(join(root, "cities", "v2"), join(root, "cities", ".v3.tmp"), { recursive: true });
+    await inAnotherProcess(
+      `import { rename } from "node:fs/promises";
+       import { wroteToStore } from ${JSON.stringify(import.meta.resolve("../../src/store/_writes_seen.ts"))};
+       await rename(${JSON.stringify(join(root, "cities", ".v3.tmp"))}, ${JSON.stringify(join(root, "cities", "v3"))});
+       wroteToStore(${JSON.stringify(root)});`,
+    );
+    assertEquals((await listed()).cities, 3, "a version committed by a store writer in another process");
   });
 });
+
+Deno.test("a version moved into a project's folder by hand shows in the store's listing within a second, and in the project at once", async () => {
+  await fixtureStore(async (root) => {
+    await rebuildJournal(root, "cities");
+    await settle(root);
+    const store = openStore(root);
+    const listed = async () => Object.fromEntries((await store.projects()).map((p) => [p.slug, p.versions.count]));
+    const listedAt = performance.now();
+    const before = await listed();
+    assertEquals(before.cities, 2);
+    await cp(join(root, "cities", "v2"), join(root, "cities", ".v3.tmp"), { recursive: true });
+    await rename(join(root, "cities", ".v3.tmp"), join(root, "cities", "v3"));
+    assertEquals((await store.project("cities"))?.versions.count, 3, "the project looks at its folder");
+    const standing = await listed();
+    // The listing kept stands for a second at most: the machine may have been slower than that since it was made.
+    if (performance.now() - listedAt < LOOK_STANDS_MS) {
+      assertEquals(standing, before, "the list kept, no look at each folder");
+    }
+    await new Promise((r) => setTimeout(r, LOOK_STANDS_MS));
+    assertEquals((await listed()).cities, 3, "a second later");
+  });
+});
+
+/** Sets the store folder's time a minute back, as if nothing had changed it lately. */
+async function settle(root: string): Promise<void> {
+  const longAgo = new Date(Date.now() - 60_000);
+  await utimes(root, longAgo, longAgo);
+}
+
+/** Runs `code` (a module) in a Deno process of its own. */
+async function inAnotherProcess(code: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-lock", code],
+    stdout: "null",
+    stderr: "piped",
+  })
+    .output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+}
 
 Deno.test("a journal's project shows a version committed without its journal line, and loses one taken away, while its folder is still", async () => {
   await fixtureStore(async (root) => {
