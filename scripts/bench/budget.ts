@@ -3,9 +3,10 @@
  * offset each request, 200 records a page) from two `svc serve` processes
  * over the same 1,000,000 records: one with the default memory budget (a
  * quarter of the machine) and one with `--memory 512MiB`, in rounds that
- * alternate which goes first. Each node is warmed just before its first
- * round; between its rounds it is idle while the other is loaded, and 17 s
- * more, longer than the idle trim's first wait (`TRIM_AFTER_MS`), so every
+ * alternate which goes first. Each node is warmed with its twin (below),
+ * in the slices of a round, just before its first round; between its
+ * rounds it is idle while the other is loaded, and 17 s more, longer than
+ * the idle trim's first wait (`TRIM_AFTER_MS`), so every
  * round after the first starts from a trimmed page cache, and the first
  * from none. (The rounds' alternating order has a node idle about 17 and
  * 60 s by turns: the long spell, idle well past its trim, sets the trim's
@@ -191,12 +192,12 @@ export async function run(): Promise<void> {
       const order = round % 2 === 0 ? [0, 1] : [1, 0];
       for (const i of order) {
         const { url, child } = nodes[i].serve;
-        // A node and its twin read every block just before the node's first round, so their caches hold what they
-        // will hold and that round, the one later rounds are held against, follows no idle spell for either.
+        // A node and its twin read every block just before the node's first round, in the slices of a round, so
+        // their caches hold what they will hold and that round, the one later rounds are held against, finds both as
+        // warm (warmed one after the other, the twin met the first round ten seconds cooler than the node).
         if (round === 0) {
-          await wrkPages(nodes[i].twin.url, script, seconds);
           trickles.push(trickle(nodes[i].twin.url));
-          await wrkPages(url, script, seconds);
+          await pairedRound(url, nodes[i].twin.url, script, seconds);
         }
         const [cpu, counts] = [await treeCpuMs(child.pid), await cacheCounts(url)];
         trimmed[i].push(round > 0 && counts.trims > trimsBefore[i]);
