@@ -62,11 +62,20 @@ async function fillStore(store: string): Promise<Contributions> {
 /** Runs `read` alone through the balancer; its frame, and what HAProxy logged of it from `from` on. */
 async function readThrough(fleet: SharingFleet, read: Read, from: number) {
   const { name, table, ...how } = read;
-  const run = await runReader<Record<string, Rows>>("pandas_reads.py", {
-    profile: fleet.profile,
-    table: `svc.default.${table}`,
-    reads: [{ name, ...how }],
-  });
+  let run;
+  try {
+    run = await runReader<Record<string, Rows>>("pandas_reads.py", {
+      profile: fleet.profile,
+      table: `svc.default.${table}`,
+      reads: [{ name, ...how }],
+    });
+  } catch (e) {
+    // What HAProxy saw of the failed read: which request, which reader, which status.
+    const seen = (await loggedSince(fleet, from)).requests.map((r) =>
+      `  ${r.method} ${r.path} ${r.status} ${r.reader}`
+    );
+    throw new Error(`${(e as Error).message}\n${name} through HAProxy:\n${seen.join("\n")}`);
+  }
   const logged = await loggedSince(fleet, from);
   return { found: run.answer[name], seen: seenOf(name, logged.requests), next: logged.next };
 }
