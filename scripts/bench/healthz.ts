@@ -141,14 +141,10 @@ export async function run(): Promise<void> {
       // Before any SQL worker has started, then after one has (the walls /healthz shows come from it then).
       for (const phase of ["before SQL workers start", "after a SQL worker started"]) {
         if (phase.startsWith("after")) await startWorker(node.url);
-        const [healthRates, readyRates, bareRates, fullRates, emptyRates, manyRates]: number[][] = [
-          [],
-          [],
-          [],
-          [],
-          [],
-          [],
-        ];
+        const [healthRates, readyRates, bareRates, fullRates, emptyRates, manyRates] = Array.from(
+          { length: 6 },
+          () => [] as number[],
+        );
         for (let round = 0; round < ROUNDS; round++) {
           // Alternate who goes first, so a drift of the machine's speed falls on all.
           const runs: [number[], string][] = [

@@ -217,10 +217,8 @@ async function listProjects(s: StoreState): Promise<ProjectState[]> {
   const writes = storeWritesMade();
   const at = performance.now();
   const listed = s.listed;
-  if (
-    listed && listed.names === names && s.listing?.names === names && s.listing.settled &&
-    listed.writes === writes && at - listed.at < LOOK_STANDS_MS
-  ) {
+  // `candidates` answers the kept listing's own array only while the store folder is unchanged.
+  if (listed?.names === names && s.listing?.settled && listed.writes === writes && at - listed.at < LOOK_STANDS_MS) {
     return listed.projects.slice();
   }
   const projects: ProjectState[] = [];
