@@ -109,7 +109,7 @@ async function pairedRound(
   twinUrl: string,
   script: string,
   seconds: number,
-): Promise<{ rate: number; p99: number; refused: number; twin: number }> {
+): Promise<{ rate: number; p99: number; refused: number; twin: number; slices: { node: number; twin: number }[] }> {
   const slice = Math.max(1, Math.round(seconds / SLICES));
   const node: Awaited<ReturnType<typeof wrkPages>>[] = [];
   const twin: number[] = [];
@@ -123,6 +123,7 @@ async function pairedRound(
     p99: Math.max(...node.map((n) => n.p99)),
     refused: node.reduce((sum, n) => sum + n.refused, 0),
     twin: mean(twin),
+    slices: node.map((n, k) => ({ node: n.rate, twin: twin[k] })),
   };
 }
 
@@ -184,6 +185,8 @@ export async function run(): Promise<void> {
   const trimmed = nodes.map(() => [] as boolean[]);
   const refused = nodes.map(() => 0);
   const twins = nodes.map(() => [] as number[]);
+  /** Each round's slices, the node's answers a second and its twin's. */
+  const slices = nodes.map(() => [] as { node: number; twin: number }[][]);
   const peaks = nodes.map((n) => peakPss(n.serve.child.pid));
   const trickles: { stop(): Promise<void> }[] = [];
   const trimsBefore = nodes.map(() => 0);
@@ -207,6 +210,7 @@ export async function run(): Promise<void> {
         const pages = after.hits + after.misses - counts.hits - counts.misses;
         rates[i].push(got.rate);
         twins[i].push(got.twin);
+        slices[i].push(got.slices);
         p99s[i].push(got.p99);
         refused[i] += got.refused;
         cpuPerPage[i].push(((await treeCpuMs(child.pid)) - cpu) / Math.max(1, pages));
@@ -277,7 +281,26 @@ export async function run(): Promise<void> {
           `${raw.toFixed(2)}x, the twin's own worst ${(Math.min(...twins[i].slice(1)) / twins[i][0]).toFixed(2)}x)`,
       ),
     );
+    console.log(`  ${n.name}, where in the round: ${warmUp(slices[i])}`);
   }
+}
+
+/** Slices at the start of a round that the trim's cost is looked for in (docs/benchmarks.md, "budget"). */
+const FIRST_SLICES = 2;
+
+/**
+ * Each round's first {@linkcode FIRST_SLICES} slices and the rest, each
+ * against the twin's same slices, held against the first round's: where in
+ * a round after an idle spell its cost falls.
+ */
+function warmUp(rounds: { node: number; twin: number }[][]): string {
+  const ratio = (xs: { node: number; twin: number }[]) =>
+    xs.reduce((n, x) => n + x.node, 0) / Math.max(1, xs.reduce((n, x) => n + x.twin, 0));
+  const first = ratio(rounds[0]);
+  const part = (pick: (xs: typeof rounds[0]) => typeof xs) =>
+    rounds.slice(1).map((r) => (ratio(pick(r)) / first).toFixed(2)).join(" ");
+  return `rounds after the first, their first ${FIRST_SLICES} s ${part((r) => r.slice(0, FIRST_SLICES))}; ` +
+    `the rest ${part((r) => r.slice(FIRST_SLICES))} (each against the twin, of the first round's)`;
 }
 
 /** The benchmark as `mod.ts` lists it. */

@@ -35,6 +35,12 @@ export interface CachedGroup {
   decompress(): CachedGroup;
   /** Bytes it would hold plain. */
   readonly plainSize: number;
+  /**
+   * Hands its memory back to the system now, not at the next garbage
+   * collection (where the runtime can: `ArrayBuffer.prototype.transfer`).
+   * Its records are gone after it: only for a block no read holds.
+   */
+  release(): void;
 }
 
 /** How a block is kept. */
@@ -47,6 +53,19 @@ export interface CachedGroupOptions {
 export const COMPRESSED_RUN = 128;
 /** What every block holds besides its bytes and offsets. */
 const OVERHEAD = 64;
+
+/** Whether this runtime can free a buffer's memory at once (Node 20 cannot: its buffers go at a collection). */
+const CAN_RELEASE = typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === "function";
+
+/**
+ * Frees `view`'s memory now when the view is its whole buffer's only user:
+ * the buffer is detached (`transfer(0)`), and every view of it is empty after.
+ */
+function releaseWhole(view: ArrayBufferView, ownsBuffer: boolean): void {
+  const buffer = view.buffer;
+  if (!CAN_RELEASE || !ownsBuffer || !(buffer instanceof ArrayBuffer) || buffer.detached) return;
+  buffer.transfer(0);
+}
 
 /** Bytes a join writes where it puts them (a cached block's records: see {@linkcode CachedGroup.writeInto}). */
 export interface ByteSource {
@@ -183,8 +202,16 @@ function joinedLength(starts: Uint32Array, a: number, b: number): number {
   return b > a ? starts[b] - 1 - starts[a] : 0;
 }
 
+/**
+ * A plain block of `source` (records joined by commas) and `offsets`; packed
+ * into one allocation of its own unless `pack` is false, when `source` is
+ * taken as it is (its buffer is the block's own only when `source` spans it
+ * whole: then {@linkcode CachedGroup.release} frees it).
+ */
 function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): CachedGroup {
   const { words: [starts], bytes: text } = pack ? packed([offsets], source) : { words: [offsets], bytes: source };
+  const ownsText = pack || (text.byteOffset === 0 && text.byteLength === text.buffer.byteLength) ||
+    text.buffer === starts.buffer;
   const group: CachedGroup = {
     count: starts.length - 1,
     size: text.byteLength + starts.byteLength + OVERHEAD,
@@ -198,6 +225,7 @@ function plainGroup(source: Uint8Array, offsets: Uint32Array, pack = true): Cach
     compress: () => compressedGroup(text, starts),
     decompress: () => group,
     plainSize: text.byteLength + starts.byteLength + OVERHEAD,
+    release: () => releaseWhole(text, ownsText),
   };
   return group;
 }
@@ -302,6 +330,7 @@ function compressedGroup(text: Uint8Array, offsets: Uint32Array): CachedGroup {
       return plainGroup(plain, plainStarts, false);
     },
     plainSize: text.byteLength + starts.byteLength + OVERHEAD,
+    release: () => releaseWhole(bytes, true),
   };
   return group;
 }

@@ -54,9 +54,12 @@ export interface PageCache {
   /**
    * Compresses the least recently used groups, then drops the least recently
    * used, until at most `bytes` are held: what is kept through an idle spell
-   * holds more records, and is made plain again when read (see `get`).
+   * holds more records, and is made plain again when read (see `get`). With
+   * `release`, the memory of every group it gives up (dropped, or replaced by
+   * its compressed form) goes back to the system at once
+   * ({@linkcode CachedGroup.release}): only when no read holds a group.
    */
-  trim(bytes: number): void;
+  trim(bytes: number, options?: { release?: boolean }): void;
   /** Whether groups are compressed to make room before any is dropped (see {@linkcode cachedGroup}). */
   readonly compressed: boolean;
 }
@@ -95,7 +98,7 @@ export function pageCache(maxBytes: number, options: PageCacheOptions = {}): Pag
    * at most `most` bytes are held; a group compression does not shrink stays
    * plain, and is not tried again.
    */
-  const compactTo = (most: number) => {
+  const compactTo = (most: number, givenUp?: (group: CachedGroup) => void) => {
     for (const [key, held] of groups) {
       if (bytes <= most) break;
       if (held.group.compressed || held.incompressible) continue;
@@ -106,13 +109,15 @@ export function pageCache(maxBytes: number, options: PageCacheOptions = {}): Pag
       }
       groups.set(key, { group, bytes: group.size });
       bytes += group.size - held.bytes;
+      givenUp?.(held.group);
     }
   };
-  const dropTo = (most: number) => {
+  const dropTo = (most: number, givenUp?: (group: CachedGroup) => void) => {
     for (const [oldest, held] of groups) {
       if (bytes <= most) break;
       groups.delete(oldest);
       bytes -= held.bytes;
+      givenUp?.(held.group);
     }
   };
   return {
@@ -152,9 +157,10 @@ export function pageCache(maxBytes: number, options: PageCacheOptions = {}): Pag
       else misses++;
     },
     stats: () => ({ maxBytes, bytes, groups: groups.size, hits, misses, compressed }),
-    trim(most) {
-      compactTo(Math.max(0, most));
-      dropTo(Math.max(0, most));
+    trim(most, options) {
+      const givenUp = options?.release ? (group: CachedGroup) => group.release() : undefined;
+      compactTo(Math.max(0, most), givenUp);
+      dropTo(Math.max(0, most), givenUp);
     },
     compressed,
   };

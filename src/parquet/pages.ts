@@ -55,7 +55,11 @@ export interface PageReader {
   partGroups(version: StoredVersion): Promise<number[][]>;
   /** What the page cache holds and how it served, or null without one. */
   cacheStats(): PageCacheStats | null;
-  /** Compresses, then drops, the least recently used blocks of the cache until at most `bytes` are held. */
+  /**
+   * Compresses, then drops, the least recently used blocks of the cache until
+   * at most `bytes` are held; what it gives up goes back to the system at
+   * once when no read of this reader is under way (else at a collection).
+   */
   trimCache(bytes: number): void;
   /** Waits for the blocks being decoded into the cache (before the engine closes). */
   settle(): Promise<void>;
@@ -162,27 +166,37 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
     lines: new Map(),
     remote: options.remote ?? null,
   };
+  /** Reads under way that may hold cached blocks: a trim frees no block's memory while one is. */
+  let reads = 0;
+  const holding = async <T>(read: () => Promise<T>): Promise<T> => {
+    reads++;
+    try {
+      return await read();
+    } finally {
+      reads--;
+    }
+  };
   return {
     partRecords: (version) => partRecords(state, version),
-    recordsAt: (version, positions) => recordsAt(state, version, positions),
-    cachedRecordsAt: (version, positions) => cachedRecordsAt(state, version, positions),
+    recordsAt: (version, positions) => holding(() => recordsAt(state, version, positions)),
+    cachedRecordsAt: (version, positions) => holding(() => cachedRecordsAt(state, version, positions)),
     async partGroups(version) {
       await partRecords(state, version);
       return version.parts.map((p) => state.groups.get(p.sha256) ?? [0]);
     },
-    async page(version, offset, limit) {
-      return (await pieces(state, version, offset, limit)).flatMap((p) => p.records());
-    },
-    async pageBytes(version, offset, limit, around) {
-      const got = (await pieces(state, version, offset, limit)).filter((p) => p.count > 0);
-      const count = got.reduce((n, p) => n + p.count, 0);
-      const frame = around?.(count);
-      const chunks = got.flatMap((p) => p.chunks());
-      const framed = frame && { head: encoder.encode(frame.head), tail: encoder.encode(frame.tail) };
-      return { bytes: joinBytes(chunks, framed), count };
-    },
+    page: (version, offset, limit) =>
+      holding(async () => (await pieces(state, version, offset, limit)).flatMap((p) => p.records())),
+    pageBytes: (version, offset, limit, around) =>
+      holding(async () => {
+        const got = (await pieces(state, version, offset, limit)).filter((p) => p.count > 0);
+        const count = got.reduce((n, p) => n + p.count, 0);
+        const frame = around?.(count);
+        const chunks = got.flatMap((p) => p.chunks());
+        const framed = frame && { head: encoder.encode(frame.head), tail: encoder.encode(frame.tail) };
+        return { bytes: joinBytes(chunks, framed), count };
+      }),
     cacheStats: () => state.cache?.stats() ?? null,
-    trimCache: (bytes) => state.cache?.trim(bytes),
+    trimCache: (bytes) => state.cache?.trim(bytes, { release: reads === 0 }),
     settle: async () => void await Promise.allSettled(state.decoding.values()),
   };
 }

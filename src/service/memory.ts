@@ -2,9 +2,9 @@
  * The node's memory as operators see it and as it comes back: `/healthz`'s
  * `memory` (the budget, its shares, what is resident now), and the idle trim
  * that gives memory back once the node has had no request for a while (the
- * page cache down to its steady share and, for a node holding a real share
- * of its budget, a full garbage collection; the SQL pool stops its idle
- * workers on its own).
+ * page cache down to its steady share after 15 s and, for a node holding a
+ * real share of its budget, a full garbage collection after 45 s; the SQL
+ * pool stops its idle workers on its own).
  *
  * @module
  */
@@ -43,9 +43,7 @@ export const TRIM_AFTER_MS = 15_000;
  * The longest the trim's wait grows to. Load that comes back within one
  * more wait of a trim doubles the wait (15, 30, 45 s): the memory the trim
  * handed back was wanted again at once, and taking it back costs the first
- * seconds of that load (a 512 MiB node's first 2 s after a trim ran at
- * 0.61-0.87x of the 4 s after: its optimized code thrown away by the trim's
- * collection, its blocks made plain again, its pages faulted in;
+ * seconds of that load (its blocks made plain again, its pages faulted in;
  * docs/benchmarks.md, "budget"). A node under load every 20 s paid that every
  * 20 s. A trim followed by an idle spell as long as its wait was worth it,
  * and the wait goes back to 15 s. At most 45 s: a node idle for a minute
@@ -53,12 +51,29 @@ export const TRIM_AFTER_MS = 15_000;
  */
 export const TRIM_AFTER_MAX_MS = 45_000;
 
+/**
+ * How long without a request before the idle trim collects garbage, once
+ * per idle spell, when the node holds a real share of its budget (its trim
+ * of the page cache comes first, at {@linkcode TRIM_AFTER_MS}). The
+ * collection is what costs the next load most: run with no request alive, it
+ * throws away the code V8 optimized for requests (a 512 MiB node's first 2 s
+ * after one ran at 0.61-0.87x of the 4 s after; docs/benchmarks.md,
+ * "budget"). A node idle between bursts up to 45 s apart keeps that code; one
+ * idle for 45 s is at rest, and gives the rest of its memory back. As long
+ * as the trim's longest wait ({@linkcode TRIM_AFTER_MAX_MS}): a node idle for
+ * 46 s (the trim looks every second) has given its memory back whatever came
+ * before.
+ */
+export const COLLECT_AFTER_MS = 45_000;
+
 /** What the idle trim has done: how long it waits now, and how many times it has trimmed (`/healthz`'s `memory.idleTrim`). */
 export interface IdleRecord {
   /** How long without a request before the next trim, in ms. */
   waitMs: number;
   /** Trims since the node started. */
   trims: number;
+  /** Garbage collections the trim has run since the node started (after {@linkcode COLLECT_AFTER_MS} idle). */
+  collections: number;
 }
 
 /**
@@ -67,11 +82,11 @@ export interface IdleRecord {
  * @example
  * ```ts
  * import { idleRecord } from "./memory.ts";
- * idleRecord(); // { waitMs: 15000, trims: 0 }
+ * idleRecord(); // { waitMs: 15000, trims: 0, collections: 0 }
  * ```
  */
 export function idleRecord(): IdleRecord {
-  return { waitMs: TRIM_AFTER_MS, trims: 0 };
+  return { waitMs: TRIM_AFTER_MS, trims: 0, collections: 0 };
 }
 /**
  * What the page cache keeps through an idle spell, as a share of its size: a
@@ -160,25 +175,27 @@ function usageNow(): NodeJS.MemoryUsage {
 
 /** The idle trim of one node. */
 export interface IdleTrim {
-  /** Trims now if the node has been idle for {@linkcode TRIM_AFTER_MS}; true when it did. */
+  /** Trims (and collects) now if the node has been idle long enough; true when it did either. */
   check(): boolean;
-  /** Trims now, idle or not. */
+  /** Trims and collects now, idle or not. */
   trim(): void;
   /** Stops watching; resolves once the last trim has handed its memory back. */
   stop(): Promise<void>;
 }
 
 /**
- * Watches `ctx`'s requests every second and trims once per idle spell, after
+ * Watches `ctx`'s requests every second and, once per idle spell, trims after
  * `ctx.idle.waitMs` with none in flight and none ended (from
  * {@linkcode TRIM_AFTER_MS}, doubled up to {@linkcode TRIM_AFTER_MAX_MS}
- * while load keeps coming back within a wait of a trim): the page cache
- * is cut to a quarter of its size (its blocks compressed, then the least
- * recently used dropped) unless it is within a sixteenth of the memory
- * budget, the DuckDB kept for Parquet downloads is closed, and when the node
- * holds more than an eighth of its budget a full garbage collection runs
- * (most of a busy node's heap is garbage V8 would otherwise keep a while) and
- * what that freed in the allocators is handed back to the system.
+ * while load keeps coming back within a wait of a trim), then collects after
+ * {@linkcode COLLECT_AFTER_MS}. The trim cuts the page cache to a quarter of
+ * its size (its blocks compressed, then the least recently used dropped,
+ * their memory handed back at once) unless it is within a sixteenth of the
+ * memory budget, and closes the DuckDB kept for Parquet downloads. The
+ * collection runs when the node holds more than an eighth of its budget: a
+ * full garbage collection (most of a busy node's heap is garbage V8 would
+ * otherwise keep a while), then what that freed in the allocators is handed
+ * back to the system.
  *
  * @example
  * ```ts ignore
@@ -193,20 +210,23 @@ export function idleTrim(
   everyMs = 1_000,
 ): IdleTrim {
   let trimmedAfter = -1;
+  let collectedAfter = -1;
   /** When the latest trim ran, until load comes back after it. */
   let trimmedAt: number | null = null;
   let returning: Promise<void> = Promise.resolve();
-  const trim = () => {
+  const trimCache = () => {
     if (ctx.memory.pageCache > ctx.memory.budget * UNTRIMMED_CACHE_SHARE) {
       ctx.pages.trimCache(Math.floor(ctx.memory.pageCache * STEADY_PAGE_CACHE));
     }
-    const holding = (ctx.resident ?? (() => usageNow().rss))() > ctx.memory.budget * REST_SHARE;
-    if (holding) (ctx.collect ?? collectGarbage)();
-    // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists. The
-    // DuckDB kept warm for Parquet downloads goes first, with what it holds.
-    returning = returning.then(() => ctx.parquetWriters.closeIdle())
-      .then(() => holding ? ctx.engine.returnFreeMemory() : undefined)
-      .catch(() => {});
+    returning = returning.then(() => ctx.parquetWriters.closeIdle()).catch(() => {});
+  };
+  const collect = () => {
+    if ((ctx.resident ?? (() => usageNow().rss))() <= ctx.memory.budget * REST_SHARE) return false;
+    (ctx.collect ?? collectGarbage)();
+    ctx.idle.collections++;
+    // The collection released DuckDB's results and buffers: to the system, not to the allocators' free lists.
+    returning = returning.then(() => ctx.engine.returnFreeMemory()).catch(() => {});
+    return true;
   };
   const check = () => {
     const { inFlight, lastEnded } = ctx.activity;
@@ -218,18 +238,29 @@ export function idleTrim(
         : TRIM_AFTER_MS;
       trimmedAt = null;
     }
-    if (inFlight > 0 || lastEnded === trimmedAfter || now - lastEnded < ctx.idle.waitMs) return false;
-    trimmedAfter = lastEnded;
-    trimmedAt = now;
-    ctx.idle.trims++;
-    trim();
-    return true;
+    if (inFlight > 0) return false;
+    let did = false;
+    if (lastEnded !== trimmedAfter && now - lastEnded >= ctx.idle.waitMs) {
+      trimmedAfter = lastEnded;
+      trimmedAt = now;
+      ctx.idle.trims++;
+      trimCache();
+      did = true;
+    }
+    if (lastEnded === trimmedAfter && lastEnded !== collectedAfter && now - lastEnded >= COLLECT_AFTER_MS) {
+      collectedAfter = lastEnded;
+      did = collect() || did;
+    }
+    return did;
   };
   // The watch alone keeps no process alive.
   const timer = unrefTimer(setInterval(check, everyMs));
   return {
     check,
-    trim,
+    trim: () => {
+      trimCache();
+      collect();
+    },
     stop: async () => {
       clearInterval(timer);
       await returning;

@@ -10,6 +10,7 @@ export { type Served, type ServiceOf, serviceOf, SERVICES, type ServiceTable } f
 export { healthOf, sandboxWalls } from "./health.ts";
 export { type Turns, turns } from "./turns.ts";
 export {
+  COLLECT_AFTER_MS,
   type IdleRecord,
   idleRecord,
   type IdleTrim,

@@ -191,9 +191,11 @@ export interface MemoryHealth extends MemoryPlan {
   overBudgetAtRest: boolean;
   /**
    * The idle trim: how long without a request before its next trim (ms; 15 s, doubled up to 45 s while load keeps
-   * coming back within a wait of a trim), and how many times it has trimmed since the node started.
+   * coming back within a wait of a trim), how many times it has trimmed since the node started, and how many of its
+   * idle spells ended in a full garbage collection (after 45 s without a request, for a node holding more than an
+   * eighth of its budget).
    */
-  idleTrim: { waitMs: number; trims: number };
+  idleTrim: { waitMs: number; trims: number; collections: number };
 }
 
 /**

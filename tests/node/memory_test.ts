@@ -23,7 +23,11 @@ Deno.test("/healthz says the budget, its shares and what is resident; SQL worker
     const before = await memoryOf(url);
     const { resident, held: _held, atRest: _atRest, overBudgetAtRest: _over, idleTrim, ...shares } = before;
     assertEquals(shares, plan);
-    assertEquals(idleTrim, { waitMs: 15_000, trims: 0 }, "the idle trim waits 15 s and has not trimmed yet");
+    assertEquals(
+      idleTrim,
+      { waitMs: 15_000, trims: 0, collections: 0 },
+      "the idle trim waits 15 s and has not trimmed yet",
+    );
     assert(resident.node > 20 * MIB, `node resident ${resident.node}`);
     assertEquals(resident.sqlWorkers, 0, "no worker before the first query");
     const res = await fetch(`${url}/projects/cities/query`, {

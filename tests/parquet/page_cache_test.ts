@@ -1,4 +1,4 @@
-import { assert, assertEquals, type Json } from "../support/assert.ts";
+import { assert, assertEquals, assertThrows, type Json } from "../support/assert.ts";
 import {
   cachedGroup,
   type CachedRecords,
@@ -342,6 +342,60 @@ Deno.test("a view's page is cut from the cache when it holds every record of it,
         // `rownum`'s records have a field named as DuckDB's row number: their places are not asked for.
         assertEquals(answers, slug === "rownum" ? [] : [want.records], `${slug} ${JSON.stringify(spec)}: cut`);
       }
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+Deno.test("a trim that releases hands back the memory of the blocks it gives up at once; without, a block held from before reads on", () => {
+  const records = Array.from({ length: 500 }, (_, i) => JSON.stringify({ id: i, note: "n".repeat(100) }));
+  const sha = "ab".repeat(32);
+  for (const release of [false, true]) {
+    const cache = pageCache(1024 * 1024, { compressed: true });
+    for (let g = 0; g < 4; g++) cache.set(sha, g * 500, cachedGroup(records));
+    const held = [0, 500, 1000, 1500].map((start) => cache.get(sha, start)!);
+    cache.trim(Math.ceil(cache.stats().bytes / 4), { release });
+    if (release) {
+      for (const g of held) assertThrows(() => g.bytes(0, 500), /detached/);
+    } else {
+      const reads = held.map((g) => new TextDecoder().decode(g.bytes(0, 500)));
+      assertEquals(reads, held.map(() => records.join(",")), "a block held from before the trim reads on");
+    }
+    const kept = [0, 500, 1000, 1500].map((start) => cache.get(sha, start)?.records(0, 500));
+    assertEquals(kept.filter((r) => r !== undefined), kept.filter((r) => r !== undefined).map(() => records));
+    assert(kept.some((r) => r !== undefined), "the trim kept blocks, compressed, that read the same");
+  }
+});
+
+Deno.test("a cache trimmed while pages are read frees no block a read holds: every page reads whole", async () => {
+  await withTypedStore(async (root) => {
+    const engine = await openReadEngine(root);
+    try {
+      const version = (await openStore(root).version("many", 1))!;
+      const plain = pageReader(engine);
+      const cache = pageCache(64 * 1024 * 1024, { compressed: true });
+      const cached = pageReader(engine, { cache });
+      const text = (got: { bytes: Uint8Array }) => new TextDecoder().decode(got.bytes);
+      const wants = await Promise.all(RANGES.map(([offset, limit]) => plain.pageBytes(version, offset, limit)));
+      for (let round = 0; round < 10; round++) {
+        for (const [offset, limit] of RANGES) await cached.page(version, offset, limit);
+        await cached.settle();
+        // Reads across parts hold the blocks of one part while they await the next: trims land in between.
+        const reads = Promise.all(RANGES.map(([offset, limit]) => cached.pageBytes(version, offset, limit)));
+        let reading = true;
+        const trims = (async () => {
+          while (reading) {
+            cached.trimCache(Math.floor(cache.stats().bytes / 4));
+            await new Promise((r) => setTimeout(r, 0));
+          }
+        })();
+        const got = await reads.finally(() => (reading = false));
+        await trims;
+        assertEquals(got.map(text), wants.map(text), `round ${round}`);
+      }
+      cached.trimCache(0);
+      assertEquals(cache.stats().groups, 0, "at rest, the trim runs whole");
     } finally {
       await engine.close();
     }

@@ -1,5 +1,12 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { idleRecord, idleTrim, memoryHealth, TRIM_AFTER_MAX_MS, TRIM_AFTER_MS } from "../../src/service/mod.ts";
+import {
+  COLLECT_AFTER_MS,
+  idleRecord,
+  idleTrim,
+  memoryHealth,
+  TRIM_AFTER_MAX_MS,
+  TRIM_AFTER_MS,
+} from "../../src/service/mod.ts";
 import { cachedGroup, pageCache } from "../../src/parquet/mod.ts";
 import { memoryPlan } from "../../src/settings/mod.ts";
 
@@ -46,7 +53,7 @@ function fill(cache: ReturnType<typeof pageCache>, groups: number, compressible 
 }
 
 Deno.test("idle trim: after 15 s without a request the page cache keeps a quarter (its newest), once per idle spell", async () => {
-  const { ctx, cache, advance, returned, writersClosed } = idleNode(64 * 1024);
+  const { ctx, cache, advance, returned, writersClosed, collected } = idleNode(64 * 1024);
   fill(cache, 40);
   const full = cache.stats().bytes;
   const trim = idleTrim(ctx as never, 60_000);
@@ -59,20 +66,29 @@ Deno.test("idle trim: after 15 s without a request the page cache keeps a quarte
     ctx.activity.inFlight = 0;
     assertEquals(trim.check(), true);
     await new Promise((r) => setTimeout(r, 0));
-    assertEquals(returned(), 1, "the freed memory is handed back to the system");
     assertEquals(writersClosed(), 1, "the DuckDB kept for Parquet downloads is closed");
+    assertEquals([collected(), returned()], [0, 0], "no collection yet: the next load keeps its compiled code");
     const kept = cache.stats();
     assert(kept.bytes <= 16 * 1024 && kept.bytes > 12 * 1024, `kept ${kept.bytes} of ${full}: a quarter of 64 KiB`);
     assert(cache.get("ab".repeat(32), 39) !== undefined, "the newest group is kept");
     assertEquals(cache.get("ab".repeat(32), 0), undefined, "the oldest is dropped");
     fill(cache, 40);
-    advance(TRIM_AFTER_MS);
+    advance(COLLECT_AFTER_MS - (ctx.now() - ctx.activity.lastEnded) - 1);
     assertEquals(trim.check(), false, "the same idle spell is trimmed once");
+    assertEquals(cache.stats().groups, 40, "the blocks read since stay");
+    advance(1);
+    assertEquals(trim.check(), true, "45 s idle: collected");
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals([collected(), returned(), ctx.idle.collections], [1, 1, 1], "and the freed memory handed back");
+    advance(COLLECT_AFTER_MS);
+    assertEquals(trim.check(), false, "the same idle spell is collected once");
     ctx.activity.lastEnded = ctx.now();
     advance(TRIM_AFTER_MS);
     assertEquals(trim.check(), true, "a new spell after a request is trimmed again");
+    advance(COLLECT_AFTER_MS - TRIM_AFTER_MS);
+    assertEquals(trim.check(), true, "and collected again");
     await new Promise((r) => setTimeout(r, 0));
-    assertEquals(returned(), 2);
+    assertEquals([collected(), returned(), ctx.idle], [2, 2, { waitMs: TRIM_AFTER_MS, trims: 2, collections: 2 }]);
   } finally {
     await trim.stop();
   }
@@ -89,7 +105,7 @@ Deno.test("idle trim: load back within a wait of a trim doubles the wait, up to 
   };
   try {
     advance(TRIM_AFTER_MS);
-    assertEquals([trim.check(), ctx.idle], [true, { waitMs: 15_000, trims: 1 }]);
+    assertEquals([trim.check(), ctx.idle], [true, { waitMs: 15_000, trims: 1, collections: 0 }]);
     request(2_000);
     assertEquals(ctx.idle.waitMs, 30_000, "load came back 2 s after the trim: the next waits twice as long");
     advance(TRIM_AFTER_MS + 2_000);
@@ -123,7 +139,7 @@ Deno.test("idle trim: load back within a wait of a trim doubles the wait, up to 
 });
 
 Deno.test("idle trim: a page cache within a sixteenth of the budget is left whole; the rest of the trim runs", async () => {
-  const { ctx, cache, advance, returned, writersClosed } = idleNode(64 * 1024);
+  const { ctx, cache, advance, returned, writersClosed, collected } = idleNode(64 * 1024);
   ctx.memory = { ...ctx.memory, budget: 64 * 1024 * 16 };
   ctx.resident = () => ctx.memory.budget / 2;
   fill(cache, 40);
@@ -134,7 +150,11 @@ Deno.test("idle trim: a page cache within a sixteenth of the budget is left whol
     assertEquals(trim.check(), true);
     await new Promise((r) => setTimeout(r, 0));
     assertEquals([cache.stats().bytes, cache.stats().groups], [full.bytes, full.groups], "every block kept as it was");
-    assertEquals([returned(), writersClosed()], [1, 1], "the memory freed is handed back all the same");
+    assertEquals(writersClosed(), 1, "the DuckDB kept for Parquet downloads is closed all the same");
+    advance(COLLECT_AFTER_MS - TRIM_AFTER_MS);
+    assertEquals(trim.check(), true);
+    await new Promise((r) => setTimeout(r, 0));
+    assertEquals([collected(), returned()], [1, 1], "and the node collected at 45 s, its freed memory handed back");
   } finally {
     await trim.stop();
   }
@@ -145,17 +165,16 @@ Deno.test("idle trim: collected and its allocators emptied only when the node ho
   const budget = ctx.memory.budget;
   const trim = idleTrim(ctx as never, 60_000);
   try {
-    advance(TRIM_AFTER_MS);
-    assertEquals(trim.check(), true);
+    advance(COLLECT_AFTER_MS);
+    assertEquals(trim.check(), true, "trimmed and collected in one look when the first comes 45 s into the spell");
     assertEquals(collected(), 1, "half the budget resident: collected");
     await new Promise((r) => setTimeout(r, 0));
     assertEquals(returned(), 1, "and what the allocators hold free handed back");
     ctx.resident = () => budget / 8;
     ctx.activity.lastEnded = ctx.now();
-    // Load came back at once: the next trim waits twice as long.
-    advance(2 * TRIM_AFTER_MS);
-    assertEquals(trim.check(), true);
-    assertEquals(collected(), 1, "an eighth of the budget resident: not collected");
+    advance(COLLECT_AFTER_MS);
+    assertEquals(trim.check(), true, "trimmed");
+    assertEquals([collected(), ctx.idle.collections], [1, 1], "an eighth of the budget resident: not collected");
     await new Promise((r) => setTimeout(r, 0));
     assertEquals(returned(), 1, "nor its allocators emptied");
     assertEquals(writersClosed(), 2, "the DuckDB kept for Parquet downloads is closed either way");
@@ -196,9 +215,9 @@ Deno.test("memory health: the plan, the node's resident bytes now, and the worke
     pages: {
       cacheStats: () => ({ maxBytes: 8192, bytes: 4096, groups: 1, hits: 0, misses: 0, compressed: false }),
     },
-    idle: { waitMs: 30_000, trims: 2 },
+    idle: { waitMs: 30_000, trims: 2, collections: 1 },
   });
-  assertEquals(health.idleTrim, { waitMs: 30_000, trims: 2 });
+  assertEquals(health.idleTrim, { waitMs: 30_000, trims: 2, collections: 1 });
   assertEquals([health.budget, health.source, health.resident.sqlWorkers], [plan.budget, "flag", 123]);
   assert(health.resident.node > 10 * 1024 ** 2, String(health.resident.node));
   assertEquals([health.atRest, health.overBudgetAtRest, health.held.pageCache], [200 * 1024 ** 2, false, 4096]);
