@@ -62,9 +62,10 @@ const CAN_RELEASE = typeof (ArrayBuffer.prototype as { transfer?: unknown }).tra
  * the buffer is detached (`transfer(0)`), and every view of it is empty after.
  */
 function releaseWhole(view: ArrayBufferView, ownsBuffer: boolean): void {
-  const buffer = view.buffer;
+  // Typed by hand: the npm package's TypeScript library (ES2022) has neither `transfer` nor `detached`.
+  const buffer = view.buffer as ArrayBufferLike & { transfer?: (length: number) => ArrayBuffer; detached?: boolean };
   if (!CAN_RELEASE || !ownsBuffer || !(buffer instanceof ArrayBuffer) || buffer.detached) return;
-  buffer.transfer(0);
+  buffer.transfer?.(0);
 }
 
 /** Bytes a join writes where it puts them (a cached block's records: see {@linkcode CachedGroup.writeInto}). */
