@@ -168,13 +168,9 @@ export function pageReader(engine: ReadEngine, options: PageReaderOptions = {}):
   };
   /** Reads under way that may hold cached blocks: a trim frees no block's memory while one is. */
   let reads = 0;
-  const holding = async <T>(read: () => Promise<T>): Promise<T> => {
+  const holding = <T>(read: () => Promise<T>): Promise<T> => {
     reads++;
-    try {
-      return await read();
-    } finally {
-      reads--;
-    }
+    return read().finally(() => reads--);
   };
   return {
     partRecords: (version) => partRecords(state, version),
