@@ -33,7 +33,7 @@ import { certificateFailure } from "../errors/mod.ts";
 import { takeGlobalFlags } from "./global_flags.ts";
 import {
   CGROUP_MEMORY_ENV,
-  denoNodeHeapFlags,
+  denoNodeV8Flags,
   homeEnv,
   nodeModulesAsIs,
   returningMalloc,
@@ -85,8 +85,9 @@ export function narrowedFlags(
   if (listed.some((p) => p.includes(","))) return `a path holds a comma, which Deno's permission lists cannot name`;
   // The launcher's start has set node_modules up.
   const flags = [...nodePermissionFlags(paths, reach), ...nodeModulesAsIs(paths.config, existsSync)];
-  // V8 sizes its heap when it starts: the young generation the budget allows, and whether idle spells shrink it.
-  flags.push(...denoNodeHeapFlags(settings.memory.semiSpace));
+  // V8 sizes its heap when it starts (the young generation the budget allows, whether idle spells shrink it), and how
+  // soon it optimizes.
+  flags.push(...denoNodeV8Flags(settings.memory.semiSpace));
   // The narrowed node reads only SVC_* variables: the trust file is named for it.
   // What the kernel offers is told too: the narrowed node may not load libc to ask (see `expectedWalls`).
   // And the cgroup's memory limit, for the default memory budget: the narrowed node may not read /proc/self.

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { CliError, UsageError } from "../errors/mod.ts";
-import { denoNodeHeapFlags, homeEnv } from "../launch/mod.ts";
+import { denoNodeV8Flags, homeEnv } from "../launch/mod.ts";
 import { checkServeSettings, nodeReach, parseServeArgs, type ServeSettings } from "../settings/mod.ts";
 import { CONTAINER_PORT, type ContainerLayout } from "./layout.ts";
 import { commandPermissions, nodePermissions } from "./permissions.ts";
@@ -128,10 +128,11 @@ function planServe(options: string[], env: Record<string, string>, layout: Conta
   }
   const following = settings.follow.length > 0;
   const trustFile = env.SVC_TRUST_FILE;
-  // V8 sizes its heap when it starts: the young generation the budget allows, and whether idle spells shrink it.
-  const heap = denoNodeHeapFlags(settings.memory.semiSpace);
+  // V8 sizes its heap when it starts (the young generation the budget allows, whether idle spells shrink it), and how
+  // soon it optimizes.
+  const v8 = denoNodeV8Flags(settings.memory.semiSpace);
   const node: PlannedProcess = {
-    argv: denoRun(layout, [...nodePermissions(layout, nodeReach(settings, trustFile)), ...heap], args),
+    argv: denoRun(layout, [...nodePermissions(layout, nodeReach(settings, trustFile)), ...v8], args),
     // The node reads only SVC_* variables: its home folder, which its SQL errors show as `~`, is told it.
     env: { ...env, ...homeEnv(env.HOME) },
     cwd: layout.data,

@@ -160,17 +160,3 @@ export function semiSpaceFlags(bytes: number | null): string[] {
 export function nodeHeapFlags(young: number | null): string[] {
   return [...semiSpaceFlags(young), "--no-memory-reducer"];
 }
-
-/**
- * {@linkcode nodeHeapFlags} as a Deno command line takes them: each in
- * `--v8-flags=`.
- *
- * @example
- * ```ts
- * import { denoNodeHeapFlags } from "./memory_budget.ts";
- * denoNodeHeapFlags(null); // ["--v8-flags=--no-memory-reducer"]
- * ```
- */
-export function denoNodeHeapFlags(young: number | null): string[] {
-  return nodeHeapFlags(young).map((flag) => `--v8-flags=${flag}`);
-}

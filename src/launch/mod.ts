@@ -45,7 +45,6 @@ export { OWNED_TEMP_FOLDER, sweepStaleTempFolders, SWEPT_FOLDERS_ENV, sweptFolde
 export {
   type BudgetSource,
   defaultMemoryBudget,
-  denoNodeHeapFlags,
   memoryBudget,
   MIN_MEMORY_BUDGET,
   nodeHeapFlags,
@@ -53,3 +52,4 @@ export {
   semiSpace,
   semiSpaceFlags,
 } from "./memory_budget.ts";
+export { denoNodeV8Flags, NODE_TIER_UP_FLAGS } from "./node_v8_flags.ts";

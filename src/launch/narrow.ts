@@ -19,7 +19,8 @@ import { type NodePaths, nodePermissionFlags } from "./permissions.ts";
 import { serveReach } from "./reach.ts";
 import { OWNED_TEMP_FOLDER, SWEPT_FOLDERS_ENV } from "./temp_folders.ts";
 import { CGROUP_MEMORY_ENV, cgroupMemoryLimitWith, returningMalloc, toldCgroupLimit } from "./cgroup.ts";
-import { denoNodeHeapFlags, memoryBudget, semiSpace } from "./memory_budget.ts";
+import { memoryBudget, semiSpace } from "./memory_budget.ts";
+import { denoNodeV8Flags } from "./node_v8_flags.ts";
 
 /** The part of the `Deno` global used here (typed so that tsc builds without Deno's types). */
 interface DenoNarrow {
@@ -251,10 +252,10 @@ export function narrowedNode(args: string[], env: Record<string, string>): Narro
   // As the node will read it: what this process was told, else the cgroup itself (read once).
   const limit = toldCgroupLimit(env[CGROUP_MEMORY_ENV], () => cgroupMemoryLimitWith((path) => readOrNull(d, path)));
   const cgroup = env[CGROUP_MEMORY_ENV] ?? String(limit ?? "none");
-  // V8 sizes its heap when it starts: the young generation the budget allows, and whether idle spells shrink it, are
-  // flags (a bad --memory is the node's to refuse).
+  // V8 sizes its heap when it starts: the young generation the budget allows, whether idle spells shrink it, and how
+  // soon it optimizes are flags (a bad --memory is the node's to refuse).
   const budget = memoryBudget(reach.memory, limit, machineMemory(d));
-  if (budget) flags.push(...denoNodeHeapFlags(semiSpace(budget.bytes)));
+  if (budget) flags.push(...denoNodeV8Flags(semiSpace(budget.bytes)));
   return {
     flags,
     env: {

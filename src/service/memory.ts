@@ -122,9 +122,10 @@ const UNTRIMMED_CACHE_SHARE = 1 / 16;
  * fall), and the memory handed back is faulted in again by the next round
  * (30,000 faults a round against 17,000). A 512 MiB node holds more than an
  * eighth (docs/benchmarks.md, "budget"), and pays for it in the first
- * seconds of its next load: collected with no request alive, the maps of
- * per-request objects die, and V8 drops the optimized code that embedded them
- * (about a hundred functions compiled again).
+ * seconds of its next load: collected with no request alive, the objects
+ * optimized code embedded die, and V8 drops that code (about a hundred
+ * functions compiled again, within about a second at the node's sooner
+ * tier-up, `NODE_TIER_UP_FLAGS`, src/launch/node_v8_flags.ts).
  */
 const REST_SHARE = 1 / 8;
 

@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { type ServeProcess, startServe } from "../support/cli_process.ts";
 import { citiesStore, tempDir } from "../support/store_fixture.ts";
 import type { MemoryHealth } from "../../src/wire/mod.ts";
+import { NODE_TIER_UP_FLAGS } from "../../src/launch/mod.ts";
 
 const MIB = 1024 ** 2;
 
@@ -62,6 +63,7 @@ Deno.test("svc serve --memory: the budget is the narrowed node's, in /healthz, w
       own.includes("--v8-flags=--no-memory-reducer"),
       `the idle trim, not V8, hands memory back: ${own.join(" ")}`,
     );
+    for (const flag of NODE_TIER_UP_FLAGS) assert(own.includes(`--v8-flags=${flag}`), `${flag}: ${own.join(" ")}`);
     assert(memory.resident.node > 20 * MIB && memory.resident.node < 512 * MIB, String(memory.resident.node));
   } finally {
     await stop(node);

@@ -1,7 +1,6 @@
 import { assertEquals } from "../support/assert.ts";
 import {
   defaultMemoryBudget,
-  denoNodeHeapFlags,
   memoryBudget,
   MIN_MEMORY_BUDGET,
   nodeHeapFlags,
@@ -44,6 +43,4 @@ Deno.test("the young generation is a 32nd of a budget under 4 GiB, 1 to 16 MiB; 
 Deno.test("the node's heap: the budget's young generation (V8's own from 4 GiB), and V8's memory reducer off", () => {
   assertEquals(nodeHeapFlags(semiSpace(512 * MIB)), ["--max-semi-space-size=16", "--no-memory-reducer"]);
   assertEquals(nodeHeapFlags(semiSpace(4 * GIB)), ["--no-memory-reducer"]);
-  assertEquals(denoNodeHeapFlags(3 * MIB), ["--v8-flags=--max-semi-space-size=3", "--v8-flags=--no-memory-reducer"]);
-  assertEquals(denoNodeHeapFlags(null), ["--v8-flags=--no-memory-reducer"]);
 });
