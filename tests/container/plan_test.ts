@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../support/assert.ts";
 import { type ContainerPlan, planContainer } from "../../src/container/mod.ts";
-import { NODE_TIER_UP_FLAGS } from "../../src/launch/mod.ts";
+import { heapV8Flags } from "../support/node_v8_flags.ts";
 
 const layout = { app: "/app", deno: "/usr/local/bin/deno", duckdbBinding: "/app/duckdb.node", data: "/data" };
 const TOKEN = "0123456789abcdef0123";
@@ -118,13 +118,8 @@ Deno.test("plan: following with SVC_VERIFY pins the origin's keys first; net rea
 });
 
 Deno.test("plan: the node's V8 young generation follows its budget (the container's limit, or --memory); no memory reducer; sooner tier-up", () => {
-  const tierUp = NODE_TIER_UP_FLAGS.map((f) => `--v8-flags=${f}`);
-  const v8 = (argv: string[], env: Record<string, string>) => {
-    const all = serve(planContainer(argv, { SVC_NODE_TOKEN: TOKEN, ...env }, layout, noFiles)).node.argv
-      .filter((a) => a.startsWith("--v8-flags="));
-    assertEquals(all.slice(-tierUp.length), tierUp, "the tier-up flags come last");
-    return all.slice(0, -tierUp.length);
-  };
+  const v8 = (argv: string[], env: Record<string, string>) =>
+    heapV8Flags(serve(planContainer(argv, { SVC_NODE_TOKEN: TOKEN, ...env }, layout, noFiles)).node.argv);
   const reducerOff = "--v8-flags=--no-memory-reducer";
   assertEquals(v8([], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }), [
     "--v8-flags=--max-semi-space-size=12",

@@ -7,7 +7,8 @@
  * @module
  */
 import { assert, assertEquals } from "../support/assert.ts";
-import { narrowedNode, NODE_TIER_UP_FLAGS, serveReach } from "../../src/launch/mod.ts";
+import { narrowedNode, serveReach } from "../../src/launch/mod.ts";
+import { heapV8Flags } from "../support/node_v8_flags.ts";
 import { narrowedFlags } from "../../src/cli/sandbox.ts";
 import { takeGlobalFlags } from "../../src/cli/global_flags.ts";
 import { parseServeArgs } from "../../src/settings/mod.ts";
@@ -69,15 +70,8 @@ Deno.test("the fast path gives the full path's flags and environment for every c
 });
 
 Deno.test("a small budget gives the narrowed node a young generation of a 32nd of it, a large one V8's own; no memory reducer; sooner tier-up", () => {
-  const flags = (args: string[], extra: Record<string, string> = {}) =>
-    narrowedNode(args, { ...ENV, ...extra })!.flags.filter((f) => f.startsWith("--v8-flags="));
-  const tierUp = NODE_TIER_UP_FLAGS.map((f) => `--v8-flags=${f}`);
-  const v8 = (args: string[], extra: Record<string, string> = {}) => {
-    const all = flags(args, extra);
-    if (all.length === 0) return all;
-    assertEquals(all.slice(-tierUp.length), tierUp, "the tier-up flags come last");
-    return all.slice(0, -tierUp.length);
-  };
+  const v8 = (args: string[], extra: Record<string, string> = {}) =>
+    heapV8Flags(narrowedNode(args, { ...ENV, ...extra })!.flags);
   const reducerOff = "--v8-flags=--no-memory-reducer";
   assertEquals(v8(["serve", "--memory", "512MiB"]), ["--v8-flags=--max-semi-space-size=16", reducerOff]);
   assertEquals(v8(["serve"], { SVC_NODE_MEMORY: "256MiB" }), ["--v8-flags=--max-semi-space-size=8", reducerOff]);
