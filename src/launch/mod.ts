@@ -48,6 +48,7 @@ export {
   memoryBudget,
   MIN_MEMORY_BUDGET,
   nodeHeapFlags,
+  oldGenerationFloorFlags,
   parseBytes,
   semiSpace,
   semiSpaceFlags,

@@ -59,6 +59,7 @@ Deno.test("svc serve --memory: the budget is the narrowed node's, in /healthz, w
     assert(memory.pageCache > 64 * MIB && memory.pageCache < 96 * MIB, String(memory.pageCache));
     const own = await cmdline(node.child.pid);
     assert(own.includes("--v8-flags=--max-semi-space-size=16"), `V8's young generation is sized: ${own.join(" ")}`);
+    assert(own.includes("--v8-flags=--initial-old-space-size=64"), `the old generation is floored: ${own.join(" ")}`);
     assert(
       own.includes("--v8-flags=--no-memory-reducer"),
       `the idle trim, not V8, hands memory back: ${own.join(" ")}`,

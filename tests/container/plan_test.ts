@@ -117,16 +117,18 @@ Deno.test("plan: following with SVC_VERIFY pins the origin's keys first; net rea
   assert(unsigned.node.argv.some((a) => a.startsWith("--allow-read=/data/svc-data,/data/keys/trust.json,")));
 });
 
-Deno.test("plan: the node's V8 young generation follows its budget (the container's limit, or --memory); no memory reducer; sooner tier-up", () => {
+Deno.test("plan: the node's V8 young generation and old generation floor follow its budget (the container's limit, or --memory); no memory reducer; sooner tier-up", () => {
   const v8 = (argv: string[], env: Record<string, string>) =>
     heapV8Flags(serve(planContainer(argv, { SVC_NODE_TOKEN: TOKEN, ...env }, layout, noFiles)).node.argv);
   const reducerOff = "--v8-flags=--no-memory-reducer";
   assertEquals(v8([], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }), [
     "--v8-flags=--max-semi-space-size=12",
+    "--v8-flags=--initial-old-space-size=48",
     reducerOff,
   ]);
   assertEquals(v8(["--memory", "256MiB"], { SVC_CGROUP_MEMORY_LIMIT: "none" }), [
     "--v8-flags=--max-semi-space-size=8",
+    "--v8-flags=--initial-old-space-size=32",
     reducerOff,
   ]);
   assertEquals(v8([], { SVC_NODE_MEMORY: "16GiB" }), [reducerOff], "a large budget leaves V8 its own young generation");

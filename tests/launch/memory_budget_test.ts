@@ -4,6 +4,7 @@ import {
   memoryBudget,
   MIN_MEMORY_BUDGET,
   nodeHeapFlags,
+  oldGenerationFloorFlags,
   semiSpace,
   semiSpaceFlags,
 } from "../../src/launch/mod.ts";
@@ -40,7 +41,18 @@ Deno.test("the young generation is a 32nd of a budget under 4 GiB, 1 to 16 MiB; 
   assertEquals(semiSpaceFlags(null), []);
 });
 
-Deno.test("the node's heap: the budget's young generation (V8's own from 4 GiB), and V8's memory reducer off", () => {
-  assertEquals(nodeHeapFlags(semiSpace(512 * MIB)), ["--max-semi-space-size=16", "--no-memory-reducer"]);
+Deno.test("the node's heap: the budget's young generation, an old generation floored at four semi-spaces (V8's own heap from 4 GiB), and V8's memory reducer off", () => {
+  assertEquals(nodeHeapFlags(semiSpace(512 * MIB)), [
+    "--max-semi-space-size=16",
+    "--initial-old-space-size=64",
+    "--no-memory-reducer",
+  ]);
+  assertEquals(nodeHeapFlags(semiSpace(256 * MIB)), [
+    "--max-semi-space-size=8",
+    "--initial-old-space-size=32",
+    "--no-memory-reducer",
+  ]);
+  assertEquals(oldGenerationFloorFlags(MIB / 2), ["--initial-old-space-size=2"]);
+  assertEquals(oldGenerationFloorFlags(null), []);
   assertEquals(nodeHeapFlags(semiSpace(4 * GIB)), ["--no-memory-reducer"]);
 });

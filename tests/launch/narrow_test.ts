@@ -69,14 +69,23 @@ Deno.test("the fast path gives the full path's flags and environment for every c
   }
 });
 
-Deno.test("a small budget gives the narrowed node a young generation of a 32nd of it, a large one V8's own; no memory reducer; sooner tier-up", () => {
+Deno.test("a small budget gives the narrowed node a young generation of a 32nd of it and an old generation floored at four times that, a large one V8's own; no memory reducer; sooner tier-up", () => {
   const v8 = (args: string[], extra: Record<string, string> = {}) =>
     heapV8Flags(narrowedNode(args, { ...ENV, ...extra })!.flags);
   const reducerOff = "--v8-flags=--no-memory-reducer";
-  assertEquals(v8(["serve", "--memory", "512MiB"]), ["--v8-flags=--max-semi-space-size=16", reducerOff]);
-  assertEquals(v8(["serve"], { SVC_NODE_MEMORY: "256MiB" }), ["--v8-flags=--max-semi-space-size=8", reducerOff]);
+  assertEquals(v8(["serve", "--memory", "512MiB"]), [
+    "--v8-flags=--max-semi-space-size=16",
+    "--v8-flags=--initial-old-space-size=64",
+    reducerOff,
+  ]);
+  assertEquals(v8(["serve"], { SVC_NODE_MEMORY: "256MiB" }), [
+    "--v8-flags=--max-semi-space-size=8",
+    "--v8-flags=--initial-old-space-size=32",
+    reducerOff,
+  ]);
   assertEquals(v8(["serve"], { SVC_CGROUP_MEMORY_LIMIT: String(512 * 1024 ** 2) }), [
     "--v8-flags=--max-semi-space-size=12",
+    "--v8-flags=--initial-old-space-size=48",
     reducerOff,
   ]);
   assertEquals(v8(["serve", "--memory", "8GiB"]), [reducerOff]);

@@ -18,6 +18,7 @@ async function denoWith(flags: string[]): Promise<{ code: number; out: string }>
 Deno.test("the node's V8 flags: its heap's, then sooner tier-up, each in --v8-flags=", () => {
   assertEquals(denoNodeV8Flags(3 * MIB), [
     "--v8-flags=--max-semi-space-size=3",
+    "--v8-flags=--initial-old-space-size=12",
     "--v8-flags=--no-memory-reducer",
     "--v8-flags=--invocation-count-for-maglev=100",
     "--v8-flags=--invocation-count-for-turbofan=1000",
