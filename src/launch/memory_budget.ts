@@ -135,8 +135,16 @@ export function semiSpace(budget: number): number | null {
  * ```
  */
 export function semiSpaceFlags(bytes: number | null): string[] {
-  return bytes === null ? [] : [`--max-semi-space-size=${Math.max(1, Math.round(bytes / MIB))}`];
+  return bytes === null ? [] : [sizeFlag("--max-semi-space-size", bytes)];
 }
+
+/** A V8 size flag, which V8 takes in whole MiB (at least 1). */
+function sizeFlag(name: string, bytes: number): string {
+  return `${name}=${Math.max(1, Math.round(bytes / MIB))}`;
+}
+
+/** The old generation's floor, in semi-spaces of the young generation. */
+const OLD_GENERATION_FLOOR_SEMI_SPACES = 4;
 
 /**
  * The floor of the node's old generation for a young generation of `young`
@@ -157,7 +165,7 @@ export function semiSpaceFlags(bytes: number | null): string[] {
  * ```
  */
 export function oldGenerationFloorFlags(young: number | null): string[] {
-  return young === null ? [] : [`--initial-old-space-size=${Math.max(1, Math.round((4 * young) / MIB))}`];
+  return young === null ? [] : [sizeFlag("--initial-old-space-size", OLD_GENERATION_FLOOR_SEMI_SPACES * young)];
 }
 
 /**
