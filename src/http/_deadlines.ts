@@ -10,8 +10,8 @@
 
 /** One connection's deadline. */
 export interface Deadline {
-  /** Fires `then` once `ms` from now unless disarmed or armed again first. */
-  arm(ms: number, then: () => void): void;
+  /** Fires `then` once `ms` from now (`now`, when the caller has just read the clock) unless disarmed or armed again first. */
+  arm(ms: number, then: () => void, now?: number): void;
   /** Cancels the pending deadline. */
   disarm(): void;
   /** Stops watching this deadline for good. */
@@ -50,8 +50,8 @@ export function createDeadlines(tickMs: number): Deadlines {
       watched.add(entry);
       interval ??= setInterval(tick, tickMs);
       return {
-        arm(ms, then) {
-          entry.at = performance.now() + ms;
+        arm(ms, then, now = performance.now()) {
+          entry.at = now + ms;
           entry.then = then;
         },
         disarm() {

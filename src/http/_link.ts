@@ -167,7 +167,7 @@ function close(s: LinkState): void {
  * answer before. Once a deadline has fired, the connection is on its way
  * out: nothing re-arms or lifts its last deadline.
  */
-function arm(s: LinkState, ms: number, last: (() => Promise<unknown>) | null = null): void {
+function arm(s: LinkState, ms: number, last: (() => Promise<unknown>) | null = null, now?: number): void {
   if (s.timedOut) return;
   s.deadline.arm(ms, () => {
     s.timedOut = true;
@@ -175,7 +175,7 @@ function arm(s: LinkState, ms: number, last: (() => Promise<unknown>) | null = n
     if (!last) return close(s);
     s.deadline.arm(1000, () => close(s));
     last().then(() => s.conn.closeWrite(), () => close(s));
-  });
+  }, now);
 }
 
 function disarm(s: LinkState): void {
@@ -200,9 +200,10 @@ function enter(s: LinkState, phase: Phase): void {
   if (!s.timedOut) s.standing.phase = phase;
 }
 
-function wait(s: LinkState, phase: Phase): void {
+/** Marks the connection waiting on its peer from now; answers the time it is (monotonic ms). */
+function wait(s: LinkState, phase: Phase): number {
   enter(s, phase);
-  s.standing.waitingSince = performance.now();
+  return s.standing.waitingSince = performance.now();
 }
 
 async function awaitRequest(s: LinkState, first: boolean): Promise<boolean> {
@@ -210,15 +211,15 @@ async function awaitRequest(s: LinkState, first: boolean): Promise<boolean> {
     rawAnswer(s, 408, `the request head was not complete within ${s.limits.headerTimeoutMs / 1000} s`);
   if (s.input.pending === 0) {
     // A fresh connection is receiving its first request; a kept-alive one is idle until the next.
-    wait(s, first ? "receiving" : "idle");
-    arm(s, first ? s.limits.headerTimeoutMs : s.limits.idleTimeoutMs, first ? headTimeout : null);
+    const now = wait(s, first ? "receiving" : "idle");
+    arm(s, first ? s.limits.headerTimeoutMs : s.limits.idleTimeoutMs, first ? headTimeout : null, now);
     if (!(await countedFill(s))) return false;
   }
-  wait(s, "receiving");
+  const now = wait(s, "receiving");
   if (!first) {
-    s.standing.requestStarted = performance.now();
+    s.standing.requestStarted = now;
     s.standing.requestBytes = s.input.pending;
-    arm(s, s.limits.headerTimeoutMs, headTimeout);
+    arm(s, s.limits.headerTimeoutMs, headTimeout, now);
   }
   return true;
 }
@@ -245,8 +246,8 @@ async function fillBody(s: LinkState): Promise<boolean> {
 
 async function write(s: LinkState, bytes: Uint8Array): Promise<void> {
   const was = s.standing.phase;
-  wait(s, was === "closing" ? "closing" : "sending");
-  arm(s, s.limits.stallTimeoutMs);
+  const now = wait(s, was === "closing" ? "closing" : "sending");
+  arm(s, s.limits.stallTimeoutMs, null, now);
   try {
     await s.conn.write(bytes);
   } finally {

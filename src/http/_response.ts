@@ -76,8 +76,21 @@ function httpDate(): string {
 
 /** The bytes of `text`, which is latin1 (status line and fields). */
 function latin1(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return withBody(text, null);
+}
+
+/**
+ * The bytes of the latin1 `text` followed by `body`'s, made in one array
+ * (an array made is most of what writing a short answer costs).
+ */
+function withBody(text: string, body: Uint8Array | null): Uint8Array {
+  const out = new Uint8Array(text.length + (body?.length ?? 0));
+  // Plain ASCII, as fields nearly always are, is written natively; anything else byte by byte.
+  const { read, written } = encoder.encodeInto(text, out);
+  if (read !== text.length || written !== text.length) {
+    for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  }
+  if (body !== null) out.set(body, text.length);
   return out;
 }
 
@@ -104,6 +117,10 @@ export function responseHead(
   framing: Framing,
   options: WriteOptions,
 ): Uint8Array {
+  return latin1(responseHeadText(status, headers, framing, options));
+}
+
+function responseHeadText(status: number, headers: Headers, framing: Framing, options: WriteOptions): string {
   let text = statusLines(status);
   for (const [name, value] of headers) {
     if (FRAMING.has(name)) continue;
@@ -113,7 +130,7 @@ export function responseHead(
       text += `${name}: ${value}\r\n`;
     }
   }
-  return latin1(text + framingLines(framing, options));
+  return text + framingLines(framing, options);
 }
 
 /**
@@ -135,8 +152,8 @@ export function plainAnswer(
   let text = statusLines(status);
   for (const [name, value] of fields) if (!FRAMING.has(name)) text += `${name}: ${value}\r\n`;
   const bodiless = status === 204 || status === 304 || status < 200;
-  const head = latin1(text + framingLines(bodiless ? "none" : { length: body.length }, options));
-  return options.head || bodiless ? head : join(head, body);
+  const head = text + framingLines(bodiless ? "none" : { length: body.length }, options);
+  return withBody(head, options.head || bodiless ? null : body);
 }
 
 type Framing = { length: number } | "chunked" | "none" | "until-close";
@@ -174,7 +191,7 @@ export async function writeResponse(write: Write, response: Response, options: W
   // Before `response.body`, which would make the stream this spares.
   const bytes = bodiless ? null : bytesOf(response);
   if (bytes !== null && (declared === null || declared === bytes.length)) {
-    await write(join(responseHead(status, headers, { length: bytes.length }, options), bytes));
+    await write(withBody(responseHeadText(status, headers, { length: bytes.length }, options), bytes));
     return options.keepAlive;
   }
   const body = response.body;
@@ -206,12 +223,15 @@ export async function writeResponse(write: Write, response: Response, options: W
     }
     if (ended) {
       const whole = gathered.length === 1 ? gathered[0] : concat(gathered, size);
-      await write(join(responseHead(status, headers, { length: size }, options), whole));
+      await write(withBody(responseHeadText(status, headers, { length: size }, options), whole));
       return options.keepAlive;
     }
     if (options.minor === 0) {
       await write(
-        join(responseHead(status, headers, "until-close", { ...options, keepAlive: false }), concat(gathered, size)),
+        withBody(
+          responseHeadText(status, headers, "until-close", { ...options, keepAlive: false }),
+          concat(gathered, size),
+        ),
       );
       for (let r = await reader.read(); !r.done; r = await reader.read()) await write(r.value);
       return false;

@@ -17,11 +17,23 @@ import { isIP } from "node:net";
  * ```
  */
 export function isLoopback(name: string): boolean {
+  const kept = loopbackKept.get(name);
+  if (kept !== undefined) return kept;
   const n = name.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
-  if (n === "localhost" || n.endsWith(".localhost")) return true;
-  if (isIP(n) === 4) return n.startsWith("127.");
-  return n === "::1" || n === "0:0:0:0:0:0:0:1";
+  const loopback = n === "localhost" || n.endsWith(".localhost") ||
+    (isIP(n) === 4 ? n.startsWith("127.") : n === "::1" || n === "0:0:0:0:0:0:0:1");
+  if (name.length <= NAME_KEPT_CHARS) {
+    if (loopbackKept.size >= LOOPBACK_KEPT) loopbackKept.clear();
+    loopbackKept.set(name, loopback);
+  }
+  return loopback;
 }
+
+/** Names {@linkcode isLoopback} answered, kept: every request's host is asked, which was most of the host guard's time. */
+const loopbackKept = new Map<string, boolean>();
+const LOOPBACK_KEPT = 256;
+/** Longer names (no host name is) are answered each time, not kept. */
+const NAME_KEPT_CHARS = 255;
 
 /**
  * The host name of `url`, lowercased, without brackets or a final dot.

@@ -72,7 +72,7 @@ function denoConn(conn: DenoConn): Conn {
       let at = 0;
       while (at < bytes.length) {
         if (closed) throw new Error("the connection is closed");
-        at += await conn.write(bytes.subarray(at));
+        at += await conn.write(at === 0 ? bytes : bytes.subarray(at));
       }
     },
     closeWrite() {

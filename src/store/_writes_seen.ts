@@ -8,7 +8,9 @@
  * - a write made by another process stamps the store folder's modification
  *   time once it is done, so the list of projects (`/healthz`, `GET
  *   /projects`) is looked at again by the next read of every process on the
- *   store with one `stat` of that folder, however many projects it holds.
+ *   store with one `stat` of that folder, however many projects it holds
+ *   (reads within a millisecond of each other share one: `FOLDER_LOOK_MS`,
+ *   `store.ts`).
  *
  * What changes a project without a store writer (a version folder moved in by
  * hand) shows in the list within the moment a look stands (a second); a

@@ -7,7 +7,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileStampOf, stampOf } from "../runtime/mod.ts";
+import { fileStampOf, type Stamp, stampOf } from "../runtime/mod.ts";
 import { isSlug } from "../wire/mod.ts";
 import { type Checked, type StoredVersion, type VersionChecks, versionChecks } from "./_version_check.ts";
 import { noteChecked, type ProjectState, summarize, type Summary } from "./_summary.ts";
@@ -95,10 +95,21 @@ export interface Store {
  */
 const SETTLE_MS = 1000;
 
+/**
+ * How long one `stat` of the store folder stands for the asks after it: a
+ * store asked faster (a monitor polling `/healthz` at full speed, thirty
+ * times a millisecond) shares one, where it took a third of each such
+ * check's time. What another process writes shows within it; what this
+ * process writes, at once.
+ */
+export const FOLDER_LOOK_MS = 1;
+
 /** A store's caches, each kept until what it was read from changes. */
 interface StoreState {
   /** The store folder. */
   readonly root: string;
+  /** Monotonic milliseconds, which time how long looks stand. */
+  readonly clock: () => number;
   /** Checked versions. */
   checks: VersionChecks;
   /** Project summaries, by slug. */
@@ -107,6 +118,8 @@ interface StoreState {
   summarizing: Map<string, Promise<Summary>>;
   /** Whether each slug-named folder without `project.json` or a journal holds a project. */
   folders: Map<string, { key: string; settled: boolean; holds: boolean }>;
+  /** The store folder's last stamp, taken at `at` (monotonic ms) after `writes` writes of this process. */
+  folderLook: { at: number; writes: number; stamp: Stamp | null } | null;
   /** The store folder's slug-named subfolders. */
   listing: { key: string; settled: boolean; names: string[] } | null;
   /** What was last looked at for each project (its summary, its newest whole version), while it stands. */
@@ -121,6 +134,7 @@ interface StoreState {
  * every two seconds. A project's summary (its whole versions) is read from
  * its journal of versions, only what was appended since the last look, so
  * the summary routes cost the same at ten versions and at a hundred thousand.
+ * `clock` (monotonic milliseconds) times how long a look at the disk stands.
  *
  * @example
  * ```ts
@@ -129,14 +143,16 @@ interface StoreState {
  * for (const slug of await store.slugs()) console.log(slug, (await store.project(slug))?.versions.newest);
  * ```
  */
-export function openStore(root: string): Store {
+export function openStore(root: string, clock: () => number = () => performance.now()): Store {
   const s: StoreState = {
     root,
+    clock,
     checks: versionChecks(root),
-    looks: recentLooks(root),
+    looks: recentLooks(root, clock),
     summaries: new Map(),
     summarizing: new Map(),
     folders: new Map(),
+    folderLook: null,
     listing: null,
     listed: null,
   };
@@ -169,7 +185,7 @@ async function holds(s: StoreState, slug: string): Promise<boolean> {
 /** The slug-named folders of the store, listed again only when the store folder changed. */
 async function candidates(s: StoreState): Promise<string[]> {
   const asked = Date.now();
-  const stamp = stampOf(s.root);
+  const stamp = folderStamp(s);
   if (!stamp) return [];
   if (s.listing && s.listing.settled && s.listing.key === stamp.key) return s.listing.names;
   let entries;
@@ -181,6 +197,17 @@ async function candidates(s: StoreState): Promise<string[]> {
   const names = entries.filter((e) => e.isDirectory() && isSlug(e.name)).map((e) => e.name).sort();
   s.listing = { key: stamp.key, settled: asked - stamp.mtimeMs > SETTLE_MS, names };
   return names;
+}
+
+/** The store folder's stamp: the last one while it stands (see {@linkcode FOLDER_LOOK_MS}), else a new one. */
+function folderStamp(s: StoreState): Stamp | null {
+  const at = s.clock();
+  const writes = storeWritesMade();
+  const last = s.folderLook;
+  if (last !== null && last.writes === writes && at - last.at < FOLDER_LOOK_MS) return last.stamp;
+  const stamp = stampOf(s.root);
+  s.folderLook = { at, writes, stamp };
+  return stamp;
 }
 
 /** The summary of `slug`, one making at a time. */
@@ -215,7 +242,7 @@ async function checked(s: StoreState, slug: string, version: number): Promise<Ch
 async function listProjects(s: StoreState): Promise<ProjectState[]> {
   const names = await candidates(s);
   const writes = storeWritesMade();
-  const at = performance.now();
+  const at = s.clock();
   const listed = s.listed;
   // `candidates` answers the kept listing's own array only while the store folder is unchanged.
   if (listed?.names === names && s.listing?.settled && listed.writes === writes && at - listed.at < LOOK_STANDS_MS) {

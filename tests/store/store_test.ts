@@ -2,6 +2,8 @@ import { assert, assertEquals, assertMatch, type Json } from "../support/assert.
 import { cp, mkdir, readFile, rename, rm, symlink, truncate, unlink, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openStore } from "../../src/store/mod.ts";
+import { FOLDER_LOOK_MS } from "../../src/store/store.ts";
+import { wroteToStore } from "../../src/store/_writes_seen.ts";
 import { rebuildJournal } from "../../src/store/journal.ts";
 import { LOOK_STANDS_MS } from "../../src/store/_recent_looks.ts";
 import { foldCount } from "../../src/writes/mod.ts";
@@ -155,8 +157,13 @@ Deno.test("foldCount folds the tail run under 1 MiB holding at most twice what w
 Deno.test("the store's listing shows at its next call what another process did: a project made, a version committed, a project taken away", async () => {
   await fixtureStore(async (root) => {
     await rebuildJournal(root, "cities");
-    const store = openStore(root);
-    const listed = async () => Object.fromEntries((await store.projects()).map((p) => [p.slug, p.versions.count]));
+    let now = 0;
+    const store = openStore(root, () => now);
+    // Each call comes once the last look at the store folder is up (a monitor polling faster shares it; see below).
+    const listed = async () => {
+      now += FOLDER_LOOK_MS;
+      return Object.fromEntries((await store.projects()).map((p) => [p.slug, p.versions.count]));
+    };
     const before = await listed();
     assertEquals(before.cities, 2);
     assertEquals(await listed(), before, "the same while nothing changed");
@@ -177,6 +184,29 @@ Deno.test("the store's listing shows at its next call what another process did: 
        wroteToStore(${JSON.stringify(root)});`,
     );
     assertEquals((await listed()).cities, 3, "a version committed by a store writer in another process");
+  });
+});
+
+Deno.test("one look at the store folder stands a moment for the calls after it: another process's project shows once it is up, this process's write at once", async () => {
+  await fixtureStore(async (root) => {
+    await rebuildJournal(root, "cities");
+    await settle(root);
+    let now = 0;
+    const store = openStore(root, () => now);
+    const slugs = async () => (await store.projects()).map((p) => p.slug);
+    const before = await slugs();
+    assertEquals(before, ["bare", "cities"]);
+    await cp(join(root, "cities"), join(root, ".towns.tmp"), { recursive: true });
+    await rename(join(root, ".towns.tmp"), join(root, "towns"));
+    now += FOLDER_LOOK_MS / 2;
+    assertEquals(await slugs(), before, "the look stands");
+    now += FOLDER_LOOK_MS / 2;
+    assertEquals(await slugs(), ["bare", "cities", "towns"], "its moment is up: looked at again");
+    await settle(root);
+    assertEquals(await slugs(), ["bare", "cities", "towns"]);
+    await rm(join(root, "towns"), { recursive: true });
+    wroteToStore(root);
+    assertEquals(await slugs(), before, "this process wrote to the store: looked at again at once");
   });
 });
 

@@ -19,6 +19,14 @@ Deno.test("isLoopback knows the loopback names and ranges", () => {
   }
 });
 
+Deno.test("isLoopback answers the same when asked again, past the hundreds of names it keeps", () => {
+  const names = Array.from({ length: 600 }, (_, i) => i % 2 === 0 ? `127.0.${i >> 8}.${i & 255}` : `host-${i}.example`);
+  for (let round = 0; round < 2; round++) {
+    for (const [i, name] of names.entries()) assertEquals(isLoopback(name), i % 2 === 0, `${name}, round ${round}`);
+  }
+  assertEquals([isLoopback("[::1]"), isLoopback("[::2]"), isLoopback("[::1]")], [true, false, true]);
+});
+
 Deno.test("hostAllowed: a loopback node answers loopback names on its own port only", () => {
   const node = { host: "127.0.0.1", port: 8686, allowedHosts: [] };
   for (const a of ["127.0.0.1:8686", "localhost:8686", "LOCALHOST:8686", "[::1]:8686", "app.localhost:8686"]) {
