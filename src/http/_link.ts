@@ -164,17 +164,23 @@ function close(s: LinkState): void {
 
 /**
  * Closes the connection unless disarmed within `ms`; `last` writes a final
- * answer before. Once a deadline has fired, the connection is on its way
- * out: nothing re-arms or lifts its last deadline.
+ * answer before (when it gives one). Once a deadline has fired, the
+ * connection is on its way out: nothing re-arms or lifts its last deadline.
  */
-function arm(s: LinkState, ms: number, last: (() => Promise<unknown>) | null = null, now?: number): void {
+function arm(
+  s: LinkState,
+  ms: number,
+  last: (() => Promise<unknown> | null) | null = null,
+  now?: number,
+): void {
   if (s.timedOut) return;
   s.deadline.arm(ms, () => {
     s.timedOut = true;
     s.standing.phase = "closing";
-    if (!last) return close(s);
+    const answering = last?.() ?? null;
+    if (answering === null) return close(s);
     s.deadline.arm(1000, () => close(s));
-    last().then(() => s.conn.closeWrite(), () => close(s));
+    answering.then(() => s.conn.closeWrite(), () => close(s));
   }, now);
 }
 
@@ -207,8 +213,12 @@ function wait(s: LinkState, phase: Phase): number {
 }
 
 async function awaitRequest(s: LinkState, first: boolean): Promise<boolean> {
+  // A connection that sent nothing is closed without an answer: a client that opened it ahead of a request (as
+  // pooling clients do) and sends one as the deadline falls would read a 408 as that request's answer.
   const headTimeout = () =>
-    rawAnswer(s, 408, `the request head was not complete within ${s.limits.headerTimeoutMs / 1000} s`);
+    s.standing.requestBytes === 0
+      ? null
+      : rawAnswer(s, 408, `the request head was not complete within ${s.limits.headerTimeoutMs / 1000} s`);
   if (s.input.pending === 0) {
     // A fresh connection is receiving its first request; a kept-alive one is idle until the next.
     const now = wait(s, first ? "receiving" : "idle");

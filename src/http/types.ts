@@ -98,7 +98,10 @@ export interface HttpLimits {
    * answered 503 with `Retry-After: 1` and closed.
    */
   maxConnections: number;
-  /** A request head must be complete this long after its first byte, or after the connection opened (default 10 s). */
+  /**
+   * A request head must be complete this long after its first byte, or after the connection opened (default 10 s):
+   * else 408 and close, or a close alone when the connection sent nothing.
+   */
   headerTimeoutMs: number;
   /** An idle keep-alive connection is closed after this long (default 5 s). */
   idleTimeoutMs: number;

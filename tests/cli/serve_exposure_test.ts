@@ -97,7 +97,7 @@ Deno.test("svc serve closes a silent connection after 10 s and an idle kept-aliv
       const silentMs = await silent.closed;
       assert(idleMs >= 4500 && idleMs < 7000, `idle keep-alive closed after ${idleMs} ms`);
       assert(silentMs >= 9500 && silentMs < 12_000, `silent connection closed after ${silentMs} ms`);
-      assertMatch(silent.received(), /^HTTP\/1\.1 408 /);
+      assertEquals(silent.received(), "", "closed without an answer: it asked nothing");
     } finally {
       node.child.kill("SIGTERM");
       await node.status;
