@@ -10,7 +10,10 @@
 
 /** One connection's deadline. */
 export interface Deadline {
-  /** Fires `then` once `ms` from now (`now`, when the caller has just read the clock) unless disarmed or armed again first. */
+  /**
+   * Fires `then` once `ms` from now (`now`, when the caller has just read the
+   * clock) unless disarmed or armed again first.
+   */
   arm(ms: number, then: () => void, now?: number): void;
   /** Cancels the pending deadline. */
   disarm(): void;

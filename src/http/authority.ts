@@ -29,7 +29,7 @@ export function isLoopback(name: string): boolean {
   return loopback;
 }
 
-/** Names {@linkcode isLoopback} answered, kept: every request's host is asked, which was most of the host guard's time. */
+/** Names {@linkcode isLoopback} answered, kept: every request's host is asked (most of the host guard's time). */
 const loopbackKept = new Map<string, boolean>();
 const LOOPBACK_KEPT = 256;
 /** Longer names (no host name is) are answered each time, not kept. */

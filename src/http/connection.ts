@@ -2,9 +2,10 @@
  * One HTTP/1.1 connection: requests read one after another (pipelined bytes
  * wait their turn), each served by {@linkcode exchange}, under the timeouts
  * of {@linkcode HttpLimits}: a head must be whole within its time (else 408
- * and close; a connection that sent nothing is closed without one), a body must keep up a minimum rate and the whole request a
- * deadline (else 408 and close), an idle kept-alive connection is closed,
- * an unread response is dropped.
+ * and close; a connection that sent nothing is closed without one), a body
+ * must keep up a minimum rate and the whole request a deadline (else 408 and
+ * close), an idle kept-alive connection is closed, an unread response is
+ * dropped.
  *
  * @module
  */

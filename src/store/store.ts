@@ -98,8 +98,8 @@ const SETTLE_MS = 1000;
 /**
  * How long one `stat` of the store folder stands for the asks after it: a
  * store asked faster (a monitor polling `/healthz` at full speed, thirty
- * times a millisecond) shares one, where it took a third of each such
- * check's time. What another process writes shows within it; what this
+ * times a millisecond) shares one, where that `stat` was nearly half of each
+ * check's own work. What another process writes shows within it; what this
  * process writes, at once.
  */
 export const FOLDER_LOOK_MS = 1;
