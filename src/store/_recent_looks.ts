@@ -24,6 +24,26 @@ import { storeWritesMade } from "./_writes_seen.ts";
 
 /** How long a look stands at most. */
 export const LOOK_STANDS_MS = 1000;
+/**
+ * Whether a look taken at `look.at` after `look.writes` writes of this
+ * process still stands at `at`: this process has not written since, and
+ * fewer than `ms` have passed.
+ *
+ * @example
+ * ```ts
+ * import { stands } from "./_recent_looks.ts";
+ * stands({ at: 0, writes: 3 }, 500, 3, 1000); // true
+ * ```
+ */
+export function stands(
+  look: { at: number; writes: number } | null | undefined,
+  at: number,
+  writes: number,
+  ms: number,
+): boolean {
+  return look != null && look.writes === writes && at - look.at < ms;
+}
+
 /** Looks kept at most (a slug asked for that names no project is a look too). */
 const LOOKS_KEPT = 1024;
 
@@ -60,7 +80,7 @@ export function recentLooks(root: string, clock: () => number = () => performanc
       const at = clock();
       const key = `${kind}\0${slug}`;
       const hit = kept.get(key);
-      if (hit && hit.folder === folder && hit.writes === writes && at - hit.at < LOOK_STANDS_MS) {
+      if (hit?.folder === folder && stands(hit, at, writes, LOOK_STANDS_MS)) {
         return hit.answer as T;
       }
       const answer = await look();

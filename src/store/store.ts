@@ -16,7 +16,7 @@ import { partFile, projectDir, projectFile, versionOfDirName } from "./layout.ts
 import type { ProjectMeta } from "./project_file.ts";
 import { readProjectMeta } from "./project_file.ts";
 import { projectLinked } from "./no_follow.ts";
-import { LOOK_STANDS_MS, type RecentLooks, recentLooks } from "./_recent_looks.ts";
+import { LOOK_STANDS_MS, type RecentLooks, recentLooks, stands } from "./_recent_looks.ts";
 import { storeWritesMade } from "./_writes_seen.ts";
 import { leaseParts } from "./retention.ts";
 import type { Family } from "../metrics/mod.ts";
@@ -204,7 +204,7 @@ function folderStamp(s: StoreState): Stamp | null {
   const at = s.clock();
   const writes = storeWritesMade();
   const last = s.folderLook;
-  if (last !== null && last.writes === writes && at - last.at < FOLDER_LOOK_MS) return last.stamp;
+  if (last !== null && stands(last, at, writes, FOLDER_LOOK_MS)) return last.stamp;
   const stamp = stampOf(s.root);
   s.folderLook = { at, writes, stamp };
   return stamp;
@@ -245,7 +245,7 @@ async function listProjects(s: StoreState): Promise<ProjectState[]> {
   const at = s.clock();
   const listed = s.listed;
   // `candidates` answers the kept listing's own array only while the store folder is unchanged.
-  if (listed?.names === names && s.listing?.settled && listed.writes === writes && at - listed.at < LOOK_STANDS_MS) {
+  if (listed?.names === names && s.listing?.settled && stands(listed, at, writes, LOOK_STANDS_MS)) {
     return listed.projects.slice();
   }
   const projects: ProjectState[] = [];
